@@ -1,0 +1,261 @@
+"""Load a ruleset: YAML -> schema check -> variants and imports -> parse every snippet -> Ruleset.
+
+Each stage collects all the problems it can find before giving up, so that one `meeple validate`
+run reports every mistake. Names of bundled rulesets resolve to files under `rulesets/`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from . import ast as A
+from . import parser as P
+from .errors import Problem, Problems, RulesetError, Span, UsageError
+from .model import CompDef, Decl, KindDef, ProcDef, Ruleset
+from .yamlsrc import Document, load_yaml_file
+
+RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
+
+
+def data_root() -> Path:
+    """The folder holding `rulesets/` and `schema/`: the source tree, or the installed data package."""
+    here = Path(__file__).resolve().parent.parent
+    if (here / "rulesets").is_dir():
+        return here
+    import importlib.resources as res
+
+    return Path(str(res.files("meeple_rulesets"))).parent
+
+
+def rulesets_dir() -> Path:
+    root = data_root()
+    return root / "rulesets" if (root / "rulesets").is_dir() else root / "meeple_rulesets"
+
+
+def bundled() -> list[str]:
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
+
+
+def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
+    """A path as given (or relative to another file), else a bundled ruleset or variant by name."""
+    p = Path(name_or_path)
+    candidates = []
+    if relative_to is not None and not p.is_absolute():
+        candidates.append(relative_to.parent / p)
+    candidates.append(p)
+    rd = rulesets_dir()
+    candidates += [rd / f"{name_or_path}.yaml", rd / "variants" / f"{name_or_path}.yaml", rd / name_or_path]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise UsageError(Problem("IO02", f"no ruleset file or bundled ruleset named `{name_or_path}`", None,
+                             hint="bundled: " + ", ".join(bundled())))
+
+
+def find_library(name: str, relative_to: Path) -> Path:
+    p = Path(name)
+    for c in (relative_to.parent / p, rulesets_dir() / "lib" / f"{name}.yaml", p):
+        if c.is_file():
+            return c
+    raise FileNotFoundError(name)
+
+
+def display_path(p: Path) -> str:
+    try:
+        return os.path.relpath(p)
+    except ValueError:
+        return str(p)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.problems = Problems()
+        self.sources: dict[str, str] = {}
+
+    # -- parsing helpers that record problems instead of stopping
+    def origin(self, doc: Document, path: tuple) -> P.Origin:
+        def o(line: int, col: int, end_line: int, end_col: int) -> Span:
+            return doc.locate(path, line, col, end_line, end_col)
+        return o
+
+    def _parse(self, fn: Callable, doc: Document, path: tuple, what: str) -> Any:
+        text = _get(doc.data, path)
+        if not isinstance(text, str):
+            if isinstance(text, bool):
+                text = "true" if text else "false"
+            elif isinstance(text, int):
+                text = str(text)
+            else:
+                self.problems.add("S001", f"{what} must be text in the Meeple language", doc.span(path))
+                return None
+        try:
+            return fn(text, self.origin(doc, path))
+        except RulesetError as e:
+            self.problems.items.extend(e.problems)
+            return None
+
+    def script(self, doc: Document, path: tuple) -> A.Block | None:
+        return self._parse(P.parse_script, doc, path, "a script")
+
+    def expr(self, doc: Document, path: tuple) -> Any:
+        return self._parse(P.parse_expr, doc, path, "an expression")
+
+    def options(self, doc: Document, path: tuple) -> Any:
+        return self._parse(P.parse_options, doc, path, "option clauses")
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for k in path:
+        data = data[k]
+    return data
+
+
+def load_document(path: Path) -> Document:
+    from .schema import validate_document
+
+    doc = load_yaml_file(str(path) if not isinstance(path, Path) else display_path(path))
+    problems = validate_document(doc)
+    if any(p.severity == "error" for p in problems):
+        raise RulesetError(problems)
+    return doc
+
+
+def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True) -> Ruleset:
+    """Load, validate and analyse a ruleset (or variant) by bundled name or path."""
+    from .checker import analyze
+    from .variants import resolve_layers
+
+    path = find_ruleset(str(name_or_path))
+    layers = resolve_layers(path)  # [base doc, ..., this doc]; merged data with per-key origin docs
+    b = _Builder()
+    for d in layers.docs:
+        b.sources[d.path] = d.text
+    rs = build(b, layers)
+    if b.problems.errors:
+        raise RulesetError(b.problems.items)
+    problems = analyze(rs) if check else []
+    rs_problems = b.problems.items + problems
+    if any(p.severity == "error" for p in rs_problems):
+        raise RulesetError(rs_problems)
+    rs.warnings = [p for p in rs_problems if p.severity == "warning"]
+    return rs
+
+
+def build(b: _Builder, layers: Any) -> Ruleset:
+    """Build the Ruleset from merged data; `layers.where(path)` says which document defines a key."""
+    data = layers.data
+    where = layers.where  # path -> Document that holds the value at path
+    top = layers.docs[-1]
+    players = data.get("players") or {}
+    rs = Ruleset(name=str(data.get("name", Path(top.path).stem)), path=top.path,
+                 min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)))
+    rs.sources = b.sources
+    rs.raw = data
+    rs.constants = dict(data.get("constants") or {})
+
+    def decls(section: str, scope: str) -> dict[str, Decl]:
+        out = {}
+        for name, v in ((data.get(section) or {}).get(scope) or {}).items():
+            doc = where((section, scope, name))
+            span = doc.span((section, scope, name), key=True) if doc else None
+            if isinstance(v, dict) and ("initial" in v or "visibility" in v or "description" in v):
+                out[name] = Decl(name, v.get("initial", 0 if section == "counters" else None),
+                                 v.get("visibility", "public"), span)
+            elif section == "zones":
+                out[name] = Decl(name, None, (v or {}).get("visibility", "public") if isinstance(v, dict)
+                                 else "public", span)
+            else:
+                out[name] = Decl(name, v, "public", span)
+        return out
+
+    rs.game_counters = decls("counters", "game")
+    rs.player_counters = decls("counters", "player")
+    rs.game_zones = decls("zones", "game")
+    rs.game_zones.setdefault("box", Decl("box", None, "public", None))
+    rs.player_zones = decls("zones", "player")
+    for ev in data.get("events") or []:
+        doc = where(("events",))
+        rs.events[ev] = doc.span(("events",)) if doc else None
+
+    # -- components
+    cid = 0
+    for kind, kd in (data.get("components") or {}).items():
+        kdoc = where(("components", kind))
+        kspan = kdoc.span(("components", kind), key=True) if kdoc else None
+        counters = {n: Decl(n, v) for n, v in (kd.get("counters") or {}).items()}
+        slots = {n: Decl(n, None, (v or {}).get("visibility", "public") if isinstance(v, dict) else "public")
+                 for n, v in (kd.get("slots") or {}).items()}
+        defaults = dict(kd.get("defaults") or {})
+        attrs: set[str] = set(defaults)
+        kind_on = {ev: b.script(where(("components", kind, "on", ev)), ("components", kind, "on", ev))
+                   for ev in (kd.get("on") or {})}
+        kind_opts = {ev: b.options(where(("components", kind, "options", ev)),
+                                   ("components", kind, "options", ev)) for ev in (kd.get("options") or {})}
+        for idx, item in enumerate(kd.get("items") or []):
+            ipath = ("components", kind, "items", idx)
+            idoc = where(ipath)
+            on = dict(kind_on)
+            for ev in item.get("on") or {}:
+                on[ev] = b.script(idoc, ipath + ("on", ev))
+            opts = dict(kind_opts)
+            for ev in item.get("options") or {}:
+                opts[ev] = b.options(idoc, ipath + ("options", ev))
+            on = {k: v for k, v in on.items() if v is not None}
+            opts = {k: v for k, v in opts.items() if v is not None}
+            item_attrs = dict(defaults)
+            item_attrs.update({k: v for k, v in item.items() if k not in RESERVED_ITEM_KEYS})
+            attrs.update(item_attrs)
+            item_id = str(item.get("id", kind))
+            name = str(item.get("name", item.get("id", kind)))
+            span = idoc.span(ipath) if idoc else None
+            for _ in range(int(item.get("count", 1))):
+                rs.components.append(CompDef(cid, kind, item_id, name, item_attrs, on, opts, span))
+                rs.items.setdefault(item_id, []).append(cid)
+                cid += 1
+        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan)
+
+    # -- procedures (imported libraries first, so the ruleset's own win)
+    for lib_doc, lib_data in layers.libraries:
+        b.sources[lib_doc.path] = lib_doc.text
+        _procedures(b, rs, lib_doc, lib_data.get("procedures") or {})
+        for k, v in (lib_data.get("constants") or {}).items():
+            rs.constants.setdefault(k, v)
+    for name in data.get("procedures") or {}:
+        _procedures(b, rs, where(("procedures", name)), {name: data["procedures"][name]}, merged=True)
+
+    # -- scripts
+    if data.get("setup") is not None:
+        rs.setup = b.script(where(("setup",)), ("setup",))
+    for name in data.get("phases") or {}:
+        blk = b.script(where(("phases", name)), ("phases", name))
+        if blk is not None:
+            rs.phases[name] = blk
+            d = where(("phases", name))
+            rs.spans[("phase", name)] = d.span(("phases", name), key=True) if d else None
+    if data.get("flow") is not None:
+        rs.flow = b.script(where(("flow",)), ("flow",))
+    scoring = data.get("scoring") or {}
+    if scoring.get("final") is not None:
+        rs.final = b.script(where(("scoring", "final")), ("scoring", "final"))
+    if scoring.get("score") is not None:
+        rs.score = b.expr(where(("scoring", "score")), ("scoring", "score"))
+    rs.tiebreak = tuple(x for i in range(len(scoring.get("tiebreak") or []))
+                        if (x := b.expr(where(("scoring", "tiebreak", i)), ("scoring", "tiebreak", i))))
+    if (data.get("agents") or {}).get("greedy") is not None:
+        rs.greedy = b.expr(where(("agents", "greedy")), ("agents", "greedy"))
+    return rs
+
+
+def _procedures(b: _Builder, rs: Ruleset, doc: Document, procs: dict, merged: bool = False) -> None:
+    for name, spec in procs.items():
+        path = ("procedures", name)
+        if isinstance(spec, str):
+            params: tuple[str, ...] = ()
+            body = b.script(doc, path)
+        else:
+            params = tuple(spec.get("params") or ())
+            body = b.script(doc, path + ("do",))
+        if body is not None:
+            rs.procedures[name] = ProcDef(name, params, body, doc.span(path, key=True))

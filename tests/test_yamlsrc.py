@@ -1,0 +1,262 @@
+"""Loading YAML safely, with positions: every Y-code, the limits, and locate() exactness."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from interpreter.errors import RulesetError, Span, UsageError
+from interpreter.yamlsrc import Document, load_yaml_file, load_yaml_text
+
+
+def load_error(text: str | bytes) -> RulesetError:
+    with pytest.raises(RulesetError) as info:
+        load_yaml_text(text, "r.yaml")
+    return info.value
+
+
+def only(err: RulesetError, code: str):
+    assert len(err.problems) == 1
+    problem = err.problems[0]
+    assert problem.code == code, problem
+    return problem
+
+
+# ---- plain data ----------------------------------------------------------------------------
+
+def test_plain_data_and_yaml12_scalars() -> None:
+    doc = load_yaml_text(
+        "meeple: 1\non: {turn: go}\nyes_no: [yes, no, on, off, true, False]\nn: ~\nf: 1.5\nh: 0x1F\n"
+        "o: 0o17\ninf: -.inf\nd: 2024-01-01\nt: 1:30\nq: '3'\n1: key\n", "r.yaml")
+    assert doc.data == {"meeple": 1, "on": {"turn": "go"},
+                        "yes_no": ["yes", "no", "on", "off", True, False], "n": None, "f": 1.5,
+                        "h": 31, "o": 15, "inf": float("-inf"), "d": "2024-01-01", "t": "1:30",
+                        "q": "3", "1": "key"}
+
+
+def test_explicit_safe_tags_and_merge_keys() -> None:
+    doc = load_yaml_text("a: !!str 12\nb: !!int '7'\nbase: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\n", "r")
+    assert doc.data["a"] == "12" and doc.data["b"] == 7
+    assert doc.data["c"] == {"y": 3, "x": 1}
+
+
+def test_aliases_are_copied_not_shared() -> None:
+    doc = load_yaml_text("a: &a [1, 2]\nb: *a\n", "r")
+    doc.data["a"].append(3)
+    assert doc.data["b"] == [1, 2]
+
+
+def test_bom_and_crlf() -> None:
+    doc = load_yaml_text("\ufeffa: 1\r\nb: |\r\n  x\r\n  y\r\n", "r")
+    assert doc.data == {"a": 1, "b": "x\ny\n"}
+    assert doc.locate(("b",), 2, 1) == Span("r", 4, 3, 4, 3)
+
+
+# ---- spans -----------------------------------------------------------------------------------
+
+SPANS = """\
+meeple: 1
+players:
+  min: 2
+  max: 5
+list:
+  - one
+  - two
+empty:
+"""
+
+
+def test_span_of_values_and_keys() -> None:
+    doc = load_yaml_text(SPANS, "r.yaml")
+    assert doc.span(("players", "max")) == Span("r.yaml", 4, 8, 4, 8)
+    assert doc.span(("players", "max"), key=True) == Span("r.yaml", 4, 3, 4, 5)
+    assert doc.span(("list", 1)) == Span("r.yaml", 7, 5, 7, 7)
+    # a block mapping ends at its last content, not where the next key starts
+    assert doc.span(("players",)) == Span("r.yaml", 3, 3, 4, 8)
+    assert doc.line_text(6) == "  - one"
+
+
+def test_span_falls_back_to_ancestor_and_empty_value_to_key() -> None:
+    doc = load_yaml_text(SPANS, "r.yaml")
+    assert doc.span(("players", "nope", 3)) == Span("r.yaml", 2, 1, 2, 7)
+    assert doc.span(("empty",)) == Span("r.yaml", 8, 1, 8, 5)
+    assert doc.span(()).line == 1
+
+
+# ---- locate ----------------------------------------------------------------------------------
+
+LOCATE = """\
+name: x
+flow: |
+  first line
+    second line
+  third: line here
+kept: |+
+  a
+
+strip: |2-
+    indented
+  base
+plain: move(x, y)
+single: 'say ''hi'' now'
+double: "a\\tb c"
+folded: >
+  one two
+  three
+
+  four
+"""
+
+
+@pytest.mark.parametrize("path, line, col, expected", [
+    (("flow",), 1, 1, (3, 3)),
+    (("flow",), 3, 5, (5, 7)),
+    (("flow",), 2, 3, (4, 5)),
+    (("kept",), 1, 1, (7, 3)),
+    (("strip",), 1, 3, (10, 5)),
+    (("strip",), 2, 1, (11, 3)),
+    (("plain",), 1, 6, (12, 13)),
+    (("single",), 1, 5, (13, 14)),   # the quote in `say '` is written `''`
+    (("single",), 1, 9, (13, 20)),
+    (("double",), 1, 3, (14, 13)),   # after the two-character escape `\t`
+    (("folded",), 1, 5, (16, 7)),
+    (("folded",), 1, 9, (17, 3)),
+    (("folded",), 2, 1, (19, 3)),
+])
+def test_locate_maps_script_positions_to_the_file(path, line, col, expected) -> None:
+    doc = load_yaml_text(LOCATE, "r.yaml")
+    span = doc.locate(path, line, col)
+    assert (span.line, span.col) == expected
+    value = doc.data[path[0]].split("\n")[line - 1][col - 1]
+    assert doc.line_text(span.line)[span.col - 1] == value
+
+
+def test_locate_with_end_and_unknown_paths() -> None:
+    doc = load_yaml_text(LOCATE, "r.yaml")
+    assert doc.locate(("flow",), 3, 1, 3, 5) == Span("r.yaml", 5, 3, 5, 7)
+    fallback = doc.locate(("nope",), 1, 1)  # no such string: the nearest ancestor's span
+    assert (fallback.line, fallback.col) == (1, 1)
+
+
+# ---- errors ----------------------------------------------------------------------------------
+
+def test_y001_syntax_error_is_located_in_plain_words() -> None:
+    problem = only(load_error("a: 1\nb: c: d\n"), "Y001")
+    assert (problem.span.line, problem.span.col) == (2, 5)
+    assert "not allowed here" in problem.message
+    problem = only(load_error("a:\n  b: 1\n c: 2\n"), "Y001")
+    assert problem.span.line == 3 and "line up" in problem.message
+    assert only(load_error("a: 'open\n"), "Y001").hint.startswith("a closing quote is missing")
+    assert only(load_error("a: *nothing\n"), "Y001").span.col == 4
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n", "- a list\n", "just text\n", "~\n"])
+def test_y002_empty_or_not_a_mapping(text: str) -> None:
+    only(load_error(text), "Y002")
+
+
+def test_y003_duplicate_key_at_second_key() -> None:
+    problem = only(load_error("a: 1\nb:\n  x: 1\n  y: 2\n  x: 3\n"), "Y003")
+    assert (problem.span.line, problem.span.col) == (5, 3)
+    assert problem.hint == "first defined at line 3"
+
+
+def test_merged_keys_are_not_duplicates_but_written_ones_are() -> None:
+    load_yaml_text("b: &b {x: 1}\nc: {<<: *b, x: 2}\n", "r")
+    only(load_error("c: {x: 1, 'x': 2}\n"), "Y003")
+
+
+def test_y004_ten_megabytes_refused_quickly(tmp_path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"a: 1\n" * (2 * 1024 * 1024))
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(big)
+    assert time.perf_counter() - start < 1
+    only(info.value, "Y004")
+    start = time.perf_counter()
+    only(load_error("a: 1\n" * (2 * 1024 * 1024)), "Y004")
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("text", [
+    "a: " + "[" * 10_000 + "]" * 10_000,
+    "a: " + "{b: " * 10_000 + "}" * 10_000,
+    "- " * 10_000 + "x\n",
+    "".join(" " * i + "k:\n" for i in range(1_500)),
+])
+def test_y005_deep_nesting_refused_quickly(text: str) -> None:
+    start = time.perf_counter()
+    only(load_error(text), "Y005")
+    assert time.perf_counter() - start < 1
+
+
+def test_y005_depth_through_aliases() -> None:
+    lines = ["a0: &a0 [x]"] + [f"a{i}: &a{i} [[[[[[[[[[*a{i - 1}]]]]]]]]]]" for i in range(1, 10)]
+    only(load_error("\n".join(lines) + "\n"), "Y005")
+
+
+def test_y006_billion_laughs_refused_quickly(tmp_path) -> None:
+    lines = ['lol: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(lines) + "\n")
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(bomb)
+    assert time.perf_counter() - start < 1
+    only(info.value, "Y006")
+
+
+def test_y006_recursive_alias() -> None:
+    only(load_error("a: &x [1, *x]\n"), "Y006")
+
+
+@pytest.mark.parametrize("data", [
+    b"\x7fELF\x02\x01\x01\x00\x00\x00\x00garbage\x00\xff",
+    bytes(range(256)) * 40,
+    b"a: caf\xe9\n",
+    b"a: \x01\x02\n",
+])
+def test_y007_binary_and_bad_encoding(tmp_path, data: bytes) -> None:
+    path = tmp_path / "bin.yaml"
+    path.write_bytes(data)
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(path)
+    assert time.perf_counter() - start < 1
+    only(info.value, "Y007")
+
+
+def test_y007_bad_utf8_is_located() -> None:
+    problem = only(load_error(b"a: 1\nb: caf\xe9\n"), "Y007")
+    assert (problem.span.line, problem.span.col) == (2, 7)
+
+
+@pytest.mark.parametrize("text", [
+    "a: !!python/object/apply:os.system ['echo hi']\n",
+    "a: !!python/name:os.system\n",
+    "a: !custom 1\n",
+    "a: !!binary aGVsbG8=\n",
+    "a: !!set {x, y}\n",
+    "!!python/object:collections.OrderedDict {}\n",
+])
+def test_y008_forbidden_tags(text: str) -> None:
+    problem = only(load_error(text), "Y008")
+    assert problem.span is not None and "not allowed" in problem.message
+
+
+def test_io01_usage_errors(tmp_path) -> None:
+    for target in (tmp_path / "missing.yaml", tmp_path):
+        with pytest.raises(UsageError) as info:
+            load_yaml_file(target)
+        assert info.value.exit_code == 2 and info.value.problems[0].code == "IO01"
+
+
+def test_file_name_is_kept_as_given(tmp_path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text("meeple: 1\n")
+    doc = load_yaml_file(path)
+    assert isinstance(doc, Document) and doc.path == str(path)
+    assert doc.span(("meeple",)).file == str(path)
