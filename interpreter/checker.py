@@ -130,6 +130,7 @@ class Checker:
         self.used_procs: set[str] = set()
         self.triggered: set[str] = set()
         self.offered: set[str] = set()
+        self.stmt_calls: set[int] = set()
 
     def run(self) -> list[Problem]:
         rs = self.rs
@@ -173,6 +174,10 @@ class Checker:
         local = set(implicit)
         for n in A.walk(root):
             t = type(n)
+            if t is A.ExprStmt:
+                self.stmt_calls.add(id(n.expr))
+            elif t is A.Assign:
+                self.stmt_calls.add(id(n.value))
             if t is A.Assign and type(n.target) is A.Name:
                 local.add(n.target.name)
             elif t is A.For:
@@ -248,6 +253,9 @@ class Checker:
         proc = rs.procedures.get(n.func)
         if proc is not None:
             self.used_procs.add(n.func)
+            if n.func in rs.suspending_procs and id(n) not in self.stmt_calls:
+                self.p.add("C007", f"`{n.func}` asks a player to decide, so it cannot be called inside an expression",
+                           n.span, hint=f"call it as a statement: `x = {n.func}(...)`")
             if len(n.args) != len(proc.params):
                 self.p.add("C004", f"`{n.func}` takes {len(proc.params)} arguments, not {len(n.args)}", n.span,
                            hint=f"{n.func}({', '.join(proc.params)})", )

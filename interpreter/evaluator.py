@@ -220,6 +220,8 @@ class Evaluator:
         if proc is not None:
             if len(n.args) != len(proc.params):
                 raise self.fail(n, f"`{n.func}` takes {len(proc.params)} arguments, not {len(n.args)}")
+            if n.func in self.rs.suspending_procs:
+                raise self.fail(n, f"`{n.func}` asks a player to decide, so it cannot be called here")
             inner = {p: self.eval(a, scope) for p, a in zip(proc.params, n.args)}
             try:
                 self.exec_block(proc.body, inner)

@@ -42,7 +42,8 @@ def render_text(problems: list[Problem], sources: dict[str, str] | None = None, 
     lines_of: dict[str, list[str] | None] = {}
     out: list[str] = []
     for p in problems:
-        label = paint(p.severity if p.severity in _COLORS else "error", f"{p.severity}[{p.code}]")
+        tone = p.severity if p.severity in ("error", "warning") else "error"
+        label = paint(tone, f"{p.severity}[{p.code}]")
         where = f"{p.span}: " if p.span else ""
         out.append(f"{where}{label}: {paint('bold', p.message) if color else p.message}")
         span = p.span
@@ -61,7 +62,7 @@ def render_text(problems: list[Problem], sources: dict[str, str] | None = None, 
             same_line = span.end_line == span.line and span.end_col >= span.col
             length = max(1, min(span.end_col, len(text)) - start + 1) if same_line else 1
             out.append(f"{paint('gutter', f'{span.line:>{width}} |')} {text}")
-            out.append(f"{paint('gutter', ' ' * width + ' |')} {pad}{paint(p.severity if p.severity in _COLORS else 'error', '^' * length)}")
+            out.append(f"{paint('gutter', ' ' * width + ' |')} {pad}{paint(tone, '^' * length)}")
         if p.hint:
             out.append(f"  {paint('hint', 'hint')}: {p.hint}")
     out.append(summary(problems))
@@ -84,4 +85,5 @@ def render_json(problems: list[Problem]) -> str:
             "message": p.message,
             "hint": p.hint,
         })
-    return json.dumps({"problems": items, "errors": errors, "warnings": warnings}, indent=2, ensure_ascii=False)
+    report = {"problems": items, "errors": errors, "warnings": warnings}
+    return json.dumps(report, indent=2, ensure_ascii=False)

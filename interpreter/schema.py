@@ -42,7 +42,7 @@ def schema_path() -> pathlib.Path:
     raise UsageError(Problem("IO01", "cannot find the schema files (is meeple installed correctly?)"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str = "meeple") -> dict:
     if not re.fullmatch(r"[a-z_]+", name):
         raise UsageError(Problem("IO01", f"no schema called `{name}`"))
@@ -53,7 +53,7 @@ def load_schema(name: str = "meeple") -> dict:
         raise UsageError(Problem("IO01", f"no schema called `{name}`")) from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(load_schema(name))
 
@@ -112,7 +112,8 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
     path = tuple(error.absolute_path)
     where, value, rule, inst = _where(path), error.validator_value, error.validator, error.instance
 
-    def at(code: str, message: str, where_: tuple = path, key: bool = False, hint: str | None = None) -> Problem:
+    def at(code: str, message: str, where_: tuple = path, key: bool = False,
+           hint: str | None = None) -> Problem:
         span = doc.span(where_, key=key) or Span(doc.path, 1, 1, 1, 1)
         return Problem(code, message, span, hint=hint)
 
@@ -133,7 +134,9 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         options = value if rule == "enum" else [value]
         shown = ", ".join(_show(o).strip("`") for o in options)
         close = difflib.get_close_matches(str(inst), [str(o) for o in options], n=1)
-        hint = f"did you mean `{close[0]}`? (expected one of: {shown})" if close else f"expected one of: {shown}"
+        hint = f"expected one of: {shown}"
+        if close:
+            hint = f"did you mean `{close[0]}`? ({hint})"
         if rule == "const":
             return [at("S004", f"{where} must be {_show(value)}, not {_show(inst)}")]
         return [at("S004", f"{where} has an unknown value {_show(inst)}", hint=hint)]
@@ -158,7 +161,8 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         listed = _words([f"`{k}`" for k in keys])
         if not present:
             return [at("S002", f"{where} needs one of {listed}", key=True)]
-        return [at("S005", f"{where} can have only one of {listed}, not {_words([f'`{k}`' for k in present], 'and')}",
+        both = _words([f"`{k}`" for k in present], "and")
+        return [at("S005", f"{where} can have only one of {listed}, not {both}",
                    path + (present[1],), key=True)]
     if rule is None:  # a `false` schema: the key may not appear here at all
         return [at("S003", f"{where} is not allowed here", key=True)]

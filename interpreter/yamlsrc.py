@@ -18,8 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
-from yaml.events import (AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent,
-                         StreamEndEvent)
+from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
 
 from .errors import Problem, RulesetError, Span, UsageError
 
@@ -32,7 +31,8 @@ _LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")  # exactly the breaks P
 _NULL = {"", "~", "null", "Null", "NULL"}
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+                    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
 _ESCAPES = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS
 _ESCAPE_CODES = yaml.scanner.Scanner.ESCAPE_CODES
 
@@ -64,6 +64,7 @@ class Document:
     data: Any
     _index: dict[tuple, tuple[_Node | None, _Node]] = field(default_factory=dict, repr=False)
     _lines: list[str] = field(default_factory=list, repr=False)
+    _maps: dict[int, list[tuple[int, int]] | None] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._lines = split_lines(self.text)
@@ -100,23 +101,39 @@ class Document:
 
     def locate(self, path: tuple, line: int, col: int, end_line: int | None = None,
                end_col: int | None = None) -> Span:
-        """Map a 1-based position inside the string at `path` to the file. Pass an inclusive end."""
+        """Map a 1-based position inside the string at `path` to the file.
+
+        The end follows lark (`end_line`, `end_column`): the position just after the last character.
+        The returned Span's end is inclusive, like every Span."""
         entry = self._index.get(tuple(path))
         if entry is None or entry[1].kind != "scalar" or not isinstance(entry[1].value, str):
             return self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
         node = entry[1]
-        positions = _positions(node, self._lines)
+        if id(node) not in self._maps:  # checkers may locate many references in one script
+            self._maps[id(node)] = _positions(node, self._lines)
+        positions = self._maps[id(node)]
         lines = node.value.split("\n")
+        starts = [0]
+        for text in lines:
+            starts.append(starts[-1] + len(text) + 1)
 
-        def at(ln: int, c: int) -> tuple[int, int]:
+        def index(ln: int, c: int) -> int:
             ln = min(max(ln, 1), len(lines))
-            idx = sum(len(s) + 1 for s in lines[:ln - 1]) + max(c, 1) - 1
+            return min(starts[ln - 1] + max(c, 1) - 1, len(node.value))
+
+        def at(idx: int) -> tuple[int, int]:
             if positions is not None:
                 return positions[min(idx, len(positions) - 1)]
-            return _approx(node, self._lines, ln, c)
+            ln = max(n for n in range(len(lines)) if starts[n] <= idx)
+            return _approx(node, self._lines, ln + 1, idx - starts[ln] + 1)
 
-        sl, sc = at(line, col)
-        el, ec = at(end_line, end_col) if end_line is not None and end_col is not None else (sl, sc)
+        first = index(line, col)
+        last = first
+        if end_line is not None and end_col is not None:
+            last = max(first, index(end_line, end_col) - 1)
+            while last > first and node.value[last] == "\n":  # end on the last visible character
+                last -= 1
+        (sl, sc), (el, ec) = at(first), at(last)
         return Span(self.path, sl + 1, sc + 1, el + 1, ec + 1)
 
 
@@ -140,20 +157,30 @@ def _positions(node: _Node, src: list[str]) -> list[tuple[int, int]] | None:
                 return None
             out.extend((base + i, indent + j) for j in range(len(s) + 1))
         return out
-    chars: list[tuple[str, tuple[int, int]]] = []
     if node.style == ">":
-        _fold_block(node, src, chars)
-    else:
-        _fold_flow(node, src, chars)
+        # the indentation is not in the node (an explicit `>2` is relative to the parent), so try
+        # each candidate; only the right one reproduces the value
+        lines = src[node.start.line + 1:node.end.line + 1]
+        deepest = max((len(s) - len(s.lstrip(" ")) for s in lines), default=0)
+        for indent in range(deepest, -1, -1):
+            found = _verified(node, _fold_block(node, src, indent))
+            if found is not None:
+                return found
+        return None
+    return _verified(node, _fold_flow(node, src))
+
+
+def _verified(node: _Node, chars: list[tuple[str, tuple[int, int]]]) -> list[tuple[int, int]] | None:
     text = "".join(c for c, _ in chars)
     if not node.value.startswith(text) or node.value[len(text):].strip("\n"):
         return None
     last = chars[-1][1] if chars else (node.start.line, node.start.column)
-    tail = (last[0], last[1] + 1)
+    tail = (last[0], last[1] + 1)  # chomped line breaks and the end sit just after the text
     return [p for _, p in chars] + [tail] * (len(node.value) - len(text) + 1)
 
 
-def _fold_flow(node: _Node, src: list[str], out: list) -> None:
+def _fold_flow(node: _Node, src: list[str]) -> list[tuple[str, tuple[int, int]]]:
+    out: list[tuple[str, tuple[int, int]]] = []
     quoted = 1 if node.style in ("'", '"') else 0
     sl, sc, el, ec = node.start.line, node.start.column + quoted, node.end.line, node.end.column - quoted
     empties, joined = 0, False
@@ -187,20 +214,17 @@ def _fold_flow(node: _Node, src: list[str], out: list) -> None:
                 char = text[i]
             out.extend((c, (ln, begin + i)) for c in char)
             i += step
+    return out
 
 
-def _fold_block(node: _Node, src: list[str], out: list) -> None:
-    first = node.start.line + 1
+def _fold_block(node: _Node, src: list[str], indent: int) -> list[tuple[str, tuple[int, int]]]:
+    out: list[tuple[str, tuple[int, int]]] = []
     last = min(node.end.line + (1 if node.end.column else 0), len(src))  # the end mark is past the text
-    body = [ln for ln in range(first, last) if src[ln].strip()]
-    if not body:
-        return
-    indent = len(src[body[0]]) - len(src[body[0]].lstrip(" "))
     prev_normal: bool | None = None
     empties = 0
-    for ln in range(first, body[-1] + 1):
+    for ln in range(node.start.line + 1, last):
         text = src[ln][indent:]
-        if not text.strip():
+        if not text:  # spaces beyond the indentation are content ("more indented"), not empty
             empties += 1
             continue
         normal = not text[:1].isspace()
@@ -214,6 +238,7 @@ def _fold_block(node: _Node, src: list[str], out: list) -> None:
         out.extend((c, prev) for c in sep)
         out.extend((c, (ln, indent + j)) for j, c in enumerate(text))
         prev_normal, empties = normal, 0
+    return out
 
 
 def _approx(node: _Node, src: list[str], line: int, col: int) -> tuple[int, int]:
@@ -304,7 +329,8 @@ def _compose(loader: _Loader, path: str) -> _Node | None:
     loader.get_event()  # document end
     if not loader.check_event(StreamEndEvent):
         raise _fail("Y001", "the file holds more than one YAML document",
-                    _mark_span(path, loader.peek_event().start_mark), "a ruleset is one document: remove `---`")
+                    _mark_span(path, loader.peek_event().start_mark),
+                    "a ruleset is one document: remove the second `---`")
     return root
 
 
@@ -316,7 +342,7 @@ def _scalar(node: _Node, path: str) -> Any:
         if tag == "bool" and v in _BOOL:
             return _BOOL[v]
         if tag == "int":
-            return int(v[2:], 8) if v.startswith("0o") else int(v[2:], 16) if v.startswith("0x") else int(v)
+            return int(v, 0) if v[:2] in ("0o", "0x") else int(v)  # base 0 would refuse "012"
         if tag == "float":
             low = v.lower()
             return math.nan if low == ".nan" else float(low.replace(".inf", "inf"))
@@ -336,6 +362,7 @@ class _Builder:
         self.path = path
         self.index: dict[tuple, tuple[_Node | None, _Node]] = {}
         self.count = 0
+        self.merged = 0
 
     def build(self, node: _Node, at: tuple, key: _Node | None, depth: int) -> Any:
         self.count += 1
@@ -361,7 +388,8 @@ class _Builder:
                 if merged:
                     continue  # keys written out beat keys merged in with `<<`
                 raise _fail("Y003", f"the key `{name}` appears twice in the same mapping",
-                            _mark_span(self.path, knode.start), f"first defined at line {first[name].start.line + 1}")
+                            _mark_span(self.path, knode.start),
+                            f"first defined at line {first[name].start.line + 1}")
             first[name] = knode
             out[name] = self.build(vnode, at + (name,), knode, depth + 1)
         return out
@@ -379,6 +407,10 @@ class _Builder:
                 if level > MAX_DEPTH:
                     raise _fail("Y005", "merges `<<` are nested too deeply", _mark_span(self.path, src.start))
                 own += [(a, b, True) for a, b, _ in self._pairs(src, level + 1)]
+                self.merged += len(own)  # merges of merges multiply too, before duplicates drop out
+                if self.merged > MAX_NODES:
+                    raise _fail("Y006", f"merges `<<` expand to too many keys (more than {MAX_NODES:,})",
+                                _mark_span(self.path, src.start))
         return own
 
 
@@ -404,7 +436,8 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise _fail("Y007", f"the file contains a control character (#x{exc.character:04x}) YAML does not allow",
+        raise _fail("Y007", f"the file contains a control character (#x{exc.character:04x}) "
+                    "that YAML does not allow",
                     Span(path, line, col, line, col), "is this a binary file?") from None
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, path) from None
@@ -446,16 +479,19 @@ _SYNTAX: list[tuple[str, str, str | None]] = [
     (r"could not find expected ':'", "expected a `:` after this key", "a text over several lines needs `|`"),
     (r"found character '\\\\t' that cannot start any token", "a tab cannot be used to indent",
      "indent with spaces only"),
-    (r"found character (.*) that cannot start any token", "a value cannot start with {0}", "put it in quotes"),
+    (r"found character (.*) that cannot start any token", "a value cannot start with {0}",
+     "put it in quotes"),
     (r"expected <block end>, but found", "this line does not line up with the lines above it",
      "check the indentation"),
     (r"did not find expected key", "expected a `key:` here", "check the indentation"),
     (r"did not find expected '-' indicator", "expected a `- item` here", "check the indentation"),
     (r"found unexpected end of stream", "the file ends inside a quoted text", "a closing quote is missing"),
-    (r"expected ',' or '(.)', but got", "expected `,` or `{0}` here", "an inline list or mapping is not closed"),
+    (r"expected ',' or '(.)', but got", "expected `,` or `{0}` here",
+     "an inline list or mapping is not closed"),
     (r"found unknown escape character (.*)", "unknown escape {0} in a double-quoted text",
      "use single quotes, or write `\\\\` for a backslash"),
-    (r"expected alphabetic or numeric character", "an anchor or alias needs a name of letters and digits", None),
+    (r"expected alphabetic or numeric character", "an anchor or alias needs a name of letters and digits",
+     None),
 ]
 _TOKENS = {"<block end>": "the end of the block", "<stream end>": "the end of the file",
            "<block mapping start>": "an indented key", "<scalar>": "a value", "'?'": "a key",

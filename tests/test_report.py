@@ -63,10 +63,11 @@ def test_color_adds_ansi_codes_only_when_asked() -> None:
 
 
 def test_json() -> None:
-    data = json.loads(render_json([problem(4, 3, 4, 9, hint="h"), Problem("Y002", "empty", severity="warning")]))
+    items = [problem(4, 3, 4, 9, hint="h"), Problem("Y002", "empty", severity="warning")]
+    data = json.loads(render_json(items))
     assert data["errors"] == 1 and data["warnings"] == 1
-    assert data["problems"][0] == {"file": "file.yaml", "line": 4, "column": 3, "end_line": 4, "end_column": 9,
-                                   "severity": "error", "code": "S003", "message": "unknown key `cunters`",
-                                   "hint": "h"}
+    assert data["problems"][0] == {
+        "file": "file.yaml", "line": 4, "column": 3, "end_line": 4, "end_column": 9,
+        "severity": "error", "code": "S003", "message": "unknown key `cunters`", "hint": "h"}
     assert data["problems"][1]["file"] is None and data["problems"][1]["hint"] is None
     assert json.loads(render_json([])) == {"problems": [], "errors": 0, "warnings": 0}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter.errors import RulesetError, Span, UsageError
 from interpreter.yamlsrc import Document, load_yaml_file, load_yaml_text
@@ -134,7 +136,11 @@ def test_locate_maps_script_positions_to_the_file(path, line, col, expected) -> 
 
 def test_locate_with_end_and_unknown_paths() -> None:
     doc = load_yaml_text(LOCATE, "r.yaml")
-    assert doc.locate(("flow",), 3, 1, 3, 5) == Span("r.yaml", 5, 3, 5, 7)
+    # the end is exclusive, as lark reports it (`third` is columns 1 to 5, end_column 6)
+    assert doc.locate(("flow",), 3, 1, 3, 6) == Span("r.yaml", 5, 3, 5, 7)
+    assert doc.locate(("flow",), 2, 3, 3, 1) == Span("r.yaml", 4, 5, 4, 15)  # up to the line break
+    assert doc.locate(("flow",), 1, 1, 1, 1) == Span("r.yaml", 3, 3, 3, 3)  # empty: the start
+    assert doc.locate(("folded",), 1, 5, 2, 3) == Span("r.yaml", 16, 7, 19, 4)
     fallback = doc.locate(("nope",), 1, 1)  # no such string: the nearest ancestor's span
     assert (fallback.line, fallback.col) == (1, 1)
 
@@ -260,3 +266,27 @@ def test_file_name_is_kept_as_given(tmp_path) -> None:
     doc = load_yaml_file(path)
     assert isinstance(doc, Document) and doc.path == str(path)
     assert doc.span(("meeple",)).file == str(path)
+
+
+def test_y006_merge_key_bomb_refused_quickly() -> None:
+    lines = ["m0: &m0 {a: 1, b: 2, c: 3}"]
+    lines += [f"m{i}: &m{i} {{<<: [" + ", ".join([f"*m{i - 1}"] * 10) + "]}" for i in range(1, 10)]
+    start = time.perf_counter()
+    only(load_error("\n".join(lines) + "\n"), "Y006")
+    assert time.perf_counter() - start < 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab :-\n '\"|>[]{},#&*!?\\\t0.~é", "on", "<<", "\r\n", "\n  "]),
+                max_size=60).map("".join))
+def test_any_text_loads_or_fails_with_a_ruleset_error(text: str) -> None:
+    try:
+        doc = load_yaml_text("k: " + text, "r.yaml")
+    except RulesetError as err:
+        assert err.problems and all(p.code.startswith("Y") for p in err.problems)
+        return
+    value = doc.data.get("k")
+    if isinstance(value, str) and value:
+        for n, line in enumerate(value.split("\n"), 1):
+            span = doc.locate(("k",), n, len(line) + 1)
+            assert span.line >= 1 and span.col >= 1
