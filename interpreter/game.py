@@ -57,7 +57,7 @@ class Game:
                 st.counters[f"#{c.id}.{name}"] = decode(d.initial)
             for name in kind.slots:
                 st.zones[f"#{c.id}.{name}"] = []
-            st.zones["box"].append(c.id)
+            st.zones["box"].append(Comp(c.id))
             st.loc[c.id] = "box"
         if rs.flow is not None:
             st.stack.append([M.BLOCK, rs.flow, {}, 0])
@@ -233,7 +233,7 @@ class Game:
             st = GameState(int(data["players"]), int(data["seed"]))
             st.rng.state = int(s["rng"])
             st.counters = {k: decode(v) for k, v in s["counters"].items()}
-            st.zones = {k: [int(c) for c in v] for k, v in s["zones"].items()}
+            st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
             st.loc = {c: k for k, v in st.zones.items() for c in v}
             st.facedown = set(int(c) for c in s["facedown"])
             st.log = [(int(a), str(t)) for a, t in s["log"]]

@@ -228,12 +228,20 @@ def build(b: _Builder, layers: Any) -> Ruleset:
     # -- scripts
     if data.get("setup") is not None:
         rs.setup = b.script(where(("setup",)), ("setup",))
-    for name in data.get("phases") or {}:
-        blk = b.script(where(("phases", name)), ("phases", name))
-        if blk is not None:
-            rs.phases[name] = blk
-            d = where(("phases", name))
-            rs.spans[("phase", name)] = d.span(("phases", name), key=True) if d else None
+    for name, val in (data.get("phases") or {}).items():
+        d = where(("phases", name))
+        rs.spans[("phase", name)] = d.span(("phases", name), key=True) if d else None
+        if isinstance(val, dict):
+            # A phase given as named steps runs them in order; variants can replace one step by name.
+            steps = {step: b.script(where(("phases", name, step)), ("phases", name, step)) for step in val}
+            rs.phase_steps[name] = {k: v for k, v in steps.items() if v is not None}
+            parts = list(rs.phase_steps[name].values())
+            if parts:
+                rs.phases[name] = A.Block(parts[0].span, tuple(st for blk in parts for st in blk.body))
+        else:
+            blk = b.script(d, ("phases", name))
+            if blk is not None:
+                rs.phases[name] = blk
     if data.get("flow") is not None:
         rs.flow = b.script(where(("flow",)), ("flow",))
     scoring = data.get("scoring") or {}

@@ -68,6 +68,7 @@ class Ruleset:
     procedures: dict[str, ProcDef] = field(default_factory=dict)
     setup: A.Block | None = None
     phases: dict[str, A.Block] = field(default_factory=dict)
+    phase_steps: dict[str, dict[str, A.Block]] = field(default_factory=dict)  # phases written as named steps
     flow: A.Block | None = None
     final: A.Block | None = None
     score: A.Expr | None = None

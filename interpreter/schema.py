@@ -76,7 +76,7 @@ def _leaf(error: ValidationError) -> ValidationError:
 
 
 def _key_choice(error: ValidationError) -> list[str]:
-    branches = error.validator_value
+    branches: Any = error.validator_value
     if all(isinstance(b, dict) and list(b) == ["required"] and len(b["required"]) == 1 for b in branches):
         return [b["required"][0] for b in branches]
     return []
@@ -110,7 +110,10 @@ def _show(value: Any) -> str:
 
 def _explain(error: ValidationError, doc: Document) -> list[Problem]:
     path = tuple(error.absolute_path)
-    where, value, rule, inst = _where(path), error.validator_value, error.validator, error.instance
+    # jsonschema types these as possibly unset; on errors from iter_errors they are always set
+    value: Any = error.validator_value
+    inst: Any = error.instance
+    where, rule = _where(path), error.validator
 
     def at(code: str, message: str, where_: tuple = path, key: bool = False,
            hint: str | None = None) -> Problem:
@@ -170,14 +173,16 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
 
 
 def _extra_keys(error: ValidationError) -> list[str]:
-    known = error.schema.get("properties", {})
-    patterns = error.schema.get("patternProperties", {})
-    return [k for k in error.instance if k not in known and not any(re.search(p, k) for p in patterns)]
+    schema: Any = error.schema
+    instance: Any = error.instance
+    known, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    return [k for k in instance if k not in known and not any(re.search(p, k) for p in patterns)]
 
 
 def _unknown_key(key: str, error: ValidationError, path: tuple, at: Any) -> Problem:
-    known = list(error.schema.get("properties", {}))
-    if error.schema.get("patternProperties") and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+    schema: Any = error.schema
+    known = list(schema.get("properties", {}))
+    if schema.get("patternProperties") and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
         return at("S006", f"`{key}` is not a valid name", path + (key,), key=True, hint=_NAME_HINT)
     inside = f" in {_where(path)}" if path else ""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)

@@ -23,6 +23,9 @@ class Player(int):
     def __repr__(self) -> str:
         return f"P{int(self) + 1}"
 
+    # Keys are built with f-strings (`f"{p}.coins"`): str() must stay the plain number.
+    __str__ = int.__repr__
+
 
 class Comp(int):
     """A component instance id."""
@@ -31,6 +34,8 @@ class Comp(int):
 
     def __repr__(self) -> str:
         return f"#{int(self)}"
+
+    __str__ = int.__repr__
 
 
 class Zone:

@@ -151,7 +151,7 @@ def _positions(node: _Node, src: list[str]) -> list[tuple[int, int]] | None:
         if base + first >= len(src) or not src[base + first].endswith(vlines[first]):
             return None
         indent = len(src[base + first]) - len(vlines[first])
-        out = []
+        out: list[tuple[int, int]] = []
         for i, s in enumerate(vlines):
             if s and (base + i >= len(src) or src[base + i][indent:] != s):
                 return None
@@ -271,11 +271,11 @@ def _tag(ev: Any, path: str) -> str:
             v = ev.value
             return ("null" if v in _NULL else "bool" if v in _BOOL else "int" if _INT.fullmatch(v)
                     else "float" if _FLOAT.fullmatch(v) else "merge" if v == "<<" else "str")
-        allowed, default = ("str", "int", "float", "bool", "null"), "str"
+        allowed: tuple[str, ...] = ("str", "int", "float", "bool", "null")
     else:
-        allowed, default = (("seq",) if isinstance(ev, SequenceStartEvent) else ("map",)), ""
+        allowed = ("seq",) if isinstance(ev, SequenceStartEvent) else ("map",)
     if ev.tag in (None, "!"):
-        return default or allowed[0]
+        return allowed[0]
     if ev.tag.startswith(_Y) and ev.tag[len(_Y):] in allowed:
         return ev.tag[len(_Y):]
     raise _fail("Y008", f"the tag `{_short(ev.tag)}` is not allowed here",
@@ -295,13 +295,14 @@ def _compose(loader: _Loader, path: str) -> _Node | None:
     while root is None or stack:
         ev = loader.get_event()
         if isinstance(ev, AliasEvent):
-            node = anchors.get(ev.anchor)  # type: ignore[assignment]
-            if node is None:
+            found = anchors.get(ev.anchor or "")
+            if found is None:
                 raise _fail("Y001", f"the alias `*{ev.anchor}` refers to no anchor `&{ev.anchor}` above it",
                             _mark_span(path, ev.start_mark))
-            if not node.done:
+            if not found.done:
                 raise _fail("Y006", f"the alias `*{ev.anchor}` is inside its own anchor",
                             _mark_span(path, ev.start_mark), "a value cannot contain itself")
+            node = found
         elif isinstance(ev, ScalarEvent):
             node = _Node("scalar", _tag(ev, path), ev.start_mark, ev.end_mark, ev.value, ev.style)
         elif isinstance(ev, (SequenceStartEvent, MappingStartEvent)):
@@ -420,10 +421,10 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
     if isinstance(text, bytes):
         if b"\0" in text and not text.startswith((b"\xff\xfe", b"\xfe\xff")):
             raise _fail("Y007", f"`{path}` looks like a binary file (it contains NUL bytes), not YAML text")
+        raw = text
         try:
-            text = text.decode("utf-16" if text.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
+            text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
         except UnicodeDecodeError as exc:
-            raw = text
             line = raw.count(b"\n", 0, exc.start) + 1
             col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
             raise _fail("Y007", f"the file is not valid UTF-8 text (byte 0x{raw[exc.start]:02x})",

@@ -1,0 +1,85 @@
+"""What every command shares: the command group that turns MeepleError into a report and an exit code,
+loading a RULESET argument, and options used by several commands.
+
+A command module (`play`, `compare`, `diff`) raises MeepleError for anything the user got wrong and
+lets `MeepleGroup` print it; it never prints a traceback for user errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from interpreter.errors import MeepleError, Problem, UsageError
+from interpreter.model import Ruleset
+from interpreter.report import render_text
+
+
+def stderr_color() -> bool:
+    return sys.stderr.isatty()
+
+
+def print_error(e: MeepleError) -> None:
+    """A usage error is one plain line (plus a hint); a located problem gets the full source report."""
+    if isinstance(e, UsageError) and all(p.span is None for p in e.problems):
+        for p in e.problems:
+            click.echo(f"error: {p.message}", err=True)
+            if p.hint:
+                click.echo(f"  hint: {p.hint}", err=True)
+        return
+    click.echo(render_text(e.problems, color=stderr_color()), err=True, nl=False)
+
+
+class MeepleGroup(click.Group):
+    """Catches MeepleError in one place, so commands raise and never print tracebacks for user errors."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MeepleError as e:
+            print_error(e)
+            ctx.exit(e.exit_code)
+        except OSError as e:  # reading or writing a file the user named
+            click.echo(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", err=True)
+            ctx.exit(2)
+
+
+def load(ruleset: str) -> Ruleset:
+    """A RULESET argument: a path, or the name of a bundled ruleset or variant."""
+    from interpreter.loader import load_ruleset
+
+    return load_ruleset(ruleset)
+
+
+def resolve_players(rs: Ruleset, players: int | None) -> int:
+    from interpreter.simulate import check_players, default_players
+
+    n = default_players(rs) if players is None else players
+    check_players(rs, n)
+    return n
+
+
+def usage(message: str, hint: str | None = None, code: str = "U001") -> UsageError:
+    return UsageError(Problem(code, message, hint=hint))
+
+
+def fmt_num(x: float, digits: int = 2) -> str:
+    if x != x:  # nan: no numeric data
+        return "-"
+    return f"{x:.{digits}f}"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A plain aligned text table: first column left-aligned, numbers right-aligned."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+format_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                             show_default=True, help="Output for people (text) or for tools (json).")

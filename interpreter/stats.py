@@ -1,0 +1,132 @@
+"""Small, dependency-free statistics for simulation reports.
+
+Enough to say whether a difference between two rule variants is real: Wilson intervals for win
+rates, a two-proportion z test for win rates and Welch's t test for mean scores. The t distribution
+is computed exactly through the regularised incomplete beta function (no scipy needed).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
+
+
+def mean(xs: Sequence[float]) -> float:
+    return math.fsum(xs) / len(xs) if xs else float("nan")
+
+
+def stdev(xs: Sequence[float]) -> float:
+    """The sample standard deviation (n - 1); 0 for a single value, nan for none."""
+    n = len(xs)
+    if n == 0:
+        return float("nan")
+    if n == 1:
+        return 0.0
+    m = mean(xs)
+    return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1))
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion. Unlike the textbook p ± z·se it stays inside
+    [0, 1] and behaves at 0 and n successes. Fractional successes (shared wins) are fine."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def normal_cdf(x: float) -> float:
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def normal_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def two_proportion_z(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float]:
+    """(z, two-sided p) for H0: both proportions are equal, with the pooled standard error."""
+    if n1 <= 0 or n2 <= 0:
+        return (0.0, 1.0)
+    p1, p2 = x1 / n1, x2 / n2
+    pooled = (x1 + x2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:  # both 0% or both 100%: no evidence of any difference
+        return (0.0, 1.0)
+    z = (p1 - p2) / se
+    return (z, normal_p(z))
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    # Continued fraction of the incomplete beta function (modified Lentz, Numerical Recipes 6.4).
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    ln = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    front = math.exp(ln)
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1 - front * _betacf(b, a, 1 - x) / b
+
+
+def t_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with df degrees of freedom."""
+    if math.isinf(df) or df > 1e7:
+        return normal_p(t)
+    return betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def welch_t(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> tuple[float, float, float]:
+    """(t, degrees of freedom, two-sided p) for H0: equal means, without assuming equal variances."""
+    if n1 < 2 or n2 < 2:
+        return (0.0, float("nan"), 1.0)
+    v1, v2 = s1 * s1 / n1, s2 * s2 / n2
+    if v1 + v2 == 0:
+        return (0.0, float("inf"), 1.0 if m1 == m2 else 0.0)
+    t = (m1 - m2) / math.sqrt(v1 + v2)
+    df = (v1 + v2) ** 2 / ((v1 * v1 / (n1 - 1) if v1 else 0) + (v2 * v2 / (n2 - 1) if v2 else 0))
+    return (t, df, t_p(t, df))
+
+
+def welch_samples(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, float]:
+    return welch_t(mean(xs), stdev(xs), len(xs), mean(ys), stdev(ys), len(ys))
+
+
+def significant(p: float, alpha: float = 0.05) -> bool:
+    return p < alpha
+
+
+def numbers(values: Iterable[object]) -> list[float]:
+    """The numeric values (scores can be anything a ruleset computes; only numbers have statistics)."""
+    return [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]

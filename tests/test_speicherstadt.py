@@ -1,0 +1,133 @@
+"""Speicherstadt as a specification: invariants that hold in every random game."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter.game import Game
+from interpreter.loader import load_ruleset
+from interpreter.machine import assert_state
+
+RS = load_ruleset("speicherstadt")
+CUBES = [c.id for c in RS.components if c.kind == "cube"]
+
+
+def random_game(players, seed, each_step=None):
+    g = RS.new_game(players, seed)
+    rng = random.Random(seed)
+    while not g.is_over:
+        if each_step:
+            each_step(g)
+        g.apply_index(rng.randrange(g.num_actions()))
+    return g
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_end_with_scores(players):
+    for seed in range(10):
+        g = random_game(players, seed)
+        assert g.is_over and len(g.scores) == players and g.winners
+        assert len(g.state.zones["deck"]) == 0
+
+
+def cube_places(g):
+    st = g.state
+    return sorted(c for k, z in st.zones.items() for c in z if c in set(CUBES))
+
+
+def check_invariants(g):
+    st = g.state
+    assert cube_places(g) == sorted(CUBES), "the 45 cubes are conserved"
+    assert not any(st.loc[c] == "box" for c in CUBES) or st.steps == 0
+    for p in range(st.nplayers):
+        assert st.counters[f"{p}.coins"] >= 0, "coins never go negative"
+    for c in RS.components:
+        if c.kind == "card":
+            assert len(st.zones[f"#{c.id}.storage"]) <= 4, "a warehouse holds at most 4 cubes"
+    for p in range(st.nplayers):
+        assert len(st.zones[f"{p}.hall"]) <= 1, "the market hall stores at most 1 cube"
+    assert_state(st)
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
+def test_invariants_at_every_step(players, seed):
+    g = random_game(players, seed, check_invariants)
+    check_invariants(g)
+    # Spent cubes never go back to the bag: at the end the bag holds only never-drawn cubes.
+    assert len(g.state.zones["bag"]) + len(g.state.zones["stock"]) <= 45
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000), cut=st.integers(0, 300))
+def test_json_round_trip_at_any_decision_point(players, seed, cut):
+    g = RS.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(cut):
+        if g.is_over:
+            break
+        g.apply_index(rng.randrange(g.num_actions()))
+    saved = json.loads(json.dumps(g.to_json()))
+    h = Game.from_json(RS, saved)
+    assert h.to_json() == g.to_json()
+    assert h.legal_actions() == g.legal_actions()
+    # Both continue identically.
+    r1, r2 = random.Random(7), random.Random(7)
+    while not g.is_over:
+        g.apply_index(r1.randrange(g.num_actions()))
+        h.apply_index(r2.randrange(h.num_actions()))
+    assert h.to_json() == g.to_json()
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
+def test_replay_from_seed_and_log(players, seed):
+    g = random_game(players, seed)
+    r = Game.replay(RS, players, seed, g.state.actions)
+    assert r.to_json() == g.to_json()
+
+
+def test_copy_is_independent():
+    g = RS.new_game(3, 5)
+    h = g.copy()
+    before = json.dumps(g.to_json(), sort_keys=True)
+    rng = random.Random(1)
+    for _ in range(50):
+        h.apply_index(rng.randrange(h.num_actions()))
+    assert json.dumps(g.to_json(), sort_keys=True) == before
+
+
+def test_views_hide_deck_bag_and_other_players_options():
+    def check(g):
+        for p in range(g.state.nplayers):
+            v = g.view(p)
+            text = json.dumps(v)
+            assert v["zones"]["deck"] == {"count": len(g.state.zones["deck"])}
+            assert v["zones"]["bag"] == {"count": len(g.state.zones["bag"])}
+            if p not in g.deciders:
+                assert "actions" not in v.get("decision", {})
+            assert "Rng" not in text
+    random_game(4, 11, check)
+
+
+def test_illegal_action_is_refused_and_state_unchanged():
+    g = RS.new_game(2, 1)
+    before = json.dumps(g.to_json(), sort_keys=True)
+    for bad in [{"player": 1, "key": "0:#1"}, {"player": 0, "key": "nonsense"}, 999, "No such label", True]:
+        with pytest.raises(Exception) as e:
+            g.apply(bad)
+        assert type(e.value).__name__ == "IllegalAction"
+        assert e.value.problems[0].message
+    assert json.dumps(g.to_json(), sort_keys=True) == before
+
+
+def test_decisions_are_labelled_and_keyed_stably():
+    g = RS.new_game(3, 2)
+    acts = g.legal_actions()
+    assert acts and all(set(a) == {"player", "key", "label"} for a in acts)
+    assert len({a["key"] for a in acts}) == len(acts)
+    assert all(a["label"].startswith("Place a worker") for a in acts)
+    assert RS.new_game(3, 2).legal_actions() == acts
