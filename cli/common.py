@@ -7,6 +7,7 @@ lets `MeepleGroup` print it; it never prints a traceback for user errors.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -22,10 +23,11 @@ def stderr_color() -> bool:
 
 
 def print_error(e: MeepleError) -> None:
-    """A usage error is one plain line (plus a hint); a located problem gets the full source report."""
-    if isinstance(e, UsageError) and all(p.span is None for p in e.problems):
+    """Problems without a location are plain lines (plus hints); located ones get the source report."""
+    if all(p.span is None for p in e.problems):
         for p in e.problems:
-            click.echo(f"error: {p.message}", err=True)
+            label = "error" if isinstance(e, UsageError) else f"{p.severity}[{p.code}]"
+            click.echo(f"{label}: {p.message}", err=True)
             if p.hint:
                 click.echo(f"  hint: {p.hint}", err=True)
         return
@@ -66,17 +68,19 @@ def usage(message: str, hint: str | None = None, code: str = "U001") -> UsageErr
 
 
 def fmt_num(x: float, digits: int = 2) -> str:
-    if x != x:  # nan: no numeric data
+    if math.isnan(x):  # no numeric data
         return "-"
     return f"{x:.{digits}f}"
 
 
-def table(headers: list[str], rows: list[list[str]]) -> str:
-    """A plain aligned text table: first column left-aligned, numbers right-aligned."""
+def table(headers: list[str], rows: list[list[str]], align: str = "") -> str:
+    """A plain aligned text table. `align` has one letter per column, l or r; by default the first
+    column is left-aligned and the others (numbers) right-aligned."""
+    align = align or "l" + "r" * (len(headers) - 1)
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)).rstrip()
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 

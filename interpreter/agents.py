@@ -15,7 +15,8 @@ from __future__ import annotations
 import difflib
 import hashlib
 import random
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import Problem, RuntimeRuleError, UsageError
 from .state import Player
@@ -34,10 +35,10 @@ def mix_seed(*parts: Any) -> int:
 class Agent(Protocol):
     name: str
 
-    def choose(self, game: "Game", player: int) -> int: ...
+    def choose(self, game: Game, player: int) -> int: ...
 
 
-def _options(game: "Game", player: int) -> int:
+def _options(game: Game, player: int) -> int:
     n = game.num_actions(player)
     if n <= 0:  # the interpreter reports empty menus itself (R002); this is a guard for API misuse
         raise RuntimeRuleError(Problem("A001", f"P{player + 1} has no legal action to choose from"))
@@ -52,7 +53,7 @@ class FirstAgent:
     def __init__(self, seed: int = 0) -> None:
         pass
 
-    def choose(self, game: "Game", player: int) -> int:
+    def choose(self, game: Game, player: int) -> int:
         _options(game, player)
         return 0
 
@@ -66,7 +67,7 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: "Game", player: int) -> int:
+    def choose(self, game: Game, player: int) -> int:
         return self.rng.randrange(_options(game, player))
 
 
@@ -79,7 +80,7 @@ class GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: "Game", player: int) -> int:
+    def choose(self, game: Game, player: int) -> int:
         n = _options(game, player)
         expr = game.rs.greedy if game.rs.greedy is not None else game.rs.score
         if n == 1 or expr is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import machine as M
 from .errors import IllegalAction, Problem, SaveError
-from .evaluator import Evaluator
+from .compiler import CompiledEvaluator
 from .model import Ruleset
 from .state import Comp, GameState, Player, Zone, decode, encode
 
@@ -28,10 +28,13 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 class Game:
     __slots__ = ("rs", "state", "_ev")
 
+    # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
+    evaluator_class: type = CompiledEvaluator
+
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
         self.state = state
-        self._ev = Evaluator(rs, state)
+        self._ev = self.evaluator_class(rs, state)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -104,24 +107,28 @@ class Game:
 
     def num_actions(self, player: int | None = None) -> int:
         """How many actions the (first) deciding player has: a fast path for bots."""
-        st = self.state
-        if st.pending is None:
+        pending = self.state.pending
+        if pending is None:
             return 0
-        seat = self.current_player if player is None else player
-        return len(st.pending["options"][seat])
+        if player is None:
+            chosen = pending["chosen"]
+            player = next(s for s in pending["players"] if s not in chosen)
+        return len(pending["options"][player])
 
     def apply_index(self, i: int, player: int | None = None) -> None:
         """Apply the i-th legal action of a deciding player without building labels (fast path)."""
-        st = self.state
-        if st.pending is None:
+        pending = self.state.pending
+        if pending is None:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        seat = self.current_player if player is None else player
-        if seat not in self.deciders:
-            raise IllegalAction(Problem("G003", f"P{seat + 1} does not decide now"))
-        opts = st.pending["options"][seat]
+        chosen = pending["chosen"]
+        if player is None:
+            player = next(s for s in pending["players"] if s not in chosen)
+        elif player not in pending["players"] or player in chosen:
+            raise IllegalAction(Problem("G003", f"P{player + 1} does not decide now"))
+        opts = pending["options"][player]
         if not 0 <= i < len(opts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
-        self._choose(seat, i, M.key(opts[i]))
+        self._choose(player, i, M.key(opts[i]))
 
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.

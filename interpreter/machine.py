@@ -25,6 +25,7 @@ def run(ev: Evaluator) -> None:
     st = ev.st
     stack = st.stack
     suspends = ev.rs.suspends
+    execute = ev.exec
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -36,17 +37,21 @@ def run(ev: Evaluator) -> None:
         k = f[0]
         try:
             if k == BLOCK:
+                # Run direct statements in a tight loop; leave it only to start a suspending one.
                 body = f[1].body
+                scope = f[2]
+                n = len(body)
                 i = f[3]
-                if i >= len(body):
-                    stack.pop()
-                    continue
-                s = body[i]
-                f[3] = i + 1
-                if id(s) in suspends:
-                    push(ev, s, f[2])
+                while i < n:
+                    s = body[i]
+                    i += 1
+                    f[3] = i
+                    if id(s) in suspends:
+                        push(ev, s, scope)
+                        break
+                    execute(s, scope)
                 else:
-                    ev.exec(s, f[2])
+                    stack.pop()
             elif k == FOR:
                 items, i = f[3], f[4]
                 if i >= len(items):
@@ -194,6 +199,22 @@ def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
         return [[]] if clause.guard is None or ev.eval(clause.guard, scope) else []
     saved = [scope.get(f.var, _MISSING) for f in fors]
     out: list[list] = []
+    if len(fors) == 1:  # the common case, without the recursion
+        f0, guard, ev_ = fors[0], clause.guard, ev.eval
+        var = f0.var
+        try:
+            for x in list(ev.iterate(ev_(f0.iter, scope), f0.iter)):
+                if guard is not None:
+                    scope[var] = x
+                    if not ev_(guard, scope):
+                        continue
+                out.append([x])
+        finally:
+            if saved[0] is _MISSING:
+                scope.pop(var, None)
+            else:
+                scope[var] = saved[0]
+        return out
 
     def rec(i: int, vals: list) -> None:
         if i == len(fors):

@@ -84,6 +84,7 @@ class Ruleset:
     suspending_procs: set[str] = field(default_factory=set)
     warnings: list[Any] = field(default_factory=list)
     _digest: str | None = None
+    _compiled: Any = None  # the closure cache (compiler.py), built on first use
 
     def new_game(self, players: int, seed: int = 0, *, coverage: bool = False):
         from .game import Game

@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from . import errors as E
 from . import stats

@@ -1,0 +1,243 @@
+"""The `meeple` command. Exit codes: 0 success, 1 invalid input (a ruleset, scenario or save), 2 usage or IO.
+
+Every user error is a MeepleError raised by a command and printed once, by `MeepleGroup`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from interpreter.errors import MeepleError, UsageError
+
+from . import __version__
+from .common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
+from .play import play
+
+
+@click.group(cls=MeepleGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="meeple")
+def meeple() -> None:
+    """Rules-as-data interpreter for board games: one YAML ruleset per game."""
+
+
+meeple.add_command(play)
+# Further commands register here, one import and one add_command each, e.g.:
+#   from .compare import compare; meeple.add_command(compare)
+#   from .diff import diff; meeple.add_command(diff)
+
+
+def _looks_like_path(arg: str) -> bool:
+    return "/" in arg or "\\" in arg or arg.endswith((".yaml", ".yml", ".json"))
+
+
+# ------------------------------------------------------------------ validate
+@meeple.command()
+@click.argument("files", nargs=-1, required=True)
+@format_option
+@click.option("--strict", is_flag=True, help="Warnings fail validation too (exit 1).")
+def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
+    """Check ruleset FILES (paths or bundled names) and report every problem."""
+    from interpreter.loader import load_ruleset
+    from interpreter.report import render_json, render_text
+
+    problems: list = []
+    per_file: list[dict] = []
+    worst = 0
+    for f in files:
+        try:
+            if _looks_like_path(f) and not Path(f).exists():
+                raise usage(f"no such file: {f}", code="IO01")
+            if Path(f).is_dir():
+                raise usage(f"{f} is a folder: give ruleset files", code="IO01")
+            rs = load_ruleset(f)
+            found = list(rs.warnings)
+            code = 1 if strict and found else 0
+        except MeepleError as e:
+            found = list(e.problems)
+            code = e.exit_code
+        worst = max(worst, code)
+        problems += found
+        per_file.append({"file": f, "valid": code == 0, "exit_code": code, "problems": found})
+    if fmt == "json":
+        report = json.loads(render_json(problems))
+        report["files"] = [{"file": r["file"], "valid": r["valid"], "exit_code": r["exit_code"]} for r in per_file]
+        report["valid"] = worst == 0
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        color = sys.stdout.isatty()
+        for r in per_file:
+            if r["problems"]:
+                click.echo(render_text(r["problems"], color=color), nl=False)
+            verdict = "ok" if r["valid"] else ("unreadable" if r["exit_code"] == 2 else "invalid")
+            click.echo(f"{r['file']}: {verdict}")
+        if len(files) > 1:
+            ok = sum(r["valid"] for r in per_file)
+            click.echo(f"{len(files)} files: {ok} valid, {len(files) - ok} not")
+    if worst:
+        click.get_current_context().exit(worst)
+
+
+# ------------------------------------------------------------------ simulate
+@meeple.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players. Default: 4 if the game allows it, else the nearest supported count.")
+@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
+@click.option("--agents", default="random", show_default=True,
+              help="Bots, comma-separated and cycled over the seats: random, greedy, first.")
+@click.option("--workers", "-j", type=int, default=1, show_default=True,
+              help="Processes (0 = one per core). Results are the same for any number.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: on a terminal, for 50 games or more).")
+@click.option("--records", is_flag=True, help="With --format json: include every game's record.")
+@format_option
+def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int,
+             progress: bool | None, records: bool, fmt: str) -> None:
+    """Play RULESET many times with bots and report win rates, scores, length and speed."""
+    from interpreter.simulate import simulate as run
+
+    rs = load(ruleset)
+    n = resolve_players(rs, players)
+    if games < 1:
+        raise usage(f"--games must be at least 1, not {games}")
+    if progress is None:
+        progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
+    if progress and fmt == "text":
+        with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
+            summary = run(rs, n, games, seed, agents, workers, progress=bar.update)
+    else:
+        summary = run(rs, n, games, seed, agents, workers)
+    if fmt == "json":
+        click.echo(json.dumps(summary.to_json(records=records), indent=2))
+        return
+    click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
+               f"agents {', '.join(summary.agents)}")
+    rows = [[f"P{s.seat + 1}", s.agent, f"{s.wins:g}", f"{s.win_rate:.3f}",
+             f"{s.win_ci[0]:.3f}-{s.win_ci[1]:.3f}", fmt_num(s.score_mean), fmt_num(s.score_stdev)]
+            for s in summary.seats]
+    click.echo(table(["seat", "agent", "wins", "win rate", "95% CI", "score mean", "score sd"], rows, "llrrrrr"))
+    click.echo("(a k-way tie gives each tied seat 1/k of a win)")
+    click.echo(f"length: {fmt_num(summary.length_mean)} {summary.length_unit} (sd {fmt_num(summary.length_stdev)}), "
+               f"{fmt_num(summary.decisions_mean, 1)} decisions per game")
+    click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
+               f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.seconds:.2f} s)")
+
+
+# ------------------------------------------------------------------ bench
+@meeple.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", "players", type=int, multiple=True,
+              help="Player count to measure (repeatable). Default: every supported count.")
+@click.option("--games", "-n", type=int, default=None, help="Games per player count (default: as many as fit).")
+@click.option("--seconds", type=float, default=2.0, show_default=True,
+              help="Time per player count when --games is not given.")
+@format_option
+def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, fmt: str) -> None:
+    """Measure random-play speed of RULESET on one core: games/s and decisions/s."""
+    from interpreter.simulate import bench as run
+    from interpreter.simulate import check_players
+
+    rs = load(ruleset)
+    for n in players:
+        check_players(rs, n)
+    if games is not None and games < 1:
+        raise usage(f"--games must be at least 1, not {games}")
+    if seconds <= 0:
+        raise usage(f"--seconds must be positive, not {seconds}")
+    rows = run(rs, list(players) or None, games, seconds)
+    if fmt == "json":
+        click.echo(json.dumps({"ruleset": rs.name, "rows": [r.to_json() for r in rows]}, indent=2))
+        return
+    click.echo(f"{rs.name}: random play, one core")
+    click.echo(table(["players", "games", "decisions", "seconds", "games/s", "decisions/s"],
+                     [[str(r.players), str(r.games), str(r.decisions), f"{r.seconds:.2f}",
+                       f"{r.games_per_s:.1f}", f"{r.decisions_per_s:.0f}"] for r in rows]))
+
+
+# ------------------------------------------------------------------ test
+@meeple.command("test")
+@click.argument("paths", nargs=-1, required=True)
+@format_option
+def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
+    """Run rule scenarios from files or folders (every *.yaml inside)."""
+    from interpreter.scenarios import run_paths
+
+    results = run_paths(list(paths))
+    failed = [r for r in results if not r.ok]
+    if fmt == "json":
+        out = [{"file": r.file, "name": r.name, "ok": r.ok,
+                "problems": [{"file": p.span.file if p.span else r.file, "line": p.span.line if p.span else None,
+                              "code": p.code, "message": p.message, "hint": p.hint} for p in r.problems]}
+               for r in results]
+        click.echo(json.dumps({"results": out, "passed": len(results) - len(failed), "failed": len(failed)},
+                              indent=2))
+    else:
+        for r in results:
+            if r.ok:
+                click.echo(f"PASS {r.name}")
+                continue
+            for p in r.problems or [None]:
+                span = (p.span if p else None) or r.span
+                where = f"{span.file}:{span.line}" if span else r.file
+                click.echo(f"FAIL {where}: {p.message if p else r.name}")
+                if p and p.hint:
+                    click.echo(f"  hint: {p.hint}")
+        click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    if failed:
+        click.get_current_context().exit(1)
+
+
+# ------------------------------------------------------------------ schema, rulesets
+@meeple.command()
+@click.option("--scenario", is_flag=True, help="The schema of scenario files instead of rulesets.")
+def schema(scenario: bool) -> None:
+    """Print the JSON Schema of ruleset (or scenario) files, for editors."""
+    from interpreter.schema import load_schema
+
+    click.echo(json.dumps(load_schema("scenario" if scenario else "meeple"), indent=2, ensure_ascii=False))
+
+
+@meeple.command()
+@format_option
+def rulesets(fmt: str) -> None:
+    """List the bundled rulesets."""
+    from interpreter.loader import bundled, load_ruleset
+
+    rows = []
+    for name in bundled():
+        try:
+            rs = load_ruleset(name)
+            rows.append({"name": name, "title": rs.name, "players": [rs.min_players, rs.max_players],
+                         "description": str(rs.raw.get("description") or ""), "valid": True})
+        except MeepleError as e:
+            rows.append({"name": name, "title": name, "players": None,
+                         "description": f"(invalid: {len(e.problems)} problems; run meeple validate {name})",
+                         "valid": False})
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    click.echo(table(["name", "players", "description"],
+                     [[r["name"], f"{r['players'][0]}-{r['players'][1]}" if r["players"] else "?", _short(r["description"])]
+                      for r in rows], "lll"))
+
+
+def _short(text: str, width: int = 72) -> str:
+    """The first sentence, cut to fit a terminal line (the full text is in --format json)."""
+    first = text.split(". ")[0].strip()
+    return first if len(first) <= width else first[:width - 1].rstrip() + "…"
+
+
+def main() -> None:
+    meeple(prog_name="meeple")
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["UsageError", "main", "meeple"]

@@ -1,0 +1,434 @@
+"""Compile the AST into Python closures: the fast evaluator.
+
+Each expression node becomes `f(ev, scope) -> value` and each statement `f(ev, scope) -> None`,
+with names, attributes and built-ins resolved once at compile time instead of on every evaluation.
+The plain tree-walking `Evaluator` stays the reference: `CompiledEvaluator` is a drop-in subclass,
+and tests play whole games with both and require identical states.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import ast as A
+from .evaluator import (MAX_STEPS, BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, _MISSING, show,
+                        type_name)
+from .model import Ruleset
+from .primitives import REGISTRY
+from .state import Comp, Player, Zone
+
+Fn = Callable[[Any, dict], Any]
+
+
+class CompiledEvaluator(Evaluator):
+    """The Evaluator with `eval` and `exec` served by closures compiled once per ruleset."""
+
+    def __init__(self, rs: Ruleset, state: Any) -> None:
+        super().__init__(rs, state)
+        if rs._compiled is None:
+            rs._compiled = Compiler(rs)
+        self._cx = rs._compiled
+
+    def eval(self, node: Any, scope: dict) -> Any:
+        f = self._cx.exprs.get(id(node))
+        if f is None:
+            f = self._cx.expr(node)
+        return f(self, scope)
+
+    def exec(self, node: Any, scope: dict) -> None:
+        f = self._cx.stmts.get(id(node))
+        if f is None:
+            f = self._cx.stmt(node)
+        f(self, scope)
+
+    def exec_block(self, block: A.Block, scope: dict) -> None:
+        f = self._cx.stmts.get(id(block))
+        if f is None:
+            f = self._cx.stmt(block)
+        f(self, scope)
+
+
+class Compiler:
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.exprs: dict[int, Fn] = {}
+        self.stmts: dict[int, Fn] = {}
+        self._keep: list[Any] = []  # nodes compiled, so their ids stay valid
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, n: Any) -> Fn:
+        f = self.exprs.get(id(n))
+        if f is None:
+            f = getattr(self, "_e_" + type(n).__name__)(n)
+            self.exprs[id(n)] = f
+            self._keep.append(n)
+        return f
+
+    def _e_Num(self, n):
+        v = n.value
+        return lambda ev, s: v
+
+    _e_Str = _e_Num
+    _e_Const = _e_Num
+
+    def _e_Interp(self, n):
+        parts = [p if type(p) is str else self.expr(p) for p in n.parts]
+        rs = self.rs
+
+        def f(ev, s):
+            return "".join(p if type(p) is str else (lambda v: v if type(v) is str else show(v, rs))(p(ev, s))
+                           for p in parts)
+        return f
+
+    def _e_Name(self, n):
+        name = n.name
+        rs = self.rs
+        miss = _MISSING
+        if name in rs.constants:
+            c = rs.constants[name]
+            return lambda ev, s: s.get(name, c) if name in s else c
+        if name in rs.game_counters:
+            def counter(ev, s):
+                v = s.get(name, miss)
+                return ev.st.counters[name] if v is miss else v
+            return counter
+        if name in rs.game_zones:
+            z = Zone(name)
+
+            def zone(ev, s):
+                v = s.get(name, miss)
+                return z if v is miss else v
+            return zone
+
+        def other(ev, s):
+            v = s.get(name, miss)
+            return ev.global_value(name, n) if v is miss else v
+        return other
+
+    def _e_Attr(self, n):
+        fo = self.expr(n.obj)
+        name = n.name
+        rs = self.rs
+        pcounter = name in rs.player_counters
+        pzone = name in rs.player_zones
+        suffix = "." + name
+
+        # Per kind: is `name` a component counter ("c") or slot ("z")? Attributes are looked up first.
+        comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
+                     if name in kd.counters or name in kd.slots}
+
+        def f(ev, s):
+            o = fo(ev, s)
+            t = type(o)
+            if t is Comp:
+                v = ev.attrs[o].get(name, _MISSING)
+                if v is not _MISSING:
+                    return v
+                what = comp_kind.get(ev.kind_of[o])
+                if what == "c":
+                    return ev.st.counters["#" + str(int(o)) + suffix]
+                if what == "z":
+                    return Zone("#" + str(int(o)) + suffix)
+            elif t is Player:
+                if pcounter:
+                    return ev.st.counters[str(int(o)) + suffix]
+                if pzone:
+                    return Zone(str(int(o)) + suffix)
+            return ev.attribute(o, name, n)
+        return f
+
+    def _e_Index(self, n):
+        fo, fi = self.expr(n.obj), self.expr(n.index)
+        slow = Evaluator._index
+
+        def f(ev, s):
+            o = fo(ev, s)
+            if type(o) is dict:
+                i = fi(ev, s)
+                if i in o:
+                    return o[i]
+            return slow(ev, n, s)
+        return f
+
+    def _e_Call(self, n):
+        prim = REGISTRY.get(n.func)
+        if prim is not None:
+            fn = prim.fn
+            if prim.lazy:
+                args = n.args
+                return lambda ev, s: fn(ev, args, n, s)
+            fargs = [self.expr(a) for a in n.args]
+            if n.func == "count" and len(fargs) == 1:
+                fa = fargs[0]
+
+                def count(ev, s):
+                    v = fa(ev, s)
+                    t = type(v)
+                    if t is list:
+                        return len(v)
+                    if t is Zone:
+                        return len(ev.st.zones[v.key])
+                    return fn(ev, [v], n, s)
+                return count
+            if len(fargs) == 1:
+                f0 = fargs[0]
+                return lambda ev, s: fn(ev, [f0(ev, s)], n, s)
+            if len(fargs) == 2:
+                f0, f1 = fargs
+                return lambda ev, s: fn(ev, [f0(ev, s), f1(ev, s)], n, s)
+            return lambda ev, s: fn(ev, [fa(ev, s) for fa in fargs], n, s)
+        proc = self.rs.procedures.get(n.func)
+        if proc is None or n.func in self.rs.suspending_procs or len(n.args) != len(proc.params):
+            return lambda ev, s: Evaluator.call(ev, n, s)
+        params = proc.params
+        fargs = [self.expr(a) for a in n.args]
+        cx = self
+
+        def call(ev, s):
+            inner = {p: fa(ev, s) for p, fa in zip(params, fargs)}
+            body = cx.stmts.get(id(proc.body)) or cx.stmt(proc.body)
+            try:
+                body(ev, inner)
+            except ReturnSig as r:
+                return r.value
+            return None
+        return call
+
+    def _e_ListLit(self, n):
+        items = [self.expr(x) for x in n.items]
+        return lambda ev, s: [f(ev, s) for f in items]
+
+    def _e_MapLit(self, n):
+        pairs = [(self.expr(k), self.expr(v)) for k, v in n.pairs]
+        return lambda ev, s: {k(ev, s): v(ev, s) for k, v in pairs}
+
+    def _e_Comp(self, n):
+        fe, fit = self.expr(n.expr), self.expr(n.iter)
+        fc = self.expr(n.cond) if n.cond is not None else None
+        var = n.var
+        it = n.iter
+
+        def f(ev, s):
+            src = fit(ev, s)
+            t = type(src)
+            items = src if t is list else ev.st.zones[src.key] if t is Zone else ev.iterate(src, it)
+            old = s.get(var, _MISSING)
+            out = []
+            try:
+                for x in list(items):
+                    s[var] = x
+                    if fc is None or fc(ev, s):
+                        out.append(fe(ev, s))
+            finally:
+                if old is _MISSING:
+                    s.pop(var, None)
+                else:
+                    s[var] = old
+            return out
+        return f
+
+    def _e_BinOp(self, n):
+        fl, fr = self.expr(n.left), self.expr(n.right)
+        slow = Evaluator._binop
+        if n.op == "+":
+            def add(ev, s):
+                a, b = fl(ev, s), fr(ev, s)
+                if type(a) is int and type(b) is int:
+                    return a + b
+                return slow(ev, n, s)
+            return add
+        if n.op == "-":
+            def sub(ev, s):
+                a, b = fl(ev, s), fr(ev, s)
+                if type(a) is int and type(b) is int:
+                    return a - b
+                return slow(ev, n, s)
+            return sub
+        return lambda ev, s: slow(ev, n, s)
+
+    def _e_Neg(self, n):
+        f = self.expr(n.operand)
+        return lambda ev, s: -f(ev, s)
+
+    def _e_Not(self, n):
+        f = self.expr(n.operand)
+        return lambda ev, s: not f(ev, s)
+
+    def _e_BoolOp(self, n):
+        fl, fr = self.expr(n.left), self.expr(n.right)
+        if n.op == "and":
+            return lambda ev, s: fl(ev, s) and fr(ev, s)
+        return lambda ev, s: fl(ev, s) or fr(ev, s)
+
+    def _e_Compare(self, n):
+        fl, fr = self.expr(n.left), self.expr(n.right)
+        op = n.op
+        slow = Evaluator._compare
+        if op == "==":
+            def eq(ev, s):
+                a, b = fl(ev, s), fr(ev, s)
+                return a is b or (a == b and type(a) is type(b))
+            return eq
+        if op == "!=":
+            def ne(ev, s):
+                a, b = fl(ev, s), fr(ev, s)
+                return not (a is b or (a == b and type(a) is type(b)))
+            return ne
+        if op in ("<", "<=", ">", ">="):
+            import operator
+
+            pyop = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+
+            def cmp(ev, s):
+                a, b = fl(ev, s), fr(ev, s)
+                if type(a) is int and type(b) is int:
+                    return pyop(a, b)
+                return slow(ev, n, s)
+            return cmp
+        return lambda ev, s: slow(ev, n, s)
+
+    def _e_CondExpr(self, n):
+        ft, fc, fe = self.expr(n.then), self.expr(n.test), self.expr(n.orelse)
+        return lambda ev, s: ft(ev, s) if fc(ev, s) else fe(ev, s)
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, n: Any) -> Fn:
+        f = self.stmts.get(id(n))
+        if f is None:
+            inner = getattr(self, "_s_" + type(n).__name__)(n)
+            nid = self.rs.node_ids.get(id(n))
+            if type(n) is A.Block:
+                f = inner
+            else:
+                def f(ev, s, inner=inner, nid=nid, n=n):
+                    st = ev.st
+                    st.steps += 1
+                    if st.steps > MAX_STEPS:
+                        raise ev.fail(n, "the game ran more than 2,000,000 statements: a loop that never ends?")
+                    cov = st.coverage
+                    if cov is not None and nid is not None:
+                        cov[nid] = cov.get(nid, 0) + 1
+                    inner(ev, s)
+            self.stmts[id(n)] = f
+            self._keep.append(n)
+        return f
+
+    def _s_Block(self, n):
+        body = [self.stmt(x) for x in n.body]
+        if len(body) == 1:
+            return body[0]
+
+        def block(ev, s):
+            for f in body:
+                f(ev, s)
+        return block
+
+    def _s_Assign(self, n):
+        fv = self.expr(n.value)
+        tgt = n.target
+        if type(tgt) is A.Name and tgt.name not in self.rs.game_counters:
+            name = tgt.name
+
+            def setlocal(ev, s):
+                s[name] = fv(ev, s)
+            return setlocal
+        return lambda ev, s: ev.assign(tgt, fv(ev, s), s)
+
+    def _s_AugAssign(self, n):
+        slow = Evaluator._augassign
+        return lambda ev, s: slow(ev, n, s)
+
+    def _s_ExprStmt(self, n):
+        f = self.expr(n.expr)
+        return lambda ev, s: f(ev, s) and None
+
+    def _s_If(self, n):
+        ft = self.expr(n.test)
+        fthen = self.stmt(n.then)
+        felse = self.stmt(n.orelse) if n.orelse is not None else None
+
+        def f(ev, s):
+            if ft(ev, s):
+                fthen(ev, s)
+            elif felse is not None:
+                felse(ev, s)
+        return f
+
+    def _s_For(self, n):
+        fit = self.expr(n.iter)
+        body = self.stmt(n.body)
+        var = n.var
+
+        def f(ev, s):
+            for x in list(ev.iterate(fit(ev, s), n.iter)):
+                s[var] = x
+                try:
+                    body(ev, s)
+                except BreakSig:
+                    break
+                except ContinueSig:
+                    continue
+        return f
+
+    def _s_While(self, n):
+        ft = self.expr(n.test)
+        body = self.stmt(n.body)
+
+        def f(ev, s):
+            while ft(ev, s):
+                try:
+                    body(ev, s)
+                except BreakSig:
+                    break
+                except ContinueSig:
+                    continue
+                ev.st.steps += 1
+        return f
+
+    def _s_Repeat(self, n):
+        fc = self.expr(n.count)
+        body = self.stmt(n.body)
+
+        def f(ev, s):
+            k = fc(ev, s)
+            if type(k) is not int:
+                raise ev.fail(n.count, f"`repeat` needs a number, not {type_name(k)}")
+            for _ in range(k):
+                try:
+                    body(ev, s)
+                except BreakSig:
+                    break
+                except ContinueSig:
+                    continue
+        return f
+
+    def _s_Pass(self, n):
+        return lambda ev, s: None
+
+    def _s_Break(self, n):
+        def f(ev, s):
+            raise BreakSig()
+        return f
+
+    def _s_Continue(self, n):
+        def f(ev, s):
+            raise ContinueSig()
+        return f
+
+    def _s_Return(self, n):
+        fv = self.expr(n.value) if n.value is not None else None
+
+        def f(ev, s):
+            raise ReturnSig(fv(ev, s) if fv is not None else None)
+        return f
+
+    def _s_EndGame(self, n):
+        def f(ev, s):
+            raise EndGameSig()
+        return f
+
+    def _s_Phase(self, n):
+        return lambda ev, s: Evaluator._phase(ev, n, s)
+
+    def _s_Trigger(self, n):
+        return lambda ev, s: Evaluator._trigger(ev, n, s)

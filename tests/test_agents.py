@@ -1,0 +1,132 @@
+"""Bots: the registry, seat assignment, the greedy hook and sealed decisions."""
+
+import pytest
+
+from interpreter.agents import AGENTS, FirstAgent, GreedyAgent, RandomAgent, make_agents, mix_seed, seat_names
+from interpreter.errors import UsageError
+from interpreter.loader import load_ruleset
+from interpreter.simulate import play_game
+
+PICK = """\
+meeple: 1
+name: Pick
+players: {min: 1, max: 2}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take {n}" for n in [1, 3, 2, 3]:
+              score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+# A sealed auction: the highest bid scores, and every bid is paid.
+BIDS = """\
+meeple: 1
+name: Bids
+players: {min: 2, max: 3}
+counters:
+  game: {round: 0}
+  player: {coins: 5, points: 0}
+flow: |
+  repeat 3:
+      round += 1
+      bids = {}
+      simultaneous q in players:
+          choose q "Your secret bid":
+              option "Bid {n}" for n in between(0, q.coins):
+                  bids[q] = n
+      best = max([bids[p] for p in players])
+      for p in players:
+          pay(p.coins, bids[p])
+          if bids[p] == best:
+              score(p.points, 1)
+scoring:
+  score: p.points
+  tiebreak: [p.coins]
+"""
+
+
+@pytest.fixture(scope="module")
+def toys(tmp_path_factory):
+    d = tmp_path_factory.mktemp("toys")
+    (d / "pick.yaml").write_text(PICK)
+    (d / "bids.yaml").write_text(BIDS)
+    return load_ruleset(d / "pick.yaml"), load_ruleset(d / "bids.yaml")
+
+
+def test_registry_and_names():
+    assert set(AGENTS) == {"random", "greedy", "first"}
+    assert seat_names("random,greedy", 4) == ["random", "greedy", "random", "greedy"]
+    assert seat_names("greedy", 3) == ["greedy"] * 3
+    agents = make_agents(" Random , first", 3, seed=1)
+    assert [type(a) for a in agents] == [RandomAgent, FirstAgent, RandomAgent]
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("gready", "did you mean `greedy`"),
+    ("random,,greedy", "bad agent list"),
+    ("", "bad agent list"),
+    ("random,random,random", "3 agents given for 2 players"),
+])
+def test_bad_agent_specs_are_usage_errors(spec, words):
+    with pytest.raises(UsageError) as e:
+        make_agents(spec, 2, 0)
+    assert e.value.exit_code == 2
+    assert words in str(e.value) + (e.value.problems[0].hint or "")
+
+
+def test_seeds_depend_on_their_parts_only():
+    assert mix_seed(1, "game", 2) == mix_seed(1, "game", 2)
+    assert mix_seed(1, "game", 2) != mix_seed(1, "game", 3)
+    assert 0 <= mix_seed("x") < 2 ** 63
+
+
+def test_greedy_takes_the_best_option_and_breaks_ties_at_random(toys):
+    pick, _ = toys
+    seen = set()
+    for seed in range(20):
+        g = pick.new_game(1, seed)
+        i = GreedyAgent(seed).choose(g, 0)
+        seen.add(i)
+        assert g.legal_actions(0)[i]["label"] == "Take 3"
+    assert seen == {1, 3}  # both options worth 3 are picked
+
+
+def test_first_and_random_agents(toys):
+    pick, _ = toys
+    g = pick.new_game(2, 0)
+    assert FirstAgent().choose(g, 0) == 0
+    picks = {RandomAgent(s).choose(g, 0) for s in range(40)}
+    assert picks == {0, 1, 2, 3}
+    assert [RandomAgent(5).choose(g, 0) for _ in range(3)] == [RandomAgent(5).choose(g, 0) for _ in range(3)]
+
+
+def test_greedy_never_peeks_at_sealed_choices(toys):
+    _, bids = toys
+    answers = set()
+    for other_bid in (0, 5):
+        g = bids.new_game(2, 3)
+        assert sorted(g.deciders) == [0, 1]
+        g.apply_index(other_bid, 1)  # P2 bids first, in secret
+        answers.add(GreedyAgent(7).choose(g, 0))
+        assert g.deciders == [0] and g.state.pending["chosen"] == {1: other_bid}  # the real game is untouched
+    assert len(answers) == 1
+
+
+def test_sealed_games_play_to_the_end(toys):
+    _, bids = toys
+    r = play_game(bids, 3, seed=1, agents_spec="greedy,random")
+    assert r.length == 3 and r.decisions == 9  # rounds, and 3 sealed choices per round
+    assert r.agents == ["greedy", "random", "greedy"]
+
+
+def test_greedy_uses_the_ruleset_hook_on_a_real_game():
+    rs = load_ruleset("speicherstadt")
+    assert rs.greedy is not None
+    # The greedy bot only reads `agents.greedy` through the Game API: it must play whole games.
+    for seed in range(2):
+        r = play_game(rs, 3, seed, "greedy,random")
+        assert r.decisions > 50 and len(r.scores) == 3 and r.winners

@@ -1,0 +1,140 @@
+"""Simulation: reproducible seeds, worker independence, summaries, bench, errors."""
+
+import json
+
+import pytest
+
+from interpreter.errors import RuntimeRuleError, UsageError
+from interpreter.loader import load_ruleset
+from interpreter.simulate import bench, default_players, game_seed, play_game, simulate
+
+PICK = """\
+meeple: 1
+name: Pick
+players: {min: 1, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take {n}" for n in [1, 3, 2]:
+              score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+# Runs fine until the third player must choose from an empty menu (R002).
+BROKEN = """\
+meeple: 1
+name: Broken
+players: {min: 2, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take 1" when p.seat < 2:
+              score(p.points, 1)
+scoring:
+  score: p.points
+"""
+
+
+@pytest.fixture(scope="module")
+def speicherstadt():
+    return load_ruleset("speicherstadt")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sim")
+    (d / "pick.yaml").write_text(PICK)
+    (d / "broken.yaml").write_text(BROKEN)
+    return d
+
+
+def test_results_do_not_depend_on_workers(speicherstadt):
+    one = simulate(speicherstadt, 3, 8, seed=5, agents="greedy,random", workers=1)
+    two = simulate("speicherstadt", 3, 8, seed=5, agents="greedy,random", workers=2)
+    assert [r.to_json() for r in one.records] == [r.to_json() for r in two.records]
+    assert [r.index for r in two.records] == list(range(8))
+    assert one.to_json()["seats"] == two.to_json()["seats"]
+    assert two.workers == 2
+
+
+def test_game_seeds_come_from_the_master_seed_and_index(speicherstadt):
+    a = simulate(speicherstadt, 2, 3, seed=1)
+    b = simulate(speicherstadt, 2, 5, seed=1)
+    c = simulate(speicherstadt, 2, 3, seed=2)
+    assert [r.to_json() for r in a.records] == [r.to_json() for r in b.records[:3]]
+    assert [r.seed for r in a.records] == [game_seed(1, i) for i in range(3)]
+    assert [r.seed for r in a.records] != [r.seed for r in c.records]
+    again = play_game(speicherstadt, 2, a.records[1].seed, "random", 1)
+    assert again.to_json() == a.records[1].to_json()
+
+
+def test_summary_fields_and_json(speicherstadt):
+    s = simulate(speicherstadt, 2, 6, seed=0, agents="random")
+    assert s.length_unit == "rounds" and 5 < s.length_mean < 30
+    assert s.decisions_mean > s.length_mean
+    assert sum(x.wins for x in s.seats) == pytest.approx(6)
+    assert sum(x.win_rate for x in s.seats) == pytest.approx(1)
+    for x in s.seats:
+        assert x.win_ci[0] <= x.win_rate <= x.win_ci[1]
+    d = json.loads(json.dumps(s.to_json(records=True)))
+    assert d["ruleset"] == "Speicherstadt" and len(d["records"]) == 6 and len(d["seats"]) == 2
+    assert "records" not in s.to_json()
+    assert s.games_per_s > 0 and s.decisions_per_s > s.games_per_s
+
+
+def test_ties_share_the_win_and_length_counts_decisions(files):
+    s = simulate(files / "pick.yaml", 2, 4, agents="first")
+    assert [x.wins for x in s.seats] == [2.0, 2.0]
+    assert [x.win_rate for x in s.seats] == [0.5, 0.5]
+    assert s.length_unit == "decisions" and s.length_mean == 2
+    g = simulate(files / "pick.yaml", 2, 10, agents="greedy,first")
+    assert [x.win_rate for x in g.seats] == [1.0, 0.0]
+    assert g.seats[0].score_mean == 3 and g.seats[0].score_stdev == 0
+
+
+def test_default_players(speicherstadt, files):
+    assert default_players(speicherstadt) == 4
+    assert default_players(load_ruleset(files / "pick.yaml")) == 3
+    assert simulate(files / "pick.yaml", None, 1).players == 3
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"players": 6}, "2 to 5 players, not 6"),
+    ({"games": 0}, "at least 1"),
+    ({"workers": -1}, "workers"),
+    ({"agents": "smart"}, "unknown agent"),
+])
+def test_bad_arguments_are_usage_errors(speicherstadt, kwargs, words):
+    args = {"players": 2, "games": 1, "agents": "random", "workers": 1} | kwargs
+    with pytest.raises(UsageError, match=words):
+        simulate(speicherstadt, args["players"], args["games"], 0, args["agents"], args["workers"])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_rule_errors_keep_their_class_and_location(files, workers):
+    with pytest.raises(RuntimeRuleError) as e:
+        simulate(files / "broken.yaml", 3, 2, workers=workers)
+    p = e.value.problems[0]
+    assert p.code == "R002" and p.span is not None and p.span.file.endswith("broken.yaml")
+
+
+def test_progress_is_reported_per_game(files):
+    seen = []
+    simulate(files / "pick.yaml", 2, 5, progress=seen.append)
+    assert seen == [1] * 5
+
+
+def test_bench_rows(speicherstadt):
+    rows = bench(speicherstadt, [2, 3], games=2)
+    assert [(r.players, r.games) for r in rows] == [(2, 2), (3, 2)]
+    assert all(r.decisions_per_s > r.games_per_s > 0 for r in rows)
+    assert rows[0].to_json()["players"] == 2
+    timed = bench(speicherstadt, [2], seconds=0.05)
+    assert timed[0].games >= 1
+    with pytest.raises(UsageError):
+        bench(speicherstadt, [7], games=1)

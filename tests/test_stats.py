@@ -1,0 +1,74 @@
+"""interpreter.stats against textbook values."""
+
+import math
+
+import pytest
+
+from interpreter import stats
+
+
+def test_mean_and_stdev():
+    xs = [2, 4, 4, 4, 5, 5, 7, 9]
+    assert stats.mean(xs) == 5
+    assert stats.stdev(xs) == pytest.approx(2.13809, abs=1e-5)  # sample (n - 1) standard deviation
+    assert stats.stdev([3]) == 0
+    assert math.isnan(stats.mean([])) and math.isnan(stats.stdev([]))
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    (50, 100, 0.4038, 0.5962),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (1, 20, 0.0089, 0.2361),
+])
+def test_wilson_interval(k, n, lo, hi):
+    got = stats.wilson(k, n)
+    assert got == pytest.approx((lo, hi), abs=1e-4)
+    assert 0 <= got[0] <= k / n <= got[1] <= 1
+
+
+def test_wilson_without_games_is_uninformative():
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_two_proportion_z():
+    z, p = stats.two_proportion_z(60, 100, 40, 100)
+    assert z == pytest.approx(2.8284, abs=1e-4)
+    assert p == pytest.approx(0.00468, abs=1e-5)
+    assert stats.two_proportion_z(50, 100, 50, 100) == (0.0, 1.0)
+    assert stats.two_proportion_z(0, 10, 0, 10) == (0.0, 1.0)  # no variance: no evidence
+
+
+@pytest.mark.parametrize("t, df, p", [
+    (2.228139, 10, 0.05),    # the classic table values
+    (12.7062, 1, 0.05),
+    (2.0, 30, 0.05462),
+    (1.959964, math.inf, 0.05),
+    (0.0, 5, 1.0),
+])
+def test_student_t_p_values(t, df, p):
+    assert stats.t_p(t, df) == pytest.approx(p, abs=1e-4)
+    assert stats.t_p(-t, df) == pytest.approx(p, abs=1e-4)
+
+
+def test_incomplete_beta_matches_the_binomial_sum():
+    # I_0.4(2, 3) = P(Binomial(4, 0.4) >= 2)
+    assert stats.betainc(2, 3, 0.4) == pytest.approx(0.5248, abs=1e-10)
+    assert stats.betainc(3, 2, 0.6) == pytest.approx(1 - 0.5248, abs=1e-10)
+
+
+def test_welch_t():
+    t, df, p = stats.welch_t(20.0, 2.0, 10, 22.0, 4.0, 12)
+    assert t == pytest.approx(-1.5191, abs=1e-4)
+    assert df == pytest.approx(16.748, abs=1e-3)
+    assert 0.14 < p < 0.16
+    assert stats.welch_t(5, 0, 10, 5, 0, 10)[2] == 1.0
+    assert stats.welch_t(5, 0, 10, 6, 0, 10)[2] == 0.0
+    assert stats.welch_t(5, 1, 1, 6, 1, 10)[2] == 1.0  # too few samples to tell
+    same = [1, 2, 3, 4, 5]
+    assert stats.welch_samples(same, same)[2] == pytest.approx(1.0)
+    assert stats.significant(0.01) and not stats.significant(0.2)
+
+
+def test_numbers_skips_non_numbers():
+    assert stats.numbers([1, 2.5, None, "x", True]) == [1.0, 2.5]
