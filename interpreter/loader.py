@@ -19,19 +19,11 @@ from .yamlsrc import Document, load_yaml_file
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 
 
-def data_root() -> Path:
-    """The folder holding `rulesets/` and `schema/`: the source tree, or the installed data package."""
-    here = Path(__file__).resolve().parent.parent
-    if (here / "rulesets").is_dir():
-        return here
-    import importlib.resources as res
-
-    return Path(str(res.files("meeple_rulesets"))).parent
-
-
 def rulesets_dir() -> Path:
-    root = data_root()
-    return root / "rulesets" if (root / "rulesets").is_dir() else root / "meeple_rulesets"
+    """The bundled rulesets: the source tree's `rulesets/`, or the installed data package."""
+    from .resources import data_dir
+
+    return data_dir("rulesets", "meeple_rulesets") or Path("rulesets")
 
 
 def bundled() -> list[str]:

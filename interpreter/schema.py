@@ -31,6 +31,11 @@ def schema_path() -> pathlib.Path:
     here = pathlib.Path(__file__).resolve().parent.parent / "schema"
     if (here / "meeple.schema.json").is_file():
         return here
+    from .resources import data_dir
+
+    installed = data_dir("schema", "meeple_schema")
+    if installed is not None and (installed / "meeple.schema.json").is_file():
+        return installed
     for package, sub in (("meeple_schema", ""), ("meeple_data", "schema")):
         try:
             folder = importlib.resources.files(package)
