@@ -213,7 +213,7 @@ class _Build(Transformer):
     def _fold_bool(self, meta, op, items):
         out = items[0]
         for x in items[1:]:
-            out = A.BoolOp(self.sp(meta), op, out, x)
+            out = A.BoolOp(_join(out.span, x.span), op, out, x)
         return out
 
     @v_args(meta=True)
@@ -231,7 +231,7 @@ class _Build(Transformer):
     def binop(self, meta, items):
         out = items[0]
         for i in range(1, len(items), 2):
-            out = A.BinOp(self.sp(meta), str(items[i]), out, items[i + 1])
+            out = A.BinOp(_join(out.span, items[i + 1].span), str(items[i]), out, items[i + 1])
         return out
 
     @v_args(meta=True)
@@ -281,22 +281,17 @@ class _Build(Transformer):
         return self._string(items[0])
 
     def true(self, items):
-        return A.Const(self._kw_span(), True)
+        return A.Const(self.tsp(items[0]), True)
 
     def false(self, items):
-        return A.Const(self._kw_span(), False)
+        return A.Const(self.tsp(items[0]), False)
 
     def none(self, items):
-        return A.Const(self._kw_span(), None)
+        return A.Const(self.tsp(items[0]), None)
 
     @v_args(meta=True)
     def name(self, meta, items):
         return A.Name(self.tsp(items[0]), str(items[0]))
-
-    def _kw_span(self) -> Span:
-        # true/false/none carry no token (anonymous keywords are filtered out); the enclosing node's span
-        # is precise enough for any error about a literal.
-        return self.origin(1, 1, 1, 1)
 
     def _string(self, tok: Token) -> A.Str | A.Interp:
         return parse_string_literal(str(tok), self.tsp(tok), self._hole_origin(tok))
@@ -309,6 +304,11 @@ class _Build(Transformer):
                                    tok.column + offset + end_col - 1)
             return o
         return at
+
+
+def _join(a: Span, b: Span) -> Span:
+    """The span from the start of a to the end of b (for left-folded operator chains)."""
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
 
 
 _ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "{": "{", "}": "}"}
