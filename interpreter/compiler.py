@@ -139,15 +139,13 @@ class Compiler:
 
     def _e_Index(self, n):
         fo, fi = self.expr(n.obj), self.expr(n.index)
-        slow = Evaluator._index
 
         def f(ev, s):
             o = fo(ev, s)
-            if type(o) is dict:
-                i = fi(ev, s)
-                if i in o:
-                    return o[i]
-            return slow(ev, n, s)
+            i = fi(ev, s)
+            if type(o) is dict and i in o:
+                return o[i]
+            return ev.index(n, o, i)
         return f
 
     def _e_Call(self, n):
@@ -229,22 +227,21 @@ class Compiler:
 
     def _e_BinOp(self, n):
         fl, fr = self.expr(n.left), self.expr(n.right)
-        slow = Evaluator._binop
         if n.op == "+":
             def add(ev, s):
                 a, b = fl(ev, s), fr(ev, s)
                 if type(a) is int and type(b) is int:
                     return a + b
-                return slow(ev, n, s)
+                return ev.binop(n, a, b)
             return add
         if n.op == "-":
             def sub(ev, s):
                 a, b = fl(ev, s), fr(ev, s)
                 if type(a) is int and type(b) is int:
                     return a - b
-                return slow(ev, n, s)
+                return ev.binop(n, a, b)
             return sub
-        return lambda ev, s: slow(ev, n, s)
+        return lambda ev, s: ev.binop(n, fl(ev, s), fr(ev, s))
 
     def _e_Neg(self, n):
         f = self.expr(n.operand)
@@ -263,7 +260,6 @@ class Compiler:
     def _e_Compare(self, n):
         fl, fr = self.expr(n.left), self.expr(n.right)
         op = n.op
-        slow = Evaluator._compare
         if op == "==":
             def eq(ev, s):
                 a, b = fl(ev, s), fr(ev, s)
@@ -283,9 +279,9 @@ class Compiler:
                 a, b = fl(ev, s), fr(ev, s)
                 if type(a) is int and type(b) is int:
                     return pyop(a, b)
-                return slow(ev, n, s)
+                return ev.compare(n, a, b)
             return cmp
-        return lambda ev, s: slow(ev, n, s)
+        return lambda ev, s: ev.compare(n, fl(ev, s), fr(ev, s))
 
     def _e_CondExpr(self, n):
         ft, fc, fe = self.expr(n.then), self.expr(n.test), self.expr(n.orelse)

@@ -197,8 +197,9 @@ class Evaluator:
         return None
 
     def _index(self, n: A.Index, scope: dict) -> Any:
-        obj = self.eval(n.obj, scope)
-        i = self.eval(n.index, scope)
+        return self.index(n, self.eval(n.obj, scope), self.eval(n.index, scope))
+
+    def index(self, n: A.Index, obj: Any, i: Any) -> Any:
         if type(obj) is Zone:
             obj = self.st.zones[obj.key]
         try:
@@ -258,8 +259,9 @@ class Evaluator:
         return out
 
     def _binop(self, n: A.BinOp, scope: dict) -> Any:
-        a = self.eval(n.left, scope)
-        b = self.eval(n.right, scope)
+        return self.binop(n, self.eval(n.left, scope), self.eval(n.right, scope))
+
+    def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
         op = n.op
         try:
             if op == "+":
@@ -292,8 +294,9 @@ class Evaluator:
         return a if a else self.eval(n.right, scope)
 
     def _compare(self, n: A.Compare, scope: dict) -> bool:
-        a = self.eval(n.left, scope)
-        b = self.eval(n.right, scope)
+        return self.compare(n, self.eval(n.left, scope), self.eval(n.right, scope))
+
+    def compare(self, n: A.Compare, a: Any, b: Any) -> bool:
         op = n.op
         if op == "==":
             return a == b and type(a) is type(b) or (a is b)

@@ -41,3 +41,13 @@ def test_expressions_agree(expr):
     g = Game.new(RS, 3, 7)
     r = ReferenceGame.new(RS, 3, 7)
     assert g.evaluate(expr) == r.evaluate(expr)
+
+
+def test_operands_with_side_effects_are_evaluated_once():
+    # Regression: the compiled `+` fell back to the reference path by re-evaluating both operands, so
+    # `drawn + draw(1, deck, to)` drew twice.
+    rs = load_ruleset("tests/rulesets/libtest.yaml")
+    fast = Game.new(rs, 3, 0)
+    ref = type("Ref", (Game,), {"__slots__": (), "evaluator_class": Evaluator}).new(rs, 3, 0)
+    assert fast.evaluate("count(row)") == ref.evaluate("count(row)") == 4
+    assert fast.to_json() == ref.to_json()
