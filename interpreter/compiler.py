@@ -117,8 +117,16 @@ class Compiler:
         comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
                      if name in kd.counters or name in kd.slots}
 
+        # `x.name` where x is a plain local (the common case) reads the scope inline.
+        local = None
+        if type(n.obj) is A.Name and n.obj.name not in rs.constants and n.obj.name not in rs.game_counters \
+                and n.obj.name not in rs.game_zones:
+            local = n.obj.name
+
         def f(ev, s):
-            o = fo(ev, s)
+            o = s.get(local, _MISSING) if local is not None else _MISSING
+            if o is _MISSING:
+                o = fo(ev, s)
             t = type(o)
             if t is Comp:
                 v = ev.attrs[o].get(name, _MISSING)
@@ -209,11 +217,12 @@ class Compiler:
         def f(ev, s):
             src = fit(ev, s)
             t = type(src)
-            items = src if t is list else ev.st.zones[src.key] if t is Zone else ev.iterate(src, it)
+            # Lists are values (never mutated in place); a zone is copied since the body may move things.
+            items = src if t is list else list(ev.st.zones[src.key]) if t is Zone else list(ev.iterate(src, it))
             old = s.get(var, _MISSING)
             out = []
             try:
-                for x in list(items):
+                for x in items:
                     s[var] = x
                     if fc is None or fc(ev, s):
                         out.append(fe(ev, s))

@@ -171,6 +171,15 @@ def _between(ev, a, n, s):
     return list(range(_num(ev, a[0], n), _num(ev, a[1], n) + 1))
 
 
+@primitive("flatten", "xss", "list")
+def _flatten(ev, a, n, s):
+    """Join a list of lists (or zones) into one list. `flatten([w.storage for w in p.tableau])`"""
+    out: list = []
+    for xs in _items(ev, a[0], n):
+        out.extend(_items(ev, xs, n))
+    return out
+
+
 @primitive("distinct", "xs", "list")
 def _distinct(ev, a, n, s):
     """The items without repeats, in first-seen order."""
