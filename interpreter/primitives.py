@@ -461,3 +461,25 @@ def _show(ev, a, n, s):
 def _fail(ev, a, n, s):
     """Stop with a rules error: for states the ruleset says cannot happen."""
     raise ev.fail(n, str(a[0]))
+
+
+def reference_table() -> str:
+    """The Markdown table of built-ins for docs/language.md (kept current by tests/test_docs.py)."""
+    rows = ["| function | kind | what |", "|---|---|---|"]
+    for name in sorted(REGISTRY):
+        p = REGISTRY[name]
+        params = ", ".join(x.rstrip("?") + ("?" if x.endswith("?") else "") for x in p.params)
+        doc = " ".join(p.doc.split()).replace("|", "\\|")
+        rows.append(f"| `{name}({params})` | {'query' if p.pure else 'action'} | {doc} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":  # python -m interpreter.primitives: refresh the table in docs/language.md
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+    text = doc.read_text(encoding="utf-8")
+    text = re.sub(r"(<!-- begin primitives -->\n).*?(\n<!-- end primitives -->)",
+                  lambda m: m.group(1) + reference_table() + m.group(2), text, flags=re.S)
+    doc.write_text(text, encoding="utf-8")
