@@ -252,14 +252,23 @@ class Game:
             st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
             st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
             M.assert_state(st)
+            _check_counters(rs, st)
             if len(st.loc) != len(rs.components):
                 raise ValueError("the save does not account for every component")
+            game = cls(rs, st)
+            if st.pending is not None:
+                # Integrity: the decision the save claims is open must be the one its frames reopen.
+                probe = game.copy()
+                probe.state.pending = None
+                M.run(probe._ev)
+                if _enc_pending(probe.state.pending)["options"] != _enc_pending(st.pending)["options"]:
+                    raise ValueError("the save is inconsistent: its pending decision does not match its state")
         except SaveError:
             raise
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        except Exception as e:  # noqa: BLE001 - any failure to rebuild a save means the file is corrupt
             msg = str(e) if isinstance(e, ValueError) else f"the save is corrupt ({type(e).__name__}: {e})"
             raise SaveError(Problem("L001", msg)) from None
-        return cls(rs, st)
+        return game
 
     @classmethod
     def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict]) -> "Game":
@@ -267,6 +276,20 @@ class Game:
         for a in actions:
             g.apply(a)
         return g
+
+
+def _check_counters(rs: Ruleset, st: GameState) -> None:
+    """Every declared counter is present, and number counters hold numbers."""
+    expected: dict[str, Any] = {n: d.initial for n, d in rs.game_counters.items()}
+    for p in range(st.nplayers):
+        expected.update({f"{p}.{n}": d.initial for n, d in rs.player_counters.items()})
+    for c in rs.components:
+        expected.update({f"#{c.id}.{n}": d.initial for n, d in rs.kinds[c.kind].counters.items()})
+    if set(expected) != set(st.counters):
+        raise ValueError("the save's counters do not match the ruleset's")
+    for key, initial in expected.items():
+        if type(initial) is int and type(st.counters[key]) is not int:
+            raise ValueError(f"counter `{key}` should hold a number")
 
 
 def _enc_pending(p: Any) -> Any:

@@ -131,3 +131,28 @@ def test_decisions_are_labelled_and_keyed_stably():
     assert len({a["key"] for a in acts}) == len(acts)
     assert all(a["label"].startswith("Place a worker") for a in acts)
     assert RS.new_game(3, 2).legal_actions() == acts
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda d: d.update(format="other"),
+    lambda d: d.update(version=99),
+    lambda d: d["state"].update(zones={}),
+    lambda d: d["state"]["stack"]["frames"].append([9, 0, None]),
+    lambda d: d["state"]["stack"]["frames"][-1].__setitem__(1, 10**6),
+    lambda d: d["state"]["counters"].update({"0.coins": "lots"}),
+    lambda d: d["state"].update(pending={"players": [0], "options": [[0, [[0, [], -1, 0]]]], "chosen": []}),
+    lambda d: d.update(ruleset_digest="0" * 16),
+    lambda d: d.pop("state"),
+])
+def test_corrupt_saves_are_refused_with_a_clear_error(corrupt):
+    from interpreter.errors import SaveError
+
+    g = RS.new_game(3, 4)
+    rng = random.Random(4)
+    for _ in range(40):
+        g.apply_index(rng.randrange(g.num_actions()))
+    data = json.loads(json.dumps(g.to_json()))
+    corrupt(data)
+    with pytest.raises(SaveError) as e:
+        Game.from_json(RS, data)
+    assert e.value.problems[0].message
