@@ -35,6 +35,7 @@ class EndGameSig(Exception):
 
 
 _MISSING = object()
+_NUMERIC = (int, bool, Player, Comp)
 
 
 def show(v: Any, rs: Ruleset) -> str:
@@ -309,6 +310,11 @@ class Evaluator:
                 r = a in b
             except TypeError:
                 raise self.fail(n, f"cannot look for a value in {type_name(b)}") from None
+            if r and type(a) in _NUMERIC and type(b) is not str:
+                # Players, components, numbers and booleans are all ints to Python: membership is strict,
+                # like `==` (a player is not the number of its seat).
+                ta = type(a)
+                r = any(x == a and type(x) is ta for x in b)
             return r if op == "in" else not r
         try:
             if op == "<":

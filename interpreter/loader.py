@@ -98,6 +98,17 @@ class _Builder:
         return self._parse(P.parse_options, doc, path, "option clauses")
 
 
+def _none(v: Any) -> Any:
+    """In data, `none` means the language's none (as `null` does in YAML), also inside lists and maps."""
+    if v == "none":
+        return None
+    if isinstance(v, list):
+        return [_none(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _none(x) for k, x in v.items()}
+    return v
+
+
 def _get(data: Any, path: tuple) -> Any:
     for k in path:
         data = data[k]
@@ -125,14 +136,27 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True) -> Rule
     for d in layers.docs:
         b.sources[d.path] = d.text
     rs = build(b, layers)
-    if b.problems.errors:
+    broken = bool(b.problems.errors)
+    if broken and not check:
         raise RulesetError(b.problems.items)
-    problems = analyze(rs) if check else []
+
+    def locate(ypath: tuple, key: bool = False) -> Span | None:
+        doc = layers.where(ypath)
+        return doc.span(ypath, key=key) if doc is not None else None
+
+    # Even when some scripts did not parse, check the others, so one run reports every problem
+    # (`partial`: names of the broken scripts still count as defined; no warnings).
+    problems = analyze(rs, partial=broken, locate=locate) if check else []
     rs_problems = b.problems.items + problems
     if any(p.severity == "error" for p in rs_problems):
-        raise RulesetError(rs_problems)
+        raise RulesetError(sorted(rs_problems, key=_problem_position))
     rs.warnings = [p for p in rs_problems if p.severity == "warning"]
     return rs
+
+
+def _problem_position(p: Problem) -> tuple:
+    s = p.span
+    return (0, s.file, s.line, s.col) if s is not None else (1, "", 0, 0)
 
 
 def build(b: _Builder, layers: Any) -> Ruleset:
@@ -145,7 +169,7 @@ def build(b: _Builder, layers: Any) -> Ruleset:
                  min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)))
     rs.sources = b.sources
     rs.raw = data
-    rs.constants = dict(data.get("constants") or {})
+    rs.constants = {k: _none(v) for k, v in (data.get("constants") or {}).items()}
 
     def decls(section: str, scope: str) -> dict[str, Decl]:
         out = {}
@@ -153,13 +177,13 @@ def build(b: _Builder, layers: Any) -> Ruleset:
             doc = where((section, scope, name))
             span = doc.span((section, scope, name), key=True) if doc else None
             if isinstance(v, dict) and ("initial" in v or "visibility" in v or "description" in v):
-                out[name] = Decl(name, v.get("initial", 0 if section == "counters" else None),
+                out[name] = Decl(name, _none(v.get("initial", 0 if section == "counters" else None)),
                                  v.get("visibility", "public"), span)
             elif section == "zones":
                 out[name] = Decl(name, None, (v or {}).get("visibility", "public") if isinstance(v, dict)
                                  else "public", span)
             else:
-                out[name] = Decl(name, v, "public", span)
+                out[name] = Decl(name, _none(v), "public", span)
         return out
 
     rs.game_counters = decls("counters", "game")
@@ -167,19 +191,19 @@ def build(b: _Builder, layers: Any) -> Ruleset:
     rs.game_zones = decls("zones", "game")
     rs.game_zones.setdefault("box", Decl("box", None, "public", None))
     rs.player_zones = decls("zones", "player")
-    for ev in data.get("events") or []:
-        doc = where(("events",))
-        rs.events[ev] = doc.span(("events",)) if doc else None
+    for i, ev in enumerate(data.get("events") or []):  # each event's own span: a variant may add it
+        doc = where(("events", i))
+        rs.events[ev] = doc.span(("events", i)) if doc else None
 
     # -- components
     cid = 0
     for kind, kd in (data.get("components") or {}).items():
         kdoc = where(("components", kind))
         kspan = kdoc.span(("components", kind), key=True) if kdoc else None
-        counters = {n: Decl(n, v) for n, v in (kd.get("counters") or {}).items()}
+        counters = {n: Decl(n, _none(v)) for n, v in (kd.get("counters") or {}).items()}
         slots = {n: Decl(n, None, (v or {}).get("visibility", "public") if isinstance(v, dict) else "public")
                  for n, v in (kd.get("slots") or {}).items()}
-        defaults = dict(kd.get("defaults") or {})
+        defaults = {k: _none(v) for k, v in (kd.get("defaults") or {}).items()}
         attrs: set[str] = set(defaults)
         kind_on = {ev: b.script(where(("components", kind, "on", ev)), ("components", kind, "on", ev))
                    for ev in (kd.get("on") or {})}
@@ -197,7 +221,7 @@ def build(b: _Builder, layers: Any) -> Ruleset:
             on = {k: v for k, v in on.items() if v is not None}
             opts = {k: v for k, v in opts.items() if v is not None}
             item_attrs = dict(defaults)
-            item_attrs.update({k: v for k, v in item.items() if k not in RESERVED_ITEM_KEYS})
+            item_attrs.update({k: _none(v) for k, v in item.items() if k not in RESERVED_ITEM_KEYS})
             attrs.update(item_attrs)
             item_id = str(item.get("id", kind))
             name = str(item.get("name", item.get("id", kind)))
