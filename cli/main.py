@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,9 +26,9 @@ def meeple() -> None:
 
 
 meeple.add_command(play)
-# Further commands register here, one import and one add_command each, e.g.:
-#   from .compare import compare; meeple.add_command(compare)
-#   from .diff import diff; meeple.add_command(diff)
+from .compare import compare; meeple.add_command(compare)  # noqa: I001
+from .diff import diff; meeple.add_command(diff)  # noqa: I001
+# Further commands register above this line: one import and one add_command each.
 
 
 def _looks_like_path(arg: str) -> bool:
@@ -72,7 +73,9 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
         for r in per_file:
             if r["problems"]:
                 click.echo(render_text(r["problems"], color=color), nl=False)
-            verdict = "ok" if r["valid"] else ("unreadable" if r["exit_code"] == 2 else "invalid")
+            errors = any(p.severity == "error" for p in r["problems"])
+            verdict = ("ok" if r["valid"] else "unreadable" if r["exit_code"] == 2
+                       else "invalid" if errors else "warnings fail --strict")
             click.echo(f"{r['file']}: {verdict}")
         if len(files) > 1:
             ok = sum(r["valid"] for r in per_file)
@@ -98,7 +101,9 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @format_option
 def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int,
              progress: bool | None, records: bool, fmt: str) -> None:
-    """Play RULESET many times with bots and report win rates, scores, length and speed."""
+    """Play RULESET many times with bots and report win rates, scores, length and speed.
+
+    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
     from interpreter.simulate import simulate as run
 
     rs = load(ruleset)
@@ -138,7 +143,9 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
               help="Time per player count when --games is not given.")
 @format_option
 def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, fmt: str) -> None:
-    """Measure random-play speed of RULESET on one core: games/s and decisions/s."""
+    """Measure random-play speed of RULESET on one core: games/s and decisions/s.
+
+    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
     from interpreter.simulate import bench as run
     from interpreter.simulate import check_players
 
@@ -181,11 +188,14 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
             if r.ok:
                 click.echo(f"PASS {r.name}")
                 continue
-            for p in r.problems or [None]:
-                span = (p.span if p else None) or r.span
+            if not r.problems:
+                where = f"{r.span.file}:{r.span.line}" if r.span else r.file
+                click.echo(f"FAIL {where}: {r.name}")
+            for p in r.problems:
+                span = p.span or r.span
                 where = f"{span.file}:{span.line}" if span else r.file
-                click.echo(f"FAIL {where}: {p.message if p else r.name}")
-                if p and p.hint:
+                click.echo(f"FAIL {where}: {p.message}")
+                if p.hint:
                     click.echo(f"  hint: {p.hint}")
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
     if failed:
@@ -208,7 +218,7 @@ def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
     from interpreter.loader import bundled, load_ruleset
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in bundled():
         try:
             rs = load_ruleset(name)

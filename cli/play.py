@@ -178,7 +178,10 @@ class Session:
 def play(ruleset: str, players: int | None, seat: int | None, seed: int | None, agents: str | None,
          save_path: str | None,
          load_path: str | None) -> None:
-    """Play RULESET in the terminal: you take one seat, bots take the others."""
+    """Play RULESET in the terminal: you take one seat, bots take the others.
+
+    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). At a decision, type the
+    number of an option; `s FILE` saves, `q` quits, `?` helps."""
     from .common import resolve_players
 
     rs = load(ruleset)

@@ -10,7 +10,7 @@ from typing import Any
 
 from interpreter.model import Ruleset
 
-MAX_NAMES = 15  # long piles (a discard pile) are cut: their most recent cards matter most
+MAX_NAMES = 15  # long zones are cut to their last items: the most recent usually matter most
 BUILTIN_BOX = "box"  # the interpreter's zone for components out of play: shown as a count only
 
 
@@ -59,7 +59,7 @@ def component(c: dict, rs: Ruleset | None = None) -> str:
 
 
 def _grouped(names: list[str]) -> list[str]:
-    # "tea, tea, coffee" reads better as "tea ×2, coffee"; only neighbours group, so order is kept.
+    # "gem, gem, coin" reads better as "gem ×2, coin"; only neighbours group, so order is kept.
     out: list[str] = []
     run = 0
     for i, n in enumerate(names):

@@ -55,10 +55,12 @@ def find_library(name: str, relative_to: Path) -> Path:
 
 
 def display_path(p: Path) -> str:
+    """How a file is named in messages: relative to the working folder when inside it, else absolute."""
     try:
-        return os.path.relpath(p)
+        rel = os.path.relpath(p)
     except ValueError:
         return str(p)
+    return str(Path(p).resolve()) if rel.startswith("..") else rel
 
 
 class _Builder:

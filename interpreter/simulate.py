@@ -130,7 +130,12 @@ _WORKER_RS: dict[str, Ruleset] = {}
 
 
 def _worker_init(path: str) -> None:
+    import signal
+
     from .loader import load_ruleset
+
+    # Ctrl-C is the parent's to handle: workers that also caught it would each print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     _WORKER_RS[path] = load_ruleset(path)
 
@@ -176,14 +181,17 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
         path = os.path.abspath(rs.path)
         jobs = [(path, players, seed, agents, i) for i in range(games)]
         chunk = max(1, min(50, games // (workers * 8)))
-        with ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(path,)) as pool:
+        pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(path,))
+        try:
             for r in pool.map(_worker_play, jobs, chunksize=chunk):  # map keeps index order
                 if isinstance(r, tuple):
-                    pool.shutdown(cancel_futures=True)
                     _raise_remote(r)
                 records.append(r)
                 if progress:
                     progress(1)
+        finally:
+            # On an error or Ctrl-C, drop the queued games instead of waiting for all of them.
+            pool.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - start
     return summarise(rs, players, seed, names, records, seconds, workers)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import encode
+from .state import Player, encode
 
 if TYPE_CHECKING:
     from .game import Game
@@ -73,6 +73,9 @@ def make_view(game: "Game", viewer: int) -> dict:
     pending = st.pending
     if pending is not None:
         dec: dict[str, Any] = {"waiting_for": game.deciders, "chosen": sorted(pending["chosen"])}
+        prompt = decision_prompt(game, viewer)
+        if prompt:
+            dec["prompt"] = prompt
         if viewer in game.deciders:
             dec["actions"] = game.legal_actions(viewer)
         view["decision"] = dec
@@ -81,3 +84,24 @@ def make_view(game: "Game", viewer: int) -> dict:
         view["winners"] = game.winners
     view["log"] = [t for a, t in st.log if a in (-1, viewer)][-LOG_LINES:]
     return view
+
+
+def decision_prompt(game: "Game", viewer: int) -> str | None:
+    """The prompt of the open decision (`choose p "Place a worker":`), as the viewer would read it."""
+    from .machine import CHOOSE
+
+    st = game.state
+    if st.pending is None or not st.stack:
+        return None
+    frame = st.stack[-1]
+    node, scope = frame[1], frame[2]
+    choose = node if frame[0] == CHOOSE else node.choose
+    if choose.prompt is None:
+        return None
+    if frame[0] != CHOOSE:
+        if viewer not in st.pending["players"]:
+            return None
+        scope = dict(scope)
+        scope[node.var] = Player(viewer)
+    value = game._ev.eval(choose.prompt, scope)
+    return value if isinstance(value, str) else str(value)

@@ -1,0 +1,204 @@
+"""`meeple compare BASE VARIANT...`: play every ruleset on the same seeds and show the results side by side.
+
+The figures come from interpreter/compare.py. Each cell of a variant is marked against the base:
+`*` when the difference is significant (p < 0.05), `~` when it is not; the "differences" section says
+it in words. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from .common import format_option, table, usage
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _mark(rows: list[dict], what: str) -> str:
+    row = next((r for r in rows if r["what"] == what), None)
+    if row is None:
+        return ""
+    return " *" if row["significant"] else " ~"
+
+
+def _star(rows: list[dict], what: str) -> str:
+    """Items are many: mark only their significant changes, to keep the table readable."""
+    return "*" if any(r["what"] == what and r["significant"] for r in rows) else ""
+
+
+def render(res: dict[str, Any]) -> str:
+    sums, diffs = res["rulesets"], res["differences"]
+    letters = [chr(ord("A") + i) for i in range(len(sums))]
+    out = [(f"{len(sums)} rulesets, {res['players']} players, {res['games']} games each on matched seeds "
+            f"(seed {res['seed']}), agents {', '.join(res['agents'])}")]
+    for letter, s in zip(letters, sums):
+        out.append(f"  {letter} = {s['ruleset']} ({s['path']}){'  [base]' if letter == 'A' else ''}")
+    out.append("  marks against A: * significant (p < 0.05), ~ not significant\n")
+
+    def cells(fn: Any, what: str | None = None) -> list[str]:
+        row = [fn(sums[0])]
+        for s, d in zip(sums[1:], diffs):
+            row.append(fn(s) + (_mark(d["rows"], what) if what else ""))
+        return row
+
+    rows = []
+    for k in range(res["players"]):
+        rows.append([f"P{k + 1} win rate [95% CI]"] + cells(
+            lambda s, k=k: f"{_pct(s['seats'][k]['win_rate'])} [{_pct(s['seats'][k]['win_ci'][0])}-"
+                           f"{_pct(s['seats'][k]['win_ci'][1])}]", f"P{k + 1} win rate"))
+    rows.append(["first-player advantage"] + cells(
+        lambda s: f"{100 * s['first_player']['advantage']:+.1f} pts (p {s['first_player']['p']:.2f})"))
+    rows.append(["score mean (sd)"] + cells(lambda s: f"{_num(s['score']['mean'])} ({_num(s['score']['sd'])})",
+                                            "score mean"))
+    rows.append(["winning margin (sd)"] + cells(
+        lambda s: f"{_num(s['margin']['mean'])} ({_num(s['margin']['sd'])})", "winning margin"))
+    rows.append([f"game length, {sums[0]['length']['unit']} (sd)"] + cells(
+        lambda s: f"{_num(s['length']['mean'])} ({_num(s['length']['sd'])})", "game length"))
+    rows.append(["decisions per game"] + cells(lambda s: _num(s["decisions_mean"], 0)))
+    out.append(table([""] + letters, rows))
+
+    out.append("\nItems: held = games in which a player ends holding it; win = its owners' win rate; "
+               "* = significant change")
+    item_rows = []
+    for item, b in sums[0]["items"].items():
+        row = [f"{item} ({b['kind']}" + (f" x{b['copies']})" if b["copies"] > 1 else ")")]
+        for i, s in enumerate(sums):
+            it = s["items"].get(item)
+            if it is None:
+                row.append("(removed)")
+                continue
+            rows_i = diffs[i - 1]["rows"] if i else []
+            row.append(f"{_pct(it['held_rate'])}{_star(rows_i, f'{item} held')} "
+                       f"{_pct(it['owner_win_rate'])}{_star(rows_i, f'{item} owners win rate')}")
+        item_rows.append(row)
+    for i, s in enumerate(sums[1:], 1):  # items that only a variant has
+        for item, it in s["items"].items():
+            if item not in sums[0]["items"]:
+                item_rows.append([f"{item} ({it['kind']}, new)"] + ["-"] * i +
+                                 [f"{_pct(it['held_rate'])} {_pct(it['owner_win_rate'])}"] +
+                                 ["-"] * (len(sums) - i - 1))
+    out.append(table(["item"] + [f"{x}: held win" for x in letters], item_rows))
+
+    out.append("\nDifferences against A (items: only the significant ones)")
+    for letter, d in zip(letters[1:], diffs):
+        out.append(f"  {letter}: {d['variant']}")
+        for r in d["rows"]:
+            if r["item"] is None or r["significant"]:
+                verdict = "significant" if r["significant"] else "not significant"
+                out.append(f"    {r['what']}: {_fmt(r['base'])} -> {_fmt(r['variant'])} "
+                           f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}, {verdict})")
+    if any("coverage" in s for s in sums):
+        out.append("\nRules coverage: what never ran")
+        for letter, s in zip(letters, sums):
+            never = s["coverage"]["never_ran"]
+            if letter != "A" and never == sums[0]["coverage"]["never_ran"]:
+                out.append(f"  {letter}: the same as A")
+                continue
+            out.append(f"  {letter}: {len(never)} of {s['coverage']['units']} never ran" + (":" if never else ""))
+            out += [f"    {u['file']}:{u['line']}  {u['kind']} {u['name']}" for u in never]
+    return "\n".join(out)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.3f}" if abs(x) < 1 else f"{x:.2f}"
+
+
+def plot(res: dict[str, Any], path: str) -> None:
+    """Score distributions (left) and per-seat win rates with 95% CIs (right), one colour per ruleset."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    sums = res["rulesets"]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    everything = [x for scores in res["score_samples"] for x in scores] or [0]
+    lo, hi = min(everything), max(everything)
+    # The same bins for every ruleset, else the outlines cannot be compared; whole points when few.
+    bins = [lo + i for i in range(int(hi - lo) + 2)] if hi - lo <= 60 else 40
+    for s, scores in zip(sums, res["score_samples"]):
+        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6, label=s["ruleset"])
+    ax1.set(title="Score distribution (all seats)", xlabel="final score", ylabel="players")
+    ax1.legend(fontsize=8)
+    n, width = res["players"], 0.8 / len(sums)
+    for i, s in enumerate(sums):
+        xs = [k + (i - (len(sums) - 1) / 2) * width for k in range(n)]
+        rates = [seat["win_rate"] for seat in s["seats"]]
+        err = [[r - seat["win_ci"][0] for r, seat in zip(rates, s["seats"])],
+               [seat["win_ci"][1] - r for r, seat in zip(rates, s["seats"])]]
+        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=s["ruleset"])
+    ax2.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
+    ax2.set_xticks(range(n), [f"P{k + 1}" for k in range(n)])
+    ax2.set(title=f"Win rate by seat (95% CI), {res['games']} games", ylabel="win rate")
+    ax2.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def _need_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise usage("--plot needs matplotlib, which is not installed",
+                    "install it with: pip install 'meeple[plot]'  (or: pip install matplotlib)",
+                    code="U031") from None
+
+
+@click.command()
+@click.argument("rulesets", nargs=-1, required=True)
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: 4, or the nearest "
+              "count the base supports).")
+@click.option("--games", "-n", type=int, default=200, show_default=True, help="Games per ruleset.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i of every ruleset "
+              "uses the seed derived from (seed, i).")
+@click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
+              "the seats: random, greedy, first.")
+@click.option("--workers", "-j", type=int, default=0, show_default=True,
+              help="Processes (0 = one per core). Results are the same for any number.")
+@click.option("--coverage/--no-coverage", default=True, show_default=True,
+              help="Report the effects, events, phases, steps and options that never ran.")
+@click.option("--plot", "plot_file", default=None, metavar="FILE.png",
+              help="Draw score distributions and seat win rates (needs: pip install 'meeple[plot]').")
+@format_option
+def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str, workers: int,
+            coverage: bool, plot_file: str | None, fmt: str) -> None:
+    """Play BASE and each VARIANT on the same seeds and compare them side by side.
+
+    RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
+    from interpreter.compare import compare as run
+
+    from .common import load, resolve_players
+
+    if len(rulesets) < 2:
+        raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
+    if plot_file:
+        _need_matplotlib()
+    loaded = [load(r) for r in rulesets]
+    n = resolve_players(loaded[0], players)
+    total = games * len(loaded)
+    if fmt == "text" and sys.stderr.isatty() and total >= 100:
+        with click.progressbar(length=total, label="Playing", file=sys.stderr) as bar:
+            res = run(loaded, n, games, seed, agents, workers, coverage, progress=bar.update)
+    else:
+        res = run(loaded, n, games, seed, agents, workers, coverage)
+    if plot_file:
+        plot(res, plot_file)
+    if fmt == "json":
+        click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))
+    else:
+        click.echo(render(res))
+        if plot_file:
+            click.echo(f"\nplot written to {plot_file}")

@@ -1,0 +1,316 @@
+"""The `meeple` command line: every command and exit code (0 ok, 1 invalid input, 2 usage/IO)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import meeple
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PICK = """\
+meeple: 1
+name: Pick
+players: {min: 1, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take {n}" for n in [1, 3, 2]:
+              score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+WARN = """\
+meeple: 1
+name: Warn
+players: {min: 1, max: 2}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      score(p.points, 1)
+phases:
+  unused: |
+    pass
+scoring:
+  score: p.points
+"""
+
+BAD = """\
+meeple: 1
+name: Bad
+players: {min: 1, max: 2}
+flow: |
+  for p in players:
+      score(p.points, undefined_thing)
+scoring:
+  score: p.points
+"""
+
+BROKEN = """\
+meeple: 1
+name: Broken
+players: {min: 2, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take 1" when p.seat < 1:
+              score(p.points, 1)
+scoring:
+  score: p.points
+"""
+
+SCENARIOS = """\
+ruleset: pick.yaml
+scenarios:
+  - name: takes three
+    players: 1
+    steps:
+      - {act: "Take 3", player: 1}
+      - expect: {"p1.points": 3}
+  - name: wrong expectation
+    players: 1
+    steps:
+      - {act: "Take 1", player: 1}
+      - expect: {"p1.points": 2}
+"""
+
+
+@pytest.fixture(scope="module")
+def d(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    for name, text in [("pick", PICK), ("warn", WARN), ("bad", BAD), ("broken", BROKEN), ("sc", SCENARIOS)]:
+        (d / f"{name}.yaml").write_text(text)
+    (d / "pass.yaml").write_text(SCENARIOS.split("  - name: wrong")[0])
+    return d
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(meeple, [str(a) for a in args], input=input)
+
+
+def test_version_and_help():
+    r = run("--version")
+    assert r.exit_code == 0 and "meeple" in r.output
+    r = run("--help")
+    for cmd in ("validate", "simulate", "bench", "play", "test", "schema", "rulesets"):
+        assert cmd in r.output
+    assert run("nonsense").exit_code == 2
+
+
+# ------------------------------------------------------------------ validate
+def test_validate_ok_by_name_and_path(d):
+    r = run("validate", "speicherstadt", ROOT / "rulesets" / "speicherstadt.yaml", d / "pick.yaml")
+    assert r.exit_code == 0, r.output
+    assert "3 files: 3 valid" in r.output
+
+
+def test_validate_invalid_reports_every_problem_with_location(d):
+    r = run("validate", d / "bad.yaml", d / "pick.yaml")
+    assert r.exit_code == 1
+    assert "bad.yaml:6:" in r.output and "C001" in r.output and "undefined_thing" in r.output
+    assert "^^^" in r.output and "Traceback" not in r.output
+
+
+def test_validate_warnings_and_strict(d):
+    r = run("validate", d / "warn.yaml")
+    assert r.exit_code == 0 and "W001" in r.output
+    r = run("validate", "--strict", d / "warn.yaml")
+    assert r.exit_code == 1 and "strict" in r.output
+
+
+def test_validate_json(d):
+    r = run("validate", "--format", "json", d / "bad.yaml", d / "warn.yaml")
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["valid"] is False and report["errors"] >= 2 and report["warnings"] == 1
+    assert [f["valid"] for f in report["files"]] == [False, True]
+    assert {"file", "line", "column", "code", "message"} <= set(report["problems"][0])
+
+
+def test_validate_missing_files_are_usage_errors(d):
+    r = run("validate", d / "nope.yaml", d / "pick.yaml")
+    assert r.exit_code == 2 and "no such file" in r.output
+    assert run("validate", "no_such_game").exit_code == 2
+    assert run("validate", d).exit_code == 2
+    assert run("validate").exit_code == 2
+
+
+# ------------------------------------------------------------------ simulate
+def test_simulate_text():
+    r = run("simulate", "speicherstadt", "--players", 2, "--games", 3, "--agents", "random,greedy")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    for words in ("win rate", "95% CI", "score mean", "rounds", "games/s", "decisions/s", "greedy"):
+        assert words in out
+    assert "P1" in out and "P2" in out and "P3" not in out
+
+
+def test_simulate_json_is_clean_and_reproducible(d):
+    args = ("simulate", d / "pick.yaml", "-p", 2, "-n", 60, "--seed", 3, "--agents", "greedy,random",
+            "--format", "json", "--records")
+    a, b = run(*args), run(*args, "--workers", 2)
+    assert a.exit_code == 0 and b.exit_code == 0
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)  # no progress bar or other noise on stdout
+    assert ja["records"] == jb["records"] and len(ja["records"]) == 60
+    assert ja["seats"][0]["win_rate"] > ja["seats"][1]["win_rate"]
+
+
+def test_simulate_progress_goes_to_stderr(d):
+    r = run("simulate", d / "pick.yaml", "-p", 2, "-n", 50, "--progress")
+    assert r.exit_code == 0 and "Playing" in r.stderr and "Playing" not in r.stdout
+
+
+def test_simulate_default_players(d):
+    r = run("simulate", d / "pick.yaml", "-n", 2, "--format", "json")
+    assert json.loads(r.stdout)["players"] == 3
+
+
+@pytest.mark.parametrize("args, words", [
+    (("-p", 9), "2 to 5 players"),
+    (("--agents", "gredy"), "did you mean `greedy`"),
+    (("-n", 0), "at least 1"),
+    (("--workers", -2), "workers"),
+])
+def test_simulate_bad_arguments(args, words):
+    r = run("simulate", "speicherstadt", *args)
+    assert r.exit_code == 2 and words in r.output and "Traceback" not in r.output
+
+
+def test_simulate_unknown_ruleset():
+    r = run("simulate", "no_such_game")
+    assert r.exit_code == 2 and "no ruleset" in r.output
+
+
+def test_simulate_invalid_or_failing_ruleset(d):
+    assert run("simulate", d / "bad.yaml").exit_code == 1
+    r = run("simulate", d / "broken.yaml", "-p", 2, "-n", 1)
+    assert r.exit_code == 1 and "R002" in r.output and "broken.yaml:" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+# ------------------------------------------------------------------ bench
+def test_bench_text_and_json():
+    r = run("bench", "speicherstadt", "-p", 2, "-p", 3, "--games", 1)
+    assert r.exit_code == 0 and "games/s" in r.output and "decisions/s" in r.output
+    r = run("bench", "speicherstadt", "-p", 2, "--games", 1, "--format", "json")
+    rows = json.loads(r.stdout)["rows"]
+    assert [x["players"] for x in rows] == [2] and rows[0]["games"] == 1
+
+
+def test_bench_default_counts_and_bad_arguments(d):
+    r = run("bench", d / "pick.yaml", "--games", 2, "--format", "json")
+    assert [x["players"] for x in json.loads(r.stdout)["rows"]] == [1, 2, 3]
+    assert run("bench", "speicherstadt", "-p", 1).exit_code == 2
+    assert run("bench", "speicherstadt", "--seconds", 0).exit_code == 2
+
+
+# ------------------------------------------------------------------ play
+def test_play_a_whole_game_choosing_option_1():
+    r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, input="1\n" * 1500)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "You are P2" in out and "you are P2" in out and "Your decision (P2)" in out
+    assert "\n   1) " in out
+    assert "P1: " in out  # the bot's moves are printed
+    assert "Final scores:" in out and ("Winner: " in out or "Winners (shared): " in out)
+    assert '"$p"' not in out and "{'" not in out  # readable, not raw data
+
+
+def test_play_reprompts_helps_and_quits():
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 2, input="banana\n99\n?\nv\nq\n")
+    assert r.exit_code == 0
+    assert r.output.count("Please type a number from 1 to") == 2
+    assert "save the game" in r.output and "Bye." in r.output
+    assert run("play", "speicherstadt", "-p", 2, "--seed", 2, input="").exit_code == 0  # end of input quits
+
+
+def test_play_save_and_load(tmp_path):
+    save = tmp_path / "game.json"
+    r = run("play", "speicherstadt", "-p", 3, "--seat", 2, "--seed", 4, "--save", save, input="1\n2\nq\n")
+    assert r.exit_code == 0 and save.is_file()
+    data = json.loads(save.read_text())
+    assert data["format"] == "meeple-save" and data["play"]["seat"] == 2
+    r = run("play", "speicherstadt", "--load", save, input="q\n")
+    assert r.exit_code == 0 and "Continuing a 3-player game" in r.output and "You are P2" in r.output
+    other = tmp_path / "other.json"
+    r = run("play", "speicherstadt", "--load", save, input=f"s {other}\ns\nq\n")
+    assert other.is_file() and "Give a file name" in r.output
+    r = run("play", "speicherstadt", "--load", save, input="1\n" * 1500)
+    assert r.exit_code == 0 and "Final scores:" in r.output
+
+
+def test_play_errors(tmp_path):
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text("{not json")
+    r = run("play", "speicherstadt", "--load", corrupt)
+    assert r.exit_code == 1 and "not a Meeple save file" in r.output
+    corrupt.write_text('{"format": "meeple-save", "version": 1}')
+    assert run("play", "speicherstadt", "--load", corrupt).exit_code == 1
+    corrupt.write_bytes(b"\xff\xfe\x00")
+    assert run("play", "speicherstadt", "--load", corrupt).exit_code == 1
+    assert run("play", "speicherstadt", "--load", tmp_path / "missing.json").exit_code == 2
+    assert run("play", "speicherstadt", "-p", 2, "--seat", 3).exit_code == 2
+    assert run("play", "speicherstadt", "-p", 6).exit_code == 2
+    assert run("play", "speicherstadt", "-p", 2, "--agents", "smart").exit_code == 2
+
+
+def test_play_with_greedy_bots_on_a_toy(d):
+    r = run("play", d / "pick.yaml", "-p", 2, "--seat", 1, "--seed", 0, "--agents", "greedy", input="1\n")
+    assert r.exit_code == 0
+    assert "P2: Take 3" in r.output and "Winner: P2" in r.output
+
+
+# ------------------------------------------------------------------ test, schema, rulesets
+def test_test_command(d):
+    r = run("test", d / "sc.yaml")
+    assert r.exit_code == 1
+    assert "PASS takes three" in r.output
+    assert "FAIL " in r.output and "sc.yaml:" in r.output and "1 passed, 1 failed" in r.output
+    r = run("test", d / "pass.yaml")
+    assert r.exit_code == 0 and "1 passed, 0 failed" in r.output
+    r = run("test", d / "sc.yaml", "--format", "json")
+    assert json.loads(r.stdout)["failed"] == 1
+    assert run("test", d / "missing").exit_code == 2
+
+
+def test_schema_command():
+    r = run("schema")
+    assert r.exit_code == 0 and "properties" in json.loads(r.stdout)
+    r = run("schema", "--scenario")
+    assert r.exit_code == 0 and "scenarios" in json.loads(r.stdout)["properties"]
+
+
+def test_rulesets_command():
+    r = run("rulesets")
+    assert r.exit_code == 0 and "speicherstadt" in r.output and "2-5" in r.output
+    names = [x["name"] for x in json.loads(run("rulesets", "--format", "json").stdout)]
+    assert "speicherstadt" in names
+
+
+# ------------------------------------------------------------------ a real process
+def test_subprocess_exit_codes(d):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def sh(*args):
+        return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=60)
+
+    ok = sh("validate", "speicherstadt")
+    assert ok.returncode == 0 and "ok" in ok.stdout
+    bad = sh("validate", d / "bad.yaml")
+    assert bad.returncode == 1 and "C001" in bad.stdout and "Traceback" not in bad.stderr
+    usage = sh("simulate", "speicherstadt", "--agents", "smart")
+    assert usage.returncode == 2 and "unknown agent" in usage.stderr and "Traceback" not in usage.stderr
+    sim = sh("simulate", d / "pick.yaml", "-n", 5, "--format", "json")
+    assert sim.returncode == 0 and json.loads(sim.stdout)["games"] == 5
