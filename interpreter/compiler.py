@@ -18,6 +18,7 @@ from .primitives import REGISTRY
 from .state import Comp, Player, Zone
 
 Fn = Callable[[Any, dict], Any]
+MAX_SEATS = 16
 
 
 class CompiledEvaluator(Evaluator):
@@ -25,9 +26,10 @@ class CompiledEvaluator(Evaluator):
 
     def __init__(self, rs: Ruleset, state: Any) -> None:
         super().__init__(rs, state)
+        # Two closure sets per ruleset: measuring coverage wraps every statement, the fast path does not.
         if rs._compiled is None:
-            rs._compiled = Compiler(rs)
-        self._cx = rs._compiled
+            rs._compiled = {False: Compiler(rs, False), True: Compiler(rs, True)}
+        self._cx = rs._compiled[state.coverage is not None]
 
     def eval(self, node: Any, scope: dict) -> Any:
         f = self._cx.exprs.get(id(node))
@@ -49,8 +51,9 @@ class CompiledEvaluator(Evaluator):
 
 
 class Compiler:
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset, coverage: bool = False) -> None:
         self.rs = rs
+        self.coverage = coverage
         self.exprs: dict[int, Fn] = {}
         self.stmts: dict[int, Fn] = {}
         self._keep: list[Any] = []  # nodes compiled, so their ids stay valid
@@ -117,6 +120,13 @@ class Compiler:
         comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
                      if name in kd.counters or name in kd.slots}
 
+        # Keys and zone references built once, not on every access (Zone values are immutable).
+        ncomp = len(rs.components)
+        ckeys = [f"#{i}{suffix}" for i in range(ncomp)]
+        czones = [Zone(k) for k in ckeys]
+        pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)]
+        pzones = [Zone(k) for k in pkeys]
+
         # `x.name` where x is a plain local (the common case) reads the scope inline.
         local = None
         if type(n.obj) is A.Name and n.obj.name not in rs.constants and n.obj.name not in rs.game_counters \
@@ -134,14 +144,14 @@ class Compiler:
                     return v
                 what = comp_kind.get(ev.kind_of[o])
                 if what == "c":
-                    return ev.st.counters["#" + str(int(o)) + suffix]
+                    return ev.st.counters[ckeys[o]]
                 if what == "z":
-                    return Zone("#" + str(int(o)) + suffix)
+                    return czones[o]
             elif t is Player:
                 if pcounter:
-                    return ev.st.counters[str(int(o)) + suffix]
+                    return ev.st.counters[pkeys[o]]
                 if pzone:
-                    return Zone(str(int(o)) + suffix)
+                    return pzones[o]
             return ev.attribute(o, name, n)
         return f
 
@@ -191,6 +201,10 @@ class Compiler:
         cx = self
 
         def call(ev, s):
+            st = ev.st
+            st.steps += 1
+            if st.steps > MAX_STEPS:
+                raise ev.fail(n, "the game ran more than 2,000,000 steps: a loop or recursion that never ends?")
             inner = {p: fa(ev, s) for p, fa in zip(params, fargs)}
             body = cx.stmts.get(id(proc.body)) or cx.stmt(proc.body)
             try:
@@ -302,7 +316,8 @@ class Compiler:
         if f is None:
             inner = getattr(self, "_s_" + type(n).__name__)(n)
             nid = self.rs.node_ids.get(id(n))
-            if type(n) is A.Block:
+            if type(n) is A.Block or not self.coverage:
+                # Runaway loops are caught by the step count kept in loops and calls.
                 f = inner
             else:
                 def f(ev, s, inner=inner, nid=nid, n=n):
@@ -365,7 +380,9 @@ class Compiler:
         var = n.var
 
         def f(ev, s):
-            for x in list(ev.iterate(fit(ev, s), n.iter)):
+            items = list(ev.iterate(fit(ev, s), n.iter))
+            ev.st.steps += len(items)
+            for x in items:
                 s[var] = x
                 try:
                     body(ev, s)
@@ -380,14 +397,17 @@ class Compiler:
         body = self.stmt(n.body)
 
         def f(ev, s):
+            st = ev.st
             while ft(ev, s):
+                st.steps += 1
+                if st.steps > MAX_STEPS:
+                    raise ev.fail(n, "the game ran more than 2,000,000 steps: a loop that never ends?")
                 try:
                     body(ev, s)
                 except BreakSig:
                     break
                 except ContinueSig:
                     continue
-                ev.st.steps += 1
         return f
 
     def _s_Repeat(self, n):
