@@ -1,34 +1,57 @@
-"""Static analysis of a loaded ruleset: names, calls, events, phases; which statements may suspend.
+"""Static analysis of a loaded ruleset: which statements may suspend, and every problem in one run.
 
 `analyze` runs after parsing. It gives every statement a stable id (saves refer to frames by id),
 computes the set of statements that may wait for a decision (the frame machine runs those; the
 rest run directly), and reports problems: errors for what cannot run, warnings for what never will.
+The problem codes are listed in docs/language.md §10.
+
+The work is split: `scriptcheck`/`exprcheck` walk one script (names, types, control flow), `decls`
+builds the tables of what scripts can name, and `usage` checks definitions and what is never used.
 """
 
 from __future__ import annotations
 
-import difflib
-from typing import Any, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import ast as A
-from .errors import Problem, Problems
+from . import typesys as ty
+from .decls import Decls, did_you_mean
+from .errors import Problem, Problems, Span
+from .exprcheck import RootInfo
 from .model import Ruleset
 from .primitives import REGISTRY
+from .scriptcheck import Script
+from .typesys import T
 
-BUILTIN_NAMES = {"players", "nplayers"}
-PLAYER_ATTRS = {"seat", "number", "name"}
-COMP_ATTRS = {"name", "kind", "id", "owner", "zone", "facedown"}
+__all__ = ["analyze", "did_you_mean"]
 
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    m = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)
-    return f"did you mean `{m[0]}`?" if m else None
+MAX_PASSES = 5  # type inference repeats until types settle; real rulesets need 2
+Locate = Callable[..., "Span | None"]  # (yaml path, key=False) -> where that value is in the files
 
 
-def analyze(rs: Ruleset, extra_names: Iterable[str] = ()) -> list[Problem]:
+def analyze(rs: Ruleset, extra_names: Iterable[str] = (), *, partial: bool = False,
+            locate: Locate | None = None) -> list[Problem]:
+    """Number the nodes, find what suspends, and return every problem, sorted by position.
+
+    `partial`: some scripts failed to parse, so names they define are taken from the raw data and
+    warnings (which would be wrong about the missing scripts) are left out. `locate(path, key=False)`
+    finds a YAML value (or its key) for problems about definitions; without it they use coarser spans.
+    """
     _number_nodes(rs)
     _suspension(rs)
-    return Checker(rs, set(extra_names)).run()
+    problems = Checker(rs, set(extra_names), partial, locate).run()
+    # A warning located in another file (the base game of a variant) is that file's own business:
+    # it shows when that file is validated, and must not fail `validate --strict` of the variant.
+    problems = [p for p in problems if p.severity == "error" or p.span is None or p.span.file == rs.path]
+    return sorted(problems, key=lambda p: _position(p, rs.path))
+
+
+def _position(p: Problem, main: str) -> tuple:
+    s = p.span
+    if s is None:
+        return (2, "", 0, 0)
+    return (0 if s.file == main else 1, s.file, s.line, s.col)
 
 
 def _roots(rs: Ruleset) -> list[Any]:
@@ -66,7 +89,7 @@ def _suspension(rs: Ruleset) -> None:
         if t in (A.Choose, A.Simultaneous):
             r = True
         elif t is A.Block:
-            r = any([stmt(x) for x in s.body])
+            r = any([stmt(x) for x in s.body])  # noqa: C419 - a list: every statement is visited
         elif t is A.If:
             r = stmt(s.then) | (stmt(s.orelse) if s.orelse else False)
         elif t in (A.For, A.While, A.Repeat):
@@ -116,149 +139,172 @@ def _suspension(rs: Ruleset) -> None:
     rs.suspending_procs = proc_susp
 
 
-class Checker:
-    def __init__(self, rs: Ruleset, extra: set[str]) -> None:
-        self.rs = rs
-        self.p = Problems()
-        self.extra = extra
-        self.globals = set(rs.constants) | set(rs.game_counters) | set(rs.game_zones) | BUILTIN_NAMES | {
-            k for k, v in rs.items.items() if len(v) == 1} | extra
-        self.attrs = set(rs.player_counters) | set(rs.player_zones) | PLAYER_ATTRS | COMP_ATTRS
-        for k in rs.kinds.values():
-            self.attrs |= set(k.counters) | set(k.slots) | k.attrs
-        self.used_phases: set[str] = set()
+
+class Checker(Decls):
+    """Runs every script's check until inferred types settle; then definitions and usage."""
+
+    def __init__(self, rs: Ruleset, extra: set[str], partial: bool = False, locate: Locate | None = None) -> None:
+        super().__init__(rs, extra, partial)
+        self.partial = partial
+        self.locate: Locate = locate or (lambda path, key=False: None)
+        self._root_names: dict[int, tuple[set[str], set[str], dict[int, set[str]]]] = {}
+        self.prev_envs: dict[int, dict[str, T]] = {}
+        self.prev_obs: dict[tuple, T] = {}
+        self.prev_returns: dict[str, T] = {}
+        self._start_pass()
+
+    def _start_pass(self) -> None:
+        self.problems = Problems()
+        self.envs: dict[int, dict[str, T]] = {}
+        self.obs: dict[tuple, T] = {}  # counter key -> join of the types assigned to it
+        self.returns: dict[str, T] = {}  # procedure -> join of the types it returns
+        self.refs: dict[int, Any] = {}
+        self.stmt_calls: set[int] = set()  # calls that are whole statements (may suspend)
+        self.used_names: set[str] = set()
+        self.used_attrs: set[str] = set()
         self.used_procs: set[str] = set()
+        self.used_kinds: set[str] = set()
+        self.dynamic_components = False  # `components(x)` with a computed x: any kind may be used
         self.triggered: set[str] = set()
         self.offered: set[str] = set()
-        self.stmt_calls: set[int] = set()
+        self.readonly_assigns: list[tuple[str, Span, str]] = []
 
     def run(self) -> list[Problem]:
+        from .usage import definition_problems, usage_warnings
+
+        roots = self.roots()
+        for i in range(MAX_PASSES):
+            self._start_pass()
+            for info in roots:
+                Script(self, info, True).run()
+            now = (self.envs, self.obs, self.returns)
+            if now == (self.prev_envs, self.prev_obs, self.prev_returns):
+                break
+            if i == MAX_PASSES - 2:  # not settling (a recursive procedure?): widen what still changes
+                _widen(self.envs, self.prev_envs)
+                _widen(self.obs, self.prev_obs)
+                _widen(self.returns, self.prev_returns)
+            self.prev_envs, self.prev_obs, self.prev_returns = now
+        definition_problems(self)
+        if not self.partial:
+            usage_warnings(self, roots)
+        return self.problems.items
+
+    # ------------------------------------------------------------ the scripts
+    def roots(self) -> list[RootInfo]:
         rs = self.rs
-        for what, root in rs.scripts():
-            implicit = {"self", "owner"} if (" on " in what or " options " in what) else set()
-            if what.startswith("scoring.score") or what.startswith("scoring.tiebreak") or what == "agents.greedy":
-                implicit = {"p"}
-            if what.startswith("procedure "):
-                implicit = set(rs.procedures[what.split(" ", 1)[1]].params)
-            self.check_root(root, implicit)
-        for ev_set, kind in ((self._handler_events(), "on"), (self._option_events(), "options")):
-            for ev, span in ev_set:
-                if ev not in rs.events:
-                    self.p.add("C006", f"`{ev}` is not a declared event", span,
-                               hint=did_you_mean(ev, rs.events) or "declare it under `events:`")
-        for name in rs.phases:
-            if name not in self.used_phases:
-                self.p.add("W001", f"phase `{name}` is never run", rs.spans.get(("phase", name)),
-                           severity="warning", hint="run it with `phase " + name + "` in `flow`")
-        for name, proc in rs.procedures.items():
-            if name not in self.used_procs and proc.span and proc.span.file == rs.path:
-                self.p.add("W002", f"procedure `{name}` is never called", proc.span, severity="warning")
-        for ev, span in rs.events.items():
-            if ev not in self.triggered and ev not in self.offered:
-                self.p.add("W003", f"event `{ev}` is never triggered or offered", span, severity="warning")
-        return self.p.items
-
-    def _handler_events(self):
-        for c in self.rs.components:
-            for ev, blk in c.on.items():
-                yield ev, blk.span
-
-    def _option_events(self):
-        for c in self.rs.components:
+        out: list[RootInfo] = []
+        if rs.setup is not None:
+            out.append(RootInfo(rs.setup, "`setup`", {}))
+        out += [RootInfo(b, f"the phase `{n}`", {}) for n, b in rs.phases.items()]
+        if rs.flow is not None:
+            out.append(RootInfo(rs.flow, "`flow`", {}))
+        if rs.final is not None:
+            out.append(RootInfo(rs.final, "`scoring.final`", {}))
+        player = {"p": ty.PLAYER}
+        if rs.score is not None:
+            out.append(RootInfo(rs.score, "`scoring.score`", player))
+        out += [RootInfo(t, "`scoring.tiebreak`", player) for t in rs.tiebreak]
+        if rs.greedy is not None:
+            out.append(RootInfo(rs.greedy, "`agents.greedy`", player))
+        # procedures first, callees before callers, so that most return types are known when used
+        out = [RootInfo(rs.procedures[n].body, f"the procedure `{n}`",
+                        {x: ty.ANY for x in rs.procedures[n].params}, True, n) for n in _callees_first(rs)] + out
+        seen: set[int] = set()
+        for c in rs.components:
+            here = {"self": ty.comp_of(c.kind), "owner": ty.PLAYER}
+            for ev, b in c.on.items():
+                if id(b) not in seen:
+                    seen.add(id(b))
+                    out.append(RootInfo(b, f"the `{ev}` handler of `{c.item}`", here, True))
             for ev, opts in c.options.items():
                 for o in opts:
-                    yield ev, o.span
+                    if id(o) not in seen:
+                        seen.add(id(o))
+                        out.append(RootInfo(o, f"the `{ev}` options of `{c.item}`", here, True))
+        return out
 
-    # ------------------------------------------------------------ per root
-    def check_root(self, root: Any, implicit: set[str]) -> None:
-        local = set(implicit)
-        for n in A.walk(root):
+    def root_names(self, info: RootInfo) -> tuple[set[str], set[str], dict[int, set[str]]]:
+        """The local variables of a script, those that wrongly reuse a read-only global name, and
+        the names each loop assigns (a name assigned later in a loop may be read earlier in it)."""
+        key = id(info.node)
+        if key in self._root_names:
+            return self._root_names[key]
+        bound = set(info.implicit)
+        assigned: set[str] = set()
+        loop_binds: dict[int, set[str]] = {}
+        stack: list[tuple[Any, tuple]] = [(info.node, ())]
+        while stack:
+            n, loops = stack.pop()
             t = type(n)
-            if t is A.ExprStmt:
-                self.stmt_calls.add(id(n.expr))
-            elif t is A.Assign:
-                self.stmt_calls.add(id(n.value))
+            name = None
             if t is A.Assign and type(n.target) is A.Name:
-                local.add(n.target.name)
-            elif t is A.For:
-                local.add(n.var)
-            elif t is A.OptionFor:
-                local.add(n.var)
-            elif t is A.Comp:
-                local.add(n.var)
-            elif t is A.Simultaneous:
-                local.add(n.var)
-        self.walk(root, local, loop=0)
+                name = n.target.name
+                assigned.add(name)
+            elif t in (A.For, A.OptionFor, A.Simultaneous):
+                name = n.var
+                bound.add(name)
+            if name is not None:
+                for lp in loops:
+                    loop_binds[lp].add(name)
+            if t in (A.For, A.While, A.Repeat):
+                loop_binds[id(n)] = {n.var} if t is A.For else set()
+                loops = loops + (id(n),)
+            stack.extend((c, loops) for c in A.children(n))
+        counters = set(self.rs.game_counters)
+        local = bound | {n for n in assigned if n not in counters}
+        bad = {n for n in assigned if n in self.readonly and n not in bound}
+        self._root_names[key] = (local, bad, loop_binds)
+        return self._root_names[key]
 
-    def walk(self, n: Any, local: set[str], loop: int) -> None:
-        t = type(n)
-        rs = self.rs
-        if t is A.Name:
-            if n.name not in local and n.name not in self.globals:
-                if n.name in rs.player_counters or n.name in rs.player_zones:
-                    hint = f"`{n.name}` belongs to a player: write `p.{n.name}`"
-                else:
-                    hint = did_you_mean(n.name, local | self.globals)
-                self.p.add("C001", f"`{n.name}` is not defined", n.span, hint=hint)
-            return
-        if t is A.Attr:
-            if n.name not in self.attrs:
-                self.p.add("C002", f"nothing has an attribute, counter or zone called `{n.name}`", n.span,
-                           hint=did_you_mean(n.name, self.attrs))
-        elif t is A.Call:
-            self.call(n)
-        elif t is A.Phase:
-            self.used_phases.add(n.name)
-            if n.name not in rs.phases:
-                self.p.add("C005", f"there is no phase `{n.name}`", n.span, hint=did_you_mean(n.name, rs.phases))
-        elif t is A.Trigger:
-            self.triggered.add(n.event)
-            if n.event not in rs.events:
-                self.p.add("C006", f"`{n.event}` is not a declared event", n.span,
-                           hint=did_you_mean(n.event, rs.events) or "declare it under `events:`")
-        elif t is A.OptionsFrom:
-            self.offered.add(n.event)
-            if n.event not in rs.events:
-                self.p.add("C006", f"`{n.event}` is not a declared event", n.span,
-                           hint=did_you_mean(n.event, rs.events))
-        elif t in (A.Break, A.Continue) and loop == 0:
-            self.p.add("C009", f"`{'break' if t is A.Break else 'continue'}` outside a loop", n.span)
-        elif t is A.Simultaneous:
-            for it in n.choose.items:
-                body = it.body if type(it) is A.Option else None
-                if body is not None and id(body) in rs.suspends or any(
-                        id(s) in rs.suspends for s in (body.body if body else ())):
-                    self.p.add("C008", "the options of `simultaneous` cannot ask for further decisions",
-                               it.span, hint="record the choice and act on it after the block")
-        elif t in (A.Assign, A.AugAssign):
-            tgt = n.target
-            if type(tgt) not in (A.Name, A.Attr, A.Index):
-                self.p.add("C010", "cannot assign to this: assign to a name, a counter or a map entry", tgt.span)
-        inner_loop = loop + 1 if t in (A.For, A.While, A.Repeat) else loop
-        if t is A.Comp or t is A.Call and n.func in REGISTRY:
-            pass
-        for c in A.children(n):
-            self.walk(c, local, inner_loop)
+    # ------------------------------------------------------------ inferred types
+    def entry_type(self, e: tuple[str, Any]) -> T:
+        v = e[1]
+        return self.counter_type(v) if isinstance(v, tuple) else v
 
-    def call(self, n: A.Call) -> None:
-        rs = self.rs
-        prim = REGISTRY.get(n.func)
-        if prim is not None:
-            if not prim.min_args <= len(n.args) <= prim.max_args:
-                want = (f"{prim.min_args}" if prim.min_args == prim.max_args
-                        else f"{prim.min_args} to {prim.max_args}")
-                self.p.add("C004", f"`{n.func}` takes {want} argument{'s' if prim.max_args != 1 else ''}, "
-                           f"not {len(n.args)}", n.span, hint=f"{n.func}({', '.join(prim.params)})")
-            return
-        proc = rs.procedures.get(n.func)
-        if proc is not None:
-            self.used_procs.add(n.func)
-            if n.func in rs.suspending_procs and id(n) not in self.stmt_calls:
-                self.p.add("C007", f"`{n.func}` asks a player to decide, so it cannot be called inside an expression",
-                           n.span, hint=f"call it as a statement: `x = {n.func}(...)`")
-            if len(n.args) != len(proc.params):
-                self.p.add("C004", f"`{n.func}` takes {len(proc.params)} arguments, not {len(n.args)}", n.span,
-                           hint=f"{n.func}({', '.join(proc.params)})", )
-            return
-        self.p.add("C003", f"there is no function or procedure `{n.func}`", n.span,
-                   hint=did_you_mean(n.func, set(REGISTRY) | set(rs.procedures)))
+    def global_type(self, name: str) -> T:
+        return self.entry_type(self.globals[name])
+
+    def counter_type(self, key: tuple) -> T:
+        t = ty.join(self.counter_init.get(key), ty.join(self.prev_obs.get(key), self.obs.get(key)))
+        return t or ty.ANY
+
+    def observe_counter(self, key: tuple, t: T) -> None:
+        self.obs[key] = ty.join(self.obs.get(key), t) or ty.ANY
+
+    def proc_return(self, name: str) -> T:
+        return ty.join(self.prev_returns.get(name), self.returns.get(name)) or ty.ANY
+
+    def observe_return(self, name: str, t: T) -> None:
+        self.returns[name] = ty.join(self.returns.get(name), t) or ty.ANY
+
+
+def _callees_first(rs: Ruleset) -> list[str]:
+    """Procedures in post-order of the call graph (iterative: a file may chain many procedures)."""
+    calls = {name: [n.func for n in A.walk(p.body) if type(n) is A.Call and n.func in rs.procedures
+                    and n.func not in REGISTRY] for name, p in rs.procedures.items()}
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in rs.procedures:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(calls[start]))]
+        while stack:
+            name, it = stack[-1]
+            nxt = next((c for c in it if c not in seen), None)
+            if nxt is None:
+                stack.pop()
+                order.append(name)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(calls[nxt])))
+    return order
+
+
+def _widen(now: dict, before: dict) -> None:
+    for k, v in now.items():
+        if isinstance(v, dict):
+            _widen(v, before.get(k, {}))
+        elif before.get(k) != v:
+            now[k] = ty.ANY

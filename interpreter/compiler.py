@@ -104,8 +104,10 @@ class Compiler:
             return zone
 
         def other(ev, s):
-            v = s.get(name, miss)
-            return ev.global_value(name, n) if v is miss else v
+            try:
+                return s[name]
+            except KeyError:
+                return ev.global_value(name, n)
         return other
 
     def _e_Attr(self, n):
@@ -283,6 +285,20 @@ class Compiler:
     def _e_Compare(self, n):
         fl, fr = self.expr(n.left), self.expr(n.right)
         op = n.op
+        if op in ("==", "!=") and type(n.right) in (A.Num, A.Str, A.Const):
+            # Comparing with a literal (`c.type == "ship"`): no closure call for the constant side.
+            const = n.right.value
+            ctype = type(const)
+            if op == "==":
+                def eq_const(ev, s):
+                    a = fl(ev, s)
+                    return a is const or (a == const and type(a) is ctype)
+                return eq_const
+
+            def ne_const(ev, s):
+                a = fl(ev, s)
+                return not (a is const or (a == const and type(a) is ctype))
+            return ne_const
         if op == "==":
             def eq(ev, s):
                 a, b = fl(ev, s), fr(ev, s)

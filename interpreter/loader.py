@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from . import ast as A
 from . import parser as P
+from .parse_errors import ScriptBudget
 from .errors import Problem, Problems, RulesetError, Span, UsageError
 from .model import CompDef, Decl, KindDef, ProcDef, Ruleset
 from .yamlsrc import Document, load_yaml_file
@@ -67,6 +68,7 @@ class _Builder:
     def __init__(self) -> None:
         self.problems = Problems()
         self.sources: dict[str, str] = {}
+        self.budget = ScriptBudget()  # bounds the parsing time of a file, whatever it holds
 
     # -- parsing helpers that record problems instead of stopping
     def origin(self, doc: Document, path: tuple) -> P.Origin:
@@ -84,6 +86,10 @@ class _Builder:
             else:
                 self.problems.add("S001", f"{what} must be text in the Meeple language", doc.span(path))
                 return None
+        over = self.budget.spend(text, doc.span(path))
+        if over is not None:
+            self.problems.items.extend(over)
+            return None
         try:
             return fn(text, self.origin(doc, path))
         except RulesetError as e:
@@ -123,6 +129,10 @@ def load_document(path: Path) -> Document:
     doc = load_yaml_file(str(path) if not isinstance(path, Path) else display_path(path))
     problems = validate_document(doc)
     if any(p.severity == "error" for p in problems):
+        from .parse_errors import script_syntax
+
+        # the scripts' syntax errors too, so that one run reports them with the schema's problems
+        problems = sorted(problems + script_syntax(doc), key=_problem_position)
         raise RulesetError(problems)
     return doc
 

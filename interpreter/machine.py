@@ -60,6 +60,10 @@ def run(ev: Evaluator) -> None:
                 f[2][f[1].var] = items[i]
                 f[4] = i + 1
                 stack.append([BLOCK, f[1].body, f[2], 0])
+            elif k == CHOOSE or k == SIMUL:
+                if st.pending is None:
+                    open_decision(ev, f)
+                return
             elif k == WHILE:
                 if ev.eval(f[1].test, f[2]):
                     st.steps += 1
@@ -85,10 +89,6 @@ def run(ev: Evaluator) -> None:
                 c = comps[i]
                 stack.append([CALL, None, None])
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
-            elif k == CHOOSE or k == SIMUL:
-                if st.pending is None:
-                    open_decision(ev, f)
-                return
         except BreakSig:
             _unwind_loop(stack, keep=False)
         except ContinueSig:

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Callable
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.indenter import DedentError, Indenter
 
 from . import ast as A
+from . import parse_errors as PE
 from .errors import Problem, RulesetError, Span
 
 Origin = Callable[[int, int, int, int], Span]
@@ -57,13 +58,6 @@ def _describe(term: str) -> str:
     except KeyError:
         pass
     return term.lower()
-
-
-def _expected(names: set[str]) -> str:
-    words = sorted({_describe(n) for n in names})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
 
 
 class _Build(Transformer):
@@ -354,49 +348,35 @@ def parse_string_literal(raw: str, span: Span, hole_origin: Callable[[int], Orig
 def _parse(text: str, start: str, origin: Origin):
     if not text.endswith("\n"):
         text += "\n"
+    deep = PE.deep_brackets(text, origin)
+    if deep is not None:
+        raise RulesetError(deep)
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as e:
         raise RulesetError(_syntax_problem(e, text, origin)) from None
-    except LarkError as e:  # e.g. an inconsistent dedent from the indenter
-        msg = str(e).splitlines()[0]
-        if "Unexpected dedent" in msg or "dedent" in msg.lower():
-            msg = "this line's indentation does not match any block above it"
-        raise RulesetError(Problem("P003", msg, origin(1, 1, 1, 1))) from None
-    return _Build(origin).transform(tree)
+    except DedentError:  # the indenter does not say where: parse_errors finds the line
+        raise RulesetError(PE.dedent_problem(text, origin)) from None
+    except LarkError as e:
+        raise RulesetError(Problem("P001", str(e).splitlines()[0], origin(1, 1, 1, 1))) from None
+    except RecursionError:
+        raise RulesetError(PE.nesting_problem(text, origin)) from None
+    try:
+        out = _Build(origin).transform(tree)
+    except VisitError as e:  # a problem in a string's `{...}` hole, raised inside the transformer
+        if isinstance(e.orig_exc, RulesetError):
+            raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):
+            raise RulesetError(PE.nesting_problem(text, origin)) from None
+        raise
+    except RecursionError:
+        raise RulesetError(PE.nesting_problem(text, origin)) from None
+    PE.check_nesting(out)
+    return out
 
 
 def _syntax_problem(e: UnexpectedInput, text: str, origin: Origin) -> Problem:
-    line, col = max(e.line, 1), max(e.column, 1)
-    if isinstance(e, UnexpectedCharacters):
-        ch = text.splitlines()[line - 1][col - 1] if line - 1 < len(text.splitlines()) else "?"
-        return Problem("P001", f"unexpected character `{ch}`", origin(line, col, line, col),
-                       hint=f"expected {_expected(set(e.allowed))}" if e.allowed else None)
-    if isinstance(e, UnexpectedEOF):
-        return Problem("P001", "the text ends too early", origin(line, col, line, col),
-                       hint=f"expected {_expected(set(e.expected))}")
-    assert isinstance(e, UnexpectedToken)
-    tok = e.token
-    if tok.type == "$END":
-        what = "the end of the text"
-    elif tok.type == "_NL":
-        what = "the end of the line"
-    elif tok.type in ("_INDENT", "_DEDENT"):
-        what = "an indented line" if tok.type == "_INDENT" else "the end of a block"
-    elif str(tok) in KEYWORDS:
-        what = f"the keyword `{tok}`"
-    else:
-        what = f"`{tok}`"
-    if tok.type == "_NL" and tok.line is not None:
-        # lark reports a newline token at the start of the *next* line's indentation; the problem is at
-        # the end of the line that was cut short.
-        prev = text.splitlines()[tok.line - 1] if tok.line - 1 < len(text.splitlines()) else ""
-        line, col = tok.line, len(prev) + 1
-    expected = set(e.expected) - {"$END"} if tok.type != "$END" else set(e.expected)
-    hint = f"expected {_expected(expected)}" if expected else None
-    if "=" in str(tok) and str(tok) == "=" and "COMP_OP" in e.expected:
-        hint = "to compare, write `==`"
-    return Problem("P001", f"unexpected {what}", origin(line, col, line, col), hint=hint)
+    return PE.syntax_problem(e, text, origin, _describe, KEYWORDS)
 
 
 def parse_script(text: str, origin: Origin) -> A.Block:

@@ -13,6 +13,7 @@ the loader a `Source` that reads like that document.
 from __future__ import annotations
 
 import copy
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,6 @@ from .errors import MeepleError, Problem, RulesetError, Span
 from .yamlsrc import Document
 
 ITEMS = "items"
-UNION_LISTS = {"events", "import"}  # lists of names: a variant adds to them (and removes with `remove:`)
 WHOLE = {"procedures"}  # sections whose entries a variant replaces whole instead of merging into
 NOT_MERGED = {"meeple", "extends", "remove"}
 
@@ -43,7 +43,7 @@ class Layers:
                 return found[0], found[1] + path[i:]
         return self.docs[-1], path
 
-    def where(self, path: tuple) -> "Source":
+    def where(self, path: tuple) -> Source:
         """The document that defines the value at `path`, as a `Source`."""
         return Source(self, tuple(path))
 
@@ -53,23 +53,12 @@ class Source:
     so merged paths index it), `.span` and `.locate`. Span and locate look the owner up again for the
     exact path asked, since the loader reuses one Source for an item and all of its handlers."""
 
-    __slots__ = ("layers", "doc")
+    __slots__ = ("data", "doc", "layers", "path", "text")
 
     def __init__(self, layers: Layers, path: tuple) -> None:
-        self.layers = layers
+        self.layers, self.data = layers, layers.data
         self.doc = layers.owner(path)[0]
-
-    @property
-    def path(self) -> str:
-        return self.doc.path
-
-    @property
-    def text(self) -> str:
-        return self.doc.text
-
-    @property
-    def data(self) -> Any:
-        return self.layers.data
+        self.path, self.text = self.doc.path, self.doc.text
 
     def span(self, path: tuple, *, key: bool = False) -> Span | None:
         doc, inner = self.layers.owner(path)
@@ -119,7 +108,7 @@ def _chain(path: Path, load_document: Any) -> list[Document]:
             raise _fail("V001", f"no ruleset `{name}` to extend", doc.span(("extends",)),
                         "give a bundled ruleset's name or a path relative to this file") from None
         if base.resolve() in seen:
-            loop = " -> ".join(p.name for p in reversed(seen)) + f" -> {base.name}"
+            loop = " -> ".join(p.name for p in seen) + f" -> {base.name}"
             raise _fail("V003", f"the variants extend each other in a circle: {loop}", doc.span(("extends",)),
                         "one of them must extend a game")
         seen.append(base.resolve())
@@ -129,9 +118,12 @@ def _chain(path: Path, load_document: Any) -> list[Document]:
 
 # ------------------------------------------------------------------ id space and back
 def _to_id_space(root: Document, origin: dict) -> dict:
-    """A deep copy of the base data with each kind's item list as a mapping by item id."""
+    """A deep copy of the base data with each kind's item list, and the events, as mappings by name."""
     data = copy.deepcopy(root.data)
     origin[()] = (root, ())
+    if isinstance(data.get("events"), list):
+        data["events"] = dict.fromkeys(data["events"])
+        origin.update({("events", e): (root, ("events", i)) for i, e in enumerate(data["events"])})
     for kind, kd in (data.get("components") or {}).items():
         if not isinstance(kd, dict) or not isinstance(kd.get(ITEMS), list):
             continue
@@ -147,16 +139,20 @@ def _to_id_space(root: Document, origin: dict) -> dict:
 
 
 def _to_list_space(layers: Layers) -> None:
-    """Turn item mappings back into lists and re-key the recorded origins by list position."""
-    moved: dict[tuple, int] = {}
+    """Turn item and event mappings back into lists and re-key the recorded origins by list position."""
+    moved: dict[tuple, int] = {}  # path of a list in the data + name -> position
     for kind, kd in (layers.data.get("components") or {}).items():
         if isinstance(kd, dict) and isinstance(kd.get(ITEMS), dict):
-            moved.update({(kind, key): i for i, key in enumerate(kd[ITEMS])})
+            moved.update({(("components", kind, ITEMS), key): i for i, key in enumerate(kd[ITEMS])})
             kd[ITEMS] = list(kd[ITEMS].values())
+    if isinstance(layers.data.get("events"), dict):
+        moved.update({(("events",), e): i for i, e in enumerate(layers.data["events"])})
+        layers.data["events"] = list(layers.data["events"])
     fixed = {}
     for p, o in layers.origin.items():
-        if len(p) >= 4 and p[0] == "components" and p[2] == ITEMS and (p[1], p[3]) in moved:
-            p = p[:3] + (moved[(p[1], p[3])],) + p[4:]
+        n = 1 if p[:1] == ("events",) else 3
+        if len(p) > n and (p[:n], p[n]) in moved:
+            p = p[:n] + (moved[(p[:n], p[n])],) + p[n + 1:]
         fixed[p] = o
     layers.origin = fixed
 
@@ -173,12 +169,13 @@ def _apply_variant(layers: Layers, doc: Document) -> None:
         _record(layers, ("name",), doc, ("extends",))
 
 
-def _record(layers: Layers, path: tuple, doc: Document, inner: tuple) -> None:
-    # Forget what older layers said below a replaced value: the longest prefix must not find them.
-    n = len(path)
-    for p in [p for p in layers.origin if len(p) > n and p[:n] == path]:
+def _record(layers: Layers, path: tuple, doc: Document | None, inner: tuple = ()) -> None:
+    # Forget what older layers said at and below a replaced (or removed, doc=None) value: the longest
+    # prefix must not find them.
+    for p in [p for p in layers.origin if p[:len(path)] == path]:
         del layers.origin[p]
-    layers.origin[path] = (doc, inner)
+    if doc is not None:
+        layers.origin[path] = (doc, inner)
 
 
 def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
@@ -189,18 +186,24 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
     if len(path) == 2 and path[0] == "phases" and isinstance(value, dict) and old is not None \
             and not isinstance(old, dict):
         raise _fail("V004", f"the phase `{key}` is one script in the base, so it has no steps to replace",
-                    doc.span(path, key=True),
-                    "replace the whole phase with a script (`" + key + ": |`), or write the base phase as "
-                    "named steps")
+                    doc.span(path, key=True), f"replace the whole phase (`{key}: |`), or write it as named steps "
+                    "in the base")
+    if len(path) == 2 and path[0] == "components" and old is None and isinstance(value, dict):
+        old = parent[key] = {}  # a new kind: still merge key by key, so that its items get their ids
+        _record(layers, path, doc, path)
     if len(path) == 3 and path[0] == "components" and key == ITEMS:
         _merge_items(layers, doc, path, value, old)
     elif isinstance(value, dict) and isinstance(old, dict) and not (len(path) == 2 and path[0] in WHOLE):
         for k, v in value.items():
             _merge(layers, doc, path + (k,), v)
-    elif isinstance(value, list) and isinstance(old, list) and path in {(k,) for k in UNION_LISTS}:
-        parent[key] = old + [copy.deepcopy(v) for v in value if v not in old]
-        for i in range(len(old), len(parent[key])):
-            _record(layers, path + (i,), doc, path + (value.index(parent[key][i]),))
+    elif path == ("events",) and isinstance(old, (dict, type(None))) and isinstance(value, list):
+        old = parent[key] = {} if old is None else old
+        for i, e in enumerate(value):  # events add up; `remove: {events: [...]}` takes them away
+            if e not in old:
+                old[e] = None
+                _record(layers, path + (e,), doc, path + (i,))
+    elif path == ("import",) and isinstance(old, list) and isinstance(value, list):
+        parent[key] = old + [v for v in value if v not in old]  # (libraries are read per file: _imports)
     else:
         parent[key] = copy.deepcopy(value)
         _record(layers, path, doc, path)
@@ -254,41 +257,35 @@ def _remove(layers: Layers, doc: Document) -> None:
                 ph, step = name.split(".", 1)
                 steps = (data.get("phases") or {}).get(ph)
                 found = [("phases", ph, step)] if isinstance(steps, dict) and step in steps else []
-            elif section == "events":
-                if name in (data.get("events") or []):
-                    data["events"] = [e for e in data["events"] if e != name]
-                    found = [("events",)]
-                    continue
             elif name in (data.get(section) or {}):
                 found = [(section, name)]
             if not found:
-                raise _fail("V007", f"there is no {_singular(section)} `{name}` to remove",
-                            doc.span(("remove", section, i)), _known(data, section))
+                raise _fail("V007", f"there is no {_SINGULAR.get(section, section)} `{name}` to remove",
+                            doc.span(("remove", section, i)), _known(data, section, name))
             for p in found:
                 del _at(data, p[:-1])[p[-1]]
-                _record(layers, p, doc, ())
-                del layers.origin[p]  # (recorded only to forget the origins below it)
+                if p[0] == "phases" and len(p) == 3 and not data["phases"][p[1]]:
+                    raise _fail("V008", f"removing `{name}` leaves the phase `{p[1]}` without steps",
+                                doc.span(("remove", section, i)), f"remove the whole phase `{p[1]}` instead")
+                _record(layers, p, None)
 
 
-def _singular(section: str) -> str:
-    return {"items": "item", "components": "component kind", "phases": "phase or step",
-            "procedures": "procedure", "constants": "constant", "counters": "counter", "zones": "zone",
-            "events": "event"}.get(section, section)
+_SINGULAR = {"items": "item", "components": "component kind", "phases": "phase or step", "procedures": "procedure",
+             "constants": "constant", "counters": "counter", "zones": "zone", "events": "event"}
 
 
-def _known(data: dict, section: str) -> str | None:
-    if section == ITEMS:
-        names = [i for kd in (data.get("components") or {}).values() for i in (kd.get(ITEMS) or {})
-                 if not i.startswith("#")]
-    elif section == "events":
-        names = list(data.get("events") or [])
-    elif section in ("counters", "zones"):
-        names = [n for s in (data.get(section) or {}).values() for n in (s or {})]
+def _known(data: dict, section: str, name: str) -> str | None:
+    """A hint for a name that is not there: the closest one, else some that are."""
+    sec = data.get("components" if section == ITEMS else section) or {}
+    if section in (ITEMS, "counters", "zones"):
+        names = [n for s in sec.values() for n in ((s.get(ITEMS) if section == ITEMS else s) or {})]
     else:
-        names = list(data.get(section) or {})
-    if not names:
-        return None
-    return "known: " + ", ".join(names[:30]) + (" ..." if len(names) > 30 else "")
+        names = list(sec) + [f"{p}.{s}" for p, v in sec.items() if section == "phases" and isinstance(v, dict)
+                             for s in v]
+    close = difflib.get_close_matches(name, names, n=1)
+    if close:
+        return f"did you mean `{close[0]}`?"
+    return ("known: " + ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")) if names else None
 
 
 # ------------------------------------------------------------------ checks on the result

@@ -46,6 +46,19 @@ def _fail(code: str, message: str, span: Span | None = None, hint: str | None = 
     return RulesetError(Problem(code, message, span, hint=hint))
 
 
+def _start(path: str) -> Span:
+    """For problems with the whole file: its first character, so every problem has a location."""
+    return Span(path, 1, 1, 1, 1)
+
+
+def _nul_span(path: str, text: str | bytes) -> Span:
+    raw = text.encode("utf-8", "replace") if isinstance(text, str) else text
+    at = raw.index(b"\0")
+    line = raw.count(b"\n", 0, at) + 1
+    col = len(raw[raw.rfind(b"\n", 0, at) + 1:at].decode("utf-8", "replace")) + 1
+    return Span(path, line, col, line, col)
+
+
 @dataclass(slots=True, eq=False)
 class _Node:
     kind: str  # "scalar", "seq" or "map"
@@ -364,6 +377,7 @@ class _Builder:
         self.index: dict[tuple, tuple[_Node | None, _Node]] = {}
         self.count = 0
         self.merged = 0
+        self.duplicates: list[Problem] = []
 
     def build(self, node: _Node, at: tuple, key: _Node | None, depth: int) -> Any:
         self.count += 1
@@ -388,9 +402,11 @@ class _Builder:
             if name in first:
                 if merged:
                     continue  # keys written out beat keys merged in with `<<`
-                raise _fail("Y003", f"the key `{name}` appears twice in the same mapping",
-                            _mark_span(self.path, knode.start),
-                            f"first defined at line {first[name].start.line + 1}")
+                # keep the first and go on, so that one run reports every duplicate
+                self.duplicates.append(Problem(
+                    "Y003", f"the key `{name}` appears twice in the same mapping",
+                    _mark_span(self.path, knode.start), hint=f"first defined at line {first[name].start.line + 1}"))
+                continue
             first[name] = knode
             out[name] = self.build(vnode, at + (name,), knode, depth + 1)
         return out
@@ -417,10 +433,12 @@ class _Builder:
 
 def load_yaml_text(text: str | bytes, path: str) -> Document:
     if len(text) > MAX_BYTES or (isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_BYTES):
-        raise _fail("Y004", f"`{path}` is too large ({len(text) / 2**20:.1f} MB; the limit is 2 MB)")
+        raise _fail("Y004", f"`{path}` is too large ({len(text) / 2**20:.1f} MB; the limit is 2 MB)",
+                    _start(path))
     if isinstance(text, bytes):
         if b"\0" in text and not text.startswith((b"\xff\xfe", b"\xfe\xff")):
-            raise _fail("Y007", f"`{path}` looks like a binary file (it contains NUL bytes), not YAML text")
+            raise _fail("Y007", f"`{path}` looks like a binary file (it contains NUL bytes), not YAML text",
+                        _nul_span(path, text))
         raw = text
         try:
             text = raw.decode("utf-16" if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
@@ -430,7 +448,8 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
             raise _fail("Y007", f"the file is not valid UTF-8 text (byte 0x{raw[exc.start]:02x})",
                         Span(path, line, col, line, col), "save the file as UTF-8") from None
     if "\0" in text:
-        raise _fail("Y007", f"`{path}` looks like a binary file (it contains NUL bytes), not YAML text")
+        raise _fail("Y007", f"`{path}` looks like a binary file (it contains NUL bytes), not YAML text",
+                    _nul_span(path, text))
     text = text.removeprefix("\ufeff")
     try:
         root = _compose(_Loader(text), path)
@@ -443,14 +462,19 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, path) from None
     except RecursionError:  # cannot happen with the iterative composer; kept as a last guard
-        raise _fail("Y005", "the file is nested too deeply") from None
+        raise _fail("Y005", "the file is nested too deeply", _start(path)) from None
     if root is None or (root.kind == "scalar" and root.tag == "null"):
-        raise _fail("Y002", f"`{path}` is empty: a ruleset needs at least `meeple: 1`")
+        # Not a ruleset, but still an invalid input file (exit 1), not a usage error: the file was read.
+        raise _fail("Y002", "not a ruleset: the file is empty (or holds only comments)", _start(path),
+                    "a ruleset is a YAML mapping of keys that starts with `meeple: 1`")
     if root.kind != "map":
-        raise _fail("Y002", "not a ruleset: the top level must be a mapping of keys",
+        what = "a list" if root.kind == "seq" else "a single value"
+        raise _fail("Y002", f"not a ruleset: the file holds {what}, not a mapping of keys",
                     _mark_span(path, root.start), "write `key: value` lines, starting with `meeple: 1`")
     builder = _Builder(path)
     data = builder.build(root, (), None, 1)
+    if builder.duplicates:
+        raise RulesetError(builder.duplicates)
     return Document(path, text, data, builder.index)
 
 
@@ -461,7 +485,8 @@ def load_yaml_file(path: str | os.PathLike) -> Document:
             raise UsageError(Problem("IO01", f"`{name}` is a directory, not a file"))
         size = os.path.getsize(name)
         if size > MAX_BYTES:
-            raise _fail("Y004", f"`{name}` is too large ({size / 2**20:.1f} MB; the limit is 2 MB)")
+            raise _fail("Y004", f"`{name}` is too large ({size / 2**20:.1f} MB; the limit is 2 MB)",
+                        _start(name))
         with open(name, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)  # bounded even if the size lied (a device or a growing file)
     except FileNotFoundError:
@@ -478,7 +503,7 @@ _SYNTAX: list[tuple[str, str, str | None]] = [
     (r"mapping values are not allowed here", "a `key: value` is not allowed here",
      "check the indentation, or put quotes around a value that contains `: `"),
     (r"could not find expected ':'", "expected a `:` after this key", "a text over several lines needs `|`"),
-    (r"found character '\\\\t' that cannot start any token", "a tab cannot be used to indent",
+    (r"found character '\\t' that cannot start any token", "a tab cannot be used to indent",
      "indent with spaces only"),
     (r"found character (.*) that cannot start any token", "a value cannot start with {0}",
      "put it in quotes"),
@@ -517,4 +542,4 @@ def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> RulesetError:
         where = f"the {thing} starts at line {exc.context_mark.line + 1}"
         hint = f"{hint} ({where})" if hint else where
     mark = exc.problem_mark or exc.context_mark
-    return _fail("Y001", message, _mark_span(path, mark) if mark else None, hint)
+    return _fail("Y001", message, _mark_span(path, mark) if mark else _start(path), hint)

@@ -290,3 +290,39 @@ def test_any_text_loads_or_fails_with_a_ruleset_error(text: str) -> None:
         for n, line in enumerate(value.split("\n"), 1):
             span = doc.locate(("k",), n, len(line) + 1)
             assert span.line >= 1 and span.col >= 1
+
+
+# ---- every problem is located; one run reports every duplicate ---------------------------------
+
+@pytest.mark.parametrize("text", [
+    "", "\n\n", "# only a comment\n", "- a\n", "text\n", "a: 1\n" * (2 * 1024 * 1024 // 5 + 1),
+    b"a: 1\nb: \x00\n", "a: [" + "[" * 100 + "]" * 101 + "\n", "a: &x [1, *x]\n", "a: !!python/none x\n",
+    "a: b: c\n", "a: 'open\n",
+])
+def test_every_problem_has_a_location_in_the_file(text: str | bytes) -> None:
+    err = load_error(text)
+    assert err.problems and all(p.span is not None and p.span.file == "r.yaml" and p.span.line >= 1
+                                for p in err.problems)
+
+
+def test_not_a_ruleset_says_so() -> None:
+    empty = only(load_error("# nothing\n"), "Y002")
+    assert empty.message.startswith("not a ruleset") and (empty.span.line, empty.span.col) == (1, 1)
+    assert "meeple: 1" in empty.hint
+    assert "holds a list" in only(load_error("- a\n"), "Y002").message
+    assert "holds a single value" in only(load_error("42\n"), "Y002").message
+
+
+def test_nul_byte_is_located() -> None:
+    problem = only(load_error(b"a: 1\nbc: d\x00\n"), "Y007")
+    assert (problem.span.line, problem.span.col) == (2, 6)
+
+
+def test_all_duplicate_keys_in_one_run() -> None:
+    err = load_error("a: 1\na: 2\nb:\n  x: 1\n  x: 2\n  x: 3\n")
+    assert [(p.code, p.span.line) for p in err.problems] == [("Y003", 2), ("Y003", 5), ("Y003", 6)]
+
+
+def test_tab_indentation_is_explained() -> None:
+    problem = only(load_error("a:\n\tb: 1\n"), "Y001")
+    assert problem.message == "a tab cannot be used to indent"

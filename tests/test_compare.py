@@ -1,0 +1,152 @@
+"""`compare` and `diff`: matched seeds, statistics on known cases, the rendered outputs."""
+
+import json
+import math
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from cli.diff import semantic_diff
+from cli.main import meeple
+from interpreter import stats
+from interpreter.compare import compare, holder, margin, play_one
+from interpreter.loader import load_ruleset
+from interpreter.simulate import game_seed, play_game
+
+BASE = load_ruleset("speicherstadt")
+WORKERS = load_ruleset("four_workers")
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    one = compare([BASE, WORKERS], 3, 6, seed=11, workers=1)
+    two = compare([BASE, WORKERS], 3, 6, seed=11, workers=2)
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+
+
+def test_games_are_the_ones_simulate_plays():
+    # Same master seed, same game index: the same game as `meeple simulate`, so the tools agree.
+    for i in range(3):
+        mine = play_one(BASE, 4, game_seed(5, i), "random", i, coverage=False)
+        theirs = play_game(BASE, 4, game_seed(5, i), "random", i)
+        assert (mine.scores, mine.winners, mine.length) == ([float(s) for s in theirs.scores], theirs.winners,
+                                                               theirs.length)
+
+
+def test_a_variant_that_changes_nothing_is_never_significant():
+    res = compare([BASE, BASE], 4, 20, seed=3, workers=1, coverage=False)
+    rows = res["differences"][0]["rows"]
+    assert rows and all(r["diff"] == 0 and not r["significant"] and r["p"] == 1.0 for r in rows)
+
+
+def test_a_real_change_is_significant_and_items_are_reported():
+    res = compare([BASE, "gentle_fires"], 4, 60, seed=1, workers=1, coverage=False)
+    rows = {r["what"]: r for r in res["differences"][0]["rows"]}
+    assert rows["score mean"]["significant"] and rows["score mean"]["diff"] < 0  # fires only take points
+    assert not rows["game length"]["significant"]
+    base = res["rulesets"][0]
+    assert base["length"]["unit"] == "rounds"
+    assert base["items"]["fire_1"]["held_rate"] == 0  # fires are discarded, never kept
+    assert base["items"]["ship_b"]["copies"] == 5 and base["items"]["ship_b"]["copies_mean"] > 0
+    assert sum(s["wins"] for s in base["seats"]) == pytest.approx(60)
+
+
+def test_holder_follows_slots_to_the_player():
+    g = BASE.new_game(2, 1)
+    st = g.state
+    card = BASE.items["port"][0]
+    cube = BASE.items["tea"][0]
+    st.zones[st.loc[card]].remove(card)
+    st.loc[card] = "1.tableau"
+    st.zones[st.loc[cube]].remove(cube)
+    st.loc[cube] = f"#{card}.goods"
+    assert holder(st, card) == 1 and holder(st, cube) == 1
+    assert holder(st, BASE.items["bank"][0]) is None or isinstance(holder(st, BASE.items["bank"][0]), int)
+    assert margin([3, 9, 5]) == 4 and margin([7]) == 0
+
+
+# ------------------------------------------------------------------ statistics: known binomial cases
+def test_wilson_interval_known_values():
+    lo, hi = stats.wilson(50, 100)
+    assert (round(lo, 4), round(hi, 4)) == (0.4038, 0.5962)
+    lo, hi = stats.wilson(0, 10)
+    assert lo == 0 and round(hi, 4) == 0.2775
+    lo, hi = stats.wilson(10, 10)
+    assert round(lo, 4) == 0.7225 and hi == 1
+
+
+def test_two_proportion_z_known_value():
+    z, p = stats.two_proportion_z(60, 100, 40, 100)
+    assert round(z, 3) == 2.828 and round(p, 5) == 0.00468
+    assert stats.two_proportion_z(5, 10, 5, 10) == (0.0, 1.0)
+
+
+def test_t_distribution_known_quantiles():
+    assert stats.t_p(2.228138851986274, 10) == pytest.approx(0.05, abs=1e-9)
+    assert stats.t_p(12.706204736174703, 1) == pytest.approx(0.05, abs=1e-9)
+    t, df, p = stats.welch_samples([1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0])
+    # by hand: means 2.5 and 5, variances 5/3 and 20/3 over n = 4 -> t = -2.5 / sqrt(25/12)
+    assert t == pytest.approx(-2.5 / math.sqrt(25 / 12)) and df == pytest.approx(4.411764705882353)
+    assert p == stats.t_p(t, df) and stats.t_p(t, 5) < p < stats.t_p(t, 4)  # between its neighbours' p
+    assert stats.t_p(2.131846786326649, 4) == pytest.approx(0.1, abs=1e-9)
+
+
+def test_wilson_covers_a_known_coin_about_95_percent_of_the_time():
+    import random
+
+    rng = random.Random(7)
+    hits = 0
+    for _ in range(2000):
+        wins = sum(rng.random() < 0.3 for _ in range(200))
+        lo, hi = stats.wilson(wins, 200)
+        hits += lo <= 0.3 <= hi
+    assert 0.93 <= hits / 2000 <= 0.97
+
+
+# ------------------------------------------------------------------ the commands
+def test_compare_command_text_and_json():
+    runner = CliRunner()
+    text = runner.invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "8", "-j", "1"])
+    assert text.exit_code == 0, text.output
+    assert "P1 win rate [95% CI]" in text.output and "first-player advantage" in text.output
+    assert "not significant" in text.output and "Rules coverage" in text.output
+    out = runner.invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "8", "-j", "1",
+                                 "--format", "json", "--no-coverage"])
+    data = json.loads(out.output)
+    assert [s["ruleset"] for s in data["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]
+    assert "coverage" not in data["rulesets"][0]
+    one = runner.invoke(meeple, ["compare", "speicherstadt"])
+    assert one.exit_code == 2 and "at least one variant" in one.output
+
+
+def test_plot_without_matplotlib_exits_2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now fails
+    out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-n", "2", "--plot", "x.png"])
+    assert out.exit_code == 2 and "meeple[plot]" in out.output
+
+
+def test_diff_shows_items_constants_procedures_and_scripts():
+    runner = CliRunner()
+    out = runner.invoke(meeple, ["diff", "speicherstadt", "cheap_port"])
+    assert out.exit_code == 0
+    assert "~ card port" in out.output and '-score(owner.points, count(' in out.output
+    assert "+score(owner.points, 2 * count(" in out.output
+    out = runner.invoke(meeple, ["diff", "speicherstadt", "four_workers", "--format", "json"])
+    changes = json.loads(out.output)["changes"]
+    assert {"section": "constants", "entity": "workers", "change": "changed",
+            "fields": [{"field": None, "old": 3, "new": 4}]} in changes
+    out = runner.invoke(meeple, ["diff", "speicherstadt", "gentle_fires"])
+    assert "~ fire" in out.output and "-        if strength[p] == hi:" in out.output
+
+
+def test_semantic_diff_of_items_by_id():
+    a = {"components": {"card": {"items": [{"id": "x", "v": 1}, {"id": "y"}]}}, "events": ["e"],
+         "phases": {"p": {"s1": "a", "s2": "b"}}}
+    b = {"components": {"card": {"items": [{"id": "y"}, {"id": "x", "v": 2, "count": 3}, {"id": "z"}]}},
+         "events": ["e", "f"], "phases": {"p": {"s1": "a", "s2": "c"}}}
+    found = {(c["section"], c["entity"], c["change"]) for c in semantic_diff(a, b)}
+    assert found == {("events", "f", "added"), ("components", "card x", "changed"),
+                     ("components", "card z", "added"), ("components", "card (all items)", "changed"),
+                     ("phases", "p", "changed")}
+    step = next(c for c in semantic_diff(a, b) if c["section"] == "phases")["fields"][0]
+    assert step["field"] == "s2" and "-b" in step["diff"] and "+c" in step["diff"]

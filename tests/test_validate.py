@@ -1,0 +1,113 @@
+"""The corpus of broken rulesets (tests/broken/): every file states, on its first line, the problem
+that validation must report for it (`# expect: CODE line:col`), and the second line says what it
+gets wrong. Errors must make loading fail; warnings (W codes) must leave the ruleset loadable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.errors import Problem, RulesetError
+from interpreter.loader import load_ruleset
+from interpreter.report import render_json, render_text
+from interpreter.yamlsrc import split_lines
+
+CORPUS = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
+EXPECT = re.compile(rb"# expect: ([A-Z]+\d{3}) (\d+):(\d+)\n")
+
+
+def expectation(path: Path) -> tuple[str, int, int]:
+    m = EXPECT.match(path.read_bytes())
+    assert m, f"{path.name}: the first line must be `# expect: CODE line:col`"
+    return m.group(1).decode(), int(m.group(2)), int(m.group(3))
+
+
+def validate(path: Path) -> tuple[bool, list[Problem]]:
+    """(valid, problems): what `meeple validate` reports for one file."""
+    try:
+        rs = load_ruleset(path)
+    except RulesetError as e:
+        return False, e.problems
+    return True, rs.warnings
+
+
+def test_corpus_covers_many_kinds_of_mistake() -> None:
+    assert len(CORPUS) >= 40
+    codes = {expectation(p)[0] for p in CORPUS}
+    for layer in "YSPCW":  # YAML, schema, language syntax, meaning, warnings
+        assert sum(c.startswith(layer) for c in codes) >= 4, codes
+    assert len(codes) >= 40
+    for p in CORPUS:
+        assert p.stem.split("_")[0].upper() == expectation(p)[0], f"{p.name}: name it after its code"
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_broken_ruleset_reports_its_problem_at_the_exact_place(path: Path) -> None:
+    code, line, col = expectation(path)
+    valid, problems = validate(path)
+    assert valid == code.startswith("W"), [str(p) for p in problems]
+    found = [(p.code, p.span.line, p.span.col) for p in problems if p.span is not None]
+    assert (code, line, col) in found, [str(p) for p in problems]
+    lines = split_lines(path.read_bytes().decode("utf-8", "replace"))
+    for p in problems:  # every problem is located inside this file
+        assert p.span is not None and Path(p.span.file).resolve() == path.resolve(), str(p)
+        assert 1 <= p.span.line <= len(lines) and 1 <= p.span.col <= len(lines[p.span.line - 1]) + 1, str(p)
+        assert p.message and p.severity in ("error", "warning")
+
+
+@pytest.mark.parametrize("path", CORPUS[::7], ids=lambda p: p.stem)
+def test_reports_render(path: Path) -> None:
+    code, line, col = expectation(path)
+    _, problems = validate(path)
+    text = render_text(problems)
+    assert f":{line}:{col}: " in text and f"[{code}]" in text and "^" in text
+    data = json.loads(render_json(problems))
+    assert any(d["code"] == code and (d["line"], d["column"]) == (line, col) for d in data["problems"])
+
+
+def test_one_run_reports_problems_of_every_script(tmp_path: Path) -> None:
+    """A syntax error in one script does not hide a meaning error in another."""
+    text = (Path(__file__).parent / "broken" / "c001_undefined_name.yaml").read_text()
+    text = text.replace("setup: |\n  move(", "setup: |\n  if x\n  move(")
+    path = tmp_path / "two.yaml"
+    path.write_text(text)
+    valid, problems = validate(path)
+    assert not valid
+    assert [p.code for p in problems if p.severity == "error"] == ["P001", "C001"]
+    assert not [p for p in problems if p.severity == "warning"]  # warnings are unreliable then
+
+
+HOSTILE = {
+    "binary": bytes(range(256)) * 64,
+    "empty": b"",
+    "ten_megabytes": b"a: 1\n" * (2 * 1024 * 1024),
+    "deep_flow": b"meeple: " + b"[" * 10_000 + b"]" * 10_000 + b"\n",
+    "deep_block": b"".join(b" " * i + b"k:\n" for i in range(10_000)),
+    "alias_bomb": b"\n".join([b'a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+                             + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]".encode() for i in range(1, 10)]),
+    "deep_script": b"meeple: 1\nflow: |\n  x = " + b"(" * 5_000 + b"1" + b")" * 5_000 + b"\n",
+    "long_script": b"meeple: 1\nname: x\nplayers: {min: 1, max: 2}\nscoring: {score: '1'}\nflow: |\n  x = "
+                   + b" + ".join([b"1"] * 20_000) + b"\n",
+    "many_scripts": b"meeple: 1\nname: x\nplayers: {min: 1, max: 2}\nscoring: {score: '1'}\nflow: pass\n"
+                    b"procedures:\n" + b"".join(b"  p%d: |\n    x = " % i + b" + ".join([b"1"] * 4_000) + b"\n"
+                                                for i in range(100)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_files_get_a_clear_located_error_quickly(tmp_path: Path, name: str) -> None:
+    import time
+
+    path = tmp_path / f"{name}.yaml"
+    path.write_bytes(HOSTILE[name])
+    start = time.perf_counter()
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    # many long scripts are parsed up to a budget (a few seconds); everything else is refused at once
+    assert time.perf_counter() - start < (5.0 if name == "many_scripts" else 1.0)
+    assert info.value.exit_code == 1
+    assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value
