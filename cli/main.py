@@ -98,9 +98,11 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: on a terminal, for 50 games or more).")
 @click.option("--records", is_flag=True, help="With --format json: include every game's record.")
+@click.option("--coverage", is_flag=True,
+              help="Also report the card effects, events, phases, steps and options that never ran.")
 @format_option
 def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int,
-             progress: bool | None, records: bool, fmt: str) -> None:
+             progress: bool | None, records: bool, coverage: bool, fmt: str) -> None:
     """Play RULESET many times with bots and report win rates, scores, length and speed.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
@@ -114,11 +116,19 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
     if progress and fmt == "text":
         with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            summary = run(rs, n, games, seed, agents, workers, progress=bar.update)
+            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage)
     else:
-        summary = run(rs, n, games, seed, agents, workers)
+        summary = run(rs, n, games, seed, agents, workers, coverage=coverage)
+    cov = None
+    if coverage:
+        from interpreter.coverage import coverage_report
+
+        cov = coverage_report(rs, [r.coverage for r in summary.records])
     if fmt == "json":
-        click.echo(json.dumps(summary.to_json(records=records), indent=2))
+        out = summary.to_json(records=records)
+        if cov is not None:
+            out["coverage"] = cov.to_json()
+        click.echo(json.dumps(out, indent=2))
         return
     click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
                f"agents {', '.join(summary.agents)}")
@@ -131,6 +141,10 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
                f"{fmt_num(summary.decisions_mean, 1)} decisions per game")
     click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
                f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.seconds:.2f} s)")
+    if cov is not None:
+        from interpreter.coverage import render_text as render_coverage
+
+        click.echo(render_coverage(cov))
 
 
 # ------------------------------------------------------------------ bench
@@ -218,8 +232,11 @@ def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
     from interpreter.loader import bundled, load_ruleset
 
+    from interpreter.loader import rulesets_dir
+
     rows: list[dict[str, Any]] = []
-    for name in bundled():
+    variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
+    for name in bundled() + variants:
         try:
             rs = load_ruleset(name)
             rows.append({"name": name, "title": rs.name, "players": [rs.min_players, rs.max_players],

@@ -34,9 +34,12 @@ class GameRecord:
     winners: list[int]
     decisions: int
     length: int  # rounds if the ruleset counts them (a `round` game counter), else decisions
+    coverage: dict | None = None  # node id -> times run, when measuring rules coverage
 
     def to_json(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        d.pop("coverage")
+        return d
 
 
 @dataclass
@@ -97,12 +100,12 @@ def _length_unit(rs: Ruleset) -> str:
 
 
 def play_game(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random", index: int = 0,
-              max_decisions: int = MAX_DECISIONS) -> GameRecord:
+              max_decisions: int = MAX_DECISIONS, coverage: bool = False) -> GameRecord:
     """Play one game with bots to the end."""
     check_players(rs, nplayers)
     names = seat_names(agents_spec, nplayers)
     agents = make_agents(agents_spec, nplayers, seed)
-    game = rs.new_game(nplayers, seed)
+    game = rs.new_game(nplayers, seed, coverage=coverage)
     decisions = 0
     while not game.is_over:
         # Sealed decisions list several deciders; each answers without seeing the others' choices.
@@ -118,7 +121,8 @@ def play_game(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random"
         r = game.state.counters.get("round")
         if isinstance(r, int) and not isinstance(r, bool):
             length = r
-    return GameRecord(index, seed, nplayers, names, list(game.scores), list(game.winners), decisions, length)
+    return GameRecord(index, seed, nplayers, names, list(game.scores), list(game.winners), decisions, length,
+                      game.state.coverage)
 
 
 def game_seed(seed: int, i: int) -> int:
@@ -140,10 +144,10 @@ def _worker_init(path: str) -> None:
     _WORKER_RS[path] = load_ruleset(path)
 
 
-def _worker_play(job: tuple[str, int, int, str, int]) -> Any:
-    path, players, seed, spec, i = job
+def _worker_play(job: tuple[str, int, int, str, int, bool]) -> Any:
+    path, players, seed, spec, i, coverage = job
     try:
-        return play_game(_WORKER_RS[path], players, game_seed(seed, i), spec, i)
+        return play_game(_WORKER_RS[path], players, game_seed(seed, i), spec, i, coverage=coverage)
     except E.MeepleError as e:
         # Exceptions lose their problems when pickled back: send the parts, rebuild in the parent.
         return ("error", type(e).__name__, e.problems)
@@ -156,7 +160,7 @@ def _raise_remote(result: tuple) -> None:
 
 def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games: int, seed: int = 0,
              agents: str = "random", workers: int = 1,
-             progress: Callable[[int], None] | None = None) -> Summary:
+             progress: Callable[[int], None] | None = None, coverage: bool = False) -> Summary:
     """Play `games` games and summarise them. `progress(n)` is called as games finish."""
     from .loader import load_ruleset
 
@@ -174,12 +178,12 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
     records: list[GameRecord] = []
     if workers == 1:
         for i in range(games):
-            records.append(play_game(rs, players, game_seed(seed, i), agents, i))
+            records.append(play_game(rs, players, game_seed(seed, i), agents, i, coverage=coverage))
             if progress:
                 progress(1)
     else:
         path = os.path.abspath(rs.path)
-        jobs = [(path, players, seed, agents, i) for i in range(games)]
+        jobs = [(path, players, seed, agents, i, coverage) for i in range(games)]
         chunk = max(1, min(50, games // (workers * 8)))
         pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(path,))
         try:

@@ -314,3 +314,16 @@ def test_subprocess_exit_codes(d):
     assert usage.returncode == 2 and "unknown agent" in usage.stderr and "Traceback" not in usage.stderr
     sim = sh("simulate", d / "pick.yaml", "-n", 5, "--format", "json")
     assert sim.returncode == 0 and json.loads(sim.stdout)["games"] == 5
+
+
+def test_simulate_reports_rules_coverage():
+    from click.testing import CliRunner
+
+    from cli.main import meeple
+
+    r = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "3", "--coverage", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert "coverage" in data
+    text = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "2", "--coverage"])
+    assert text.exit_code == 0 and "coverage of Speicherstadt over 2 games" in text.output

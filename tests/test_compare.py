@@ -129,8 +129,7 @@ def test_diff_shows_items_constants_procedures_and_scripts():
     runner = CliRunner()
     out = runner.invoke(meeple, ["diff", "speicherstadt", "cheap_port"])
     assert out.exit_code == 0
-    assert "~ card port" in out.output and '-score(owner.points, count(' in out.output
-    assert "+score(owner.points, 2 * count(" in out.output
+    assert "~ port_points_per_ship: 1 -> 2" in out.output
     out = runner.invoke(meeple, ["diff", "speicherstadt", "four_workers", "--format", "json"])
     changes = json.loads(out.output)["changes"]
     assert {"section": "constants", "entity": "workers", "change": "changed",
