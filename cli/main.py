@@ -51,7 +51,12 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     for f in files:
         try:
             if _looks_like_path(f) and not Path(f).exists():
-                raise usage(f"no such file: {f}", code="IO01")
+                from interpreter.loader import find_ruleset
+
+                try:
+                    find_ruleset(f)  # a bundled name such as variants/four_workers
+                except MeepleError:
+                    raise usage(f"no such file: {f}", code="IO01") from None
             if Path(f).is_dir():
                 raise usage(f"{f} is a folder: give ruleset files", code="IO01")
             rs = load_ruleset(f)

@@ -36,7 +36,7 @@ class _Indenter(Indenter):
 def _lark() -> Lark:
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["start", "expression", "options"],
-                propagate_positions=True, maybe_placeholders=False, cache=False)
+                propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 KEYWORDS = {"if", "elif", "else", "for", "in", "while", "repeat", "choose", "option", "options", "when",
