@@ -368,9 +368,54 @@ class Compiler:
             def setlocal(ev, s):
                 s[name] = fv(ev, s)
             return setlocal
+        if type(tgt) is A.Attr:
+            key_of = self._counter_key(tgt)
+
+            def setcounter(ev, s):
+                v = fv(ev, s)
+                ev.st.counters[key_of(ev, s)] = v
+            return setcounter
         return lambda ev, s: ev.assign(tgt, fv(ev, s), s)
 
+    def _counter_key(self, tgt: A.Attr) -> Fn:
+        """The counter key that `obj.name = ...` writes, with keys built once per player and component."""
+        fo = self.expr(tgt.obj)
+        name = tgt.name
+        rs = self.rs
+        suffix = "." + name
+        pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)] if name in rs.player_counters else None
+        ckinds = {k for k, kd in rs.kinds.items() if name in kd.counters}
+        ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))] if ckinds else None
+
+        def key(ev, s):
+            o = fo(ev, s)
+            t = type(o)
+            if t is Player and pkeys is not None:
+                return pkeys[o]
+            if t is Comp and ckeys is not None and ev.kind_of[o] in ckinds:
+                return ckeys[o]
+            return ev.counter_key(o, name, tgt)
+        return key
+
     def _s_AugAssign(self, n):
+        tgt = n.target
+        fv = self.expr(n.value)
+        if type(tgt) is A.Attr:
+            key_of = self._counter_key(tgt)
+            plus = n.op == "+"
+
+            def aug(ev, s):
+                k = key_of(ev, s)
+                counters = ev.st.counters
+                cur = counters[k]
+                d = fv(ev, s)
+                if type(cur) is int and type(d) is int:
+                    counters[k] = cur + d if plus else cur - d
+                elif type(cur) is list and plus:
+                    counters[k] = cur + (d if type(d) is list else [d])
+                else:
+                    raise ev.fail(n, f"`{n.op}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
+            return aug
         slow = Evaluator._augassign
         return lambda ev, s: slow(ev, n, s)
 
