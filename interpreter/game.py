@@ -112,7 +112,9 @@ class Game:
             return 0
         if player is None:
             chosen = pending["chosen"]
-            player = next(s for s in pending["players"] if s not in chosen)
+            for player in pending["players"]:
+                if player not in chosen:
+                    break
         return len(pending["options"][player])
 
     def apply_index(self, i: int, player: int | None = None) -> None:
@@ -122,7 +124,9 @@ class Game:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         chosen = pending["chosen"]
         if player is None:
-            player = next(s for s in pending["players"] if s not in chosen)
+            for player in pending["players"]:
+                if player not in chosen:
+                    break
         elif player not in pending["players"] or player in chosen:
             raise IllegalAction(Problem("G003", f"P{player + 1} does not decide now"))
         opts = pending["options"][player]

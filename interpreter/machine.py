@@ -132,7 +132,9 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
         if nid is not None:
             st.coverage[nid] = st.coverage.get(nid, 0) + 1
     t = type(s)
-    if t is A.Block:
+    if t is A.Choose:
+        stack.append([CHOOSE, s, scope])
+    elif t is A.Block:
         stack.append([BLOCK, s, scope, 0])
     elif t is A.If:
         branch = s.then if ev.eval(s.test, scope) else s.orelse
@@ -162,8 +164,6 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
         inner = {p: ev.eval(a, scope) for p, a in zip(proc.params, call.args)}
         stack.append([CALL, s, scope])
         stack.append([BLOCK, proc.body, inner, 0])
-    elif t is A.Choose:
-        stack.append([CHOOSE, s, scope])
     elif t is A.Simultaneous:
         stack.append([SIMUL, s, scope])
     else:  # pragma: no cover - the checker only marks the kinds above
