@@ -9,7 +9,6 @@ side tables keyed by node.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .errors import Span
 
@@ -34,7 +33,7 @@ class Interp:
     """A string with `{expr}` holes: parts are plain strings and expressions, in order."""
 
     span: Span
-    parts: tuple[Union[str, "Expr"], ...]
+    parts: tuple[str | Expr, ...]
 
 
 @node
@@ -54,34 +53,34 @@ class Name:
 @node
 class Attr:
     span: Span
-    obj: "Expr"
+    obj: Expr
     name: str
 
 
 @node
 class Index:
     span: Span
-    obj: "Expr"
-    index: "Expr"
+    obj: Expr
+    index: Expr
 
 
 @node
 class Call:
     span: Span
     func: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @node
 class ListLit:
     span: Span
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 @node
 class MapLit:
     span: Span
-    pairs: tuple[tuple["Expr", "Expr"], ...]
+    pairs: tuple[tuple[Expr, Expr], ...]
 
 
 @node
@@ -89,30 +88,30 @@ class Comp:
     """`[expr for var in iter if cond]`, or the same as the sole argument of a call."""
 
     span: Span
-    expr: "Expr"
+    expr: Expr
     var: str
-    iter: "Expr"
-    cond: "Expr | None"
+    iter: Expr
+    cond: Expr | None
 
 
 @node
 class BinOp:
     span: Span
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @node
 class Neg:
     span: Span
-    operand: "Expr"
+    operand: Expr
 
 
 @node
 class Not:
     span: Span
-    operand: "Expr"
+    operand: Expr
 
 
 @node
@@ -121,35 +120,35 @@ class BoolOp:
 
     span: Span
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @node
 class Compare:
     span: Span
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @node
 class CondExpr:
     span: Span
-    then: "Expr"
-    test: "Expr"
-    orelse: "Expr"
+    then: Expr
+    test: Expr
+    orelse: Expr
 
 
-Expr = Union[Num, Str, Interp, Const, Name, Attr, Index, Call, ListLit, MapLit, Comp, BinOp, Neg, Not,
-             BoolOp, Compare, CondExpr]
+Expr = (Num | Str | Interp | Const | Name | Attr | Index | Call | ListLit | MapLit | Comp | BinOp |
+        Neg | Not | BoolOp | Compare | CondExpr)
 
 
 # ------------------------------------------------------------------ statements
 @node
 class Block:
     span: Span
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
 
 
 @node
@@ -274,7 +273,7 @@ class Choose:
     span: Span
     player: Expr
     prompt: Expr | None
-    items: tuple[Union[Option, OptionsFrom], ...]
+    items: tuple[Option | OptionsFrom, ...]
 
 
 @node
@@ -287,8 +286,8 @@ class Simultaneous:
     choose: Choose
 
 
-Stmt = Union[Assign, AugAssign, ExprStmt, If, For, While, Repeat, Pass, Break, Continue, Return, EndGame,
-             Phase, Trigger, Choose, Simultaneous, Block]
+Stmt = (Assign | AugAssign | ExprStmt | If | For | While | Repeat | Pass | Break | Continue | Return |
+        EndGame | Phase | Trigger | Choose | Simultaneous | Block)
 
 
 def children(n: object) -> list[object]:

@@ -8,11 +8,21 @@ and tests play whole games with both and require identical states.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import ast as A
-from .evaluator import (MAX_STEPS, BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, _MISSING, show,
-                        type_name)
+from .evaluator import (
+    _MISSING,
+    MAX_STEPS,
+    BreakSig,
+    ContinueSig,
+    EndGameSig,
+    Evaluator,
+    ReturnSig,
+    show,
+    type_name,
+)
 from .model import Ruleset
 from .primitives import REGISTRY
 from .state import Comp, Player, Zone
@@ -79,8 +89,14 @@ class Compiler:
         rs = self.rs
 
         def f(ev, s):
-            return "".join(p if type(p) is str else (lambda v: v if type(v) is str else show(v, rs))(p(ev, s))
-                           for p in parts)
+            out = []
+            for p in parts:
+                if type(p) is str:
+                    out.append(p)
+                else:
+                    v = p(ev, s)
+                    out.append(v if type(v) is str else show(v, rs))
+            return "".join(out)
         return f
 
     def _e_Name(self, n):
@@ -286,7 +302,7 @@ class Compiler:
         fl, fr = self.expr(n.left), self.expr(n.right)
         op = n.op
         if op in ("==", "!=") and type(n.right) in (A.Num, A.Str, A.Const):
-            # Comparing with a literal (`c.type == "ship"`): no closure call for the constant side.
+            # Comparing with a literal (`c.type == "token"`): no closure call for the constant side.
             const = n.right.value
             ctype = type(const)
             if op == "==":

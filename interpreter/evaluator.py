@@ -166,8 +166,6 @@ class Evaluator:
                 return Zone(key) if key is not None else None
             if name == "facedown":
                 return int(obj) in self.st.facedown
-            if name in rs.kinds and False:
-                pass
             raise self.fail(node, f"a {self.kind_of[obj]} has no attribute `{name}`")
         if t is Player:
             if name in rs.player_counters:

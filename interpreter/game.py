@@ -1,6 +1,6 @@
 """The public API of a game in progress: decisions, actions, views, saves, copies.
 
-    rs = load_ruleset("speicherstadt")
+    rs = load_ruleset("my_game")
     game = rs.new_game(players=4, seed=1)
     while not game.is_over:
         game.apply(game.legal_actions()[0])
@@ -14,8 +14,8 @@ import json
 from typing import Any
 
 from . import machine as M
-from .errors import IllegalAction, Problem, SaveError
 from .compiler import CompiledEvaluator
+from .errors import IllegalAction, Problem, SaveError
 from .model import Ruleset
 from .state import Comp, GameState, Player, Zone, decode, encode
 
@@ -26,7 +26,7 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 
 
 class Game:
-    __slots__ = ("rs", "state", "_ev")
+    __slots__ = ("_ev", "rs", "state")
 
     # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
     evaluator_class: type = CompiledEvaluator
@@ -38,7 +38,7 @@ class Game:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> "Game":
+    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
@@ -70,7 +70,7 @@ class Game:
         M.run(g._ev)
         return g
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return Game(self.rs, self.state.copy())
 
     # ------------------------------------------------------------ decisions
@@ -112,9 +112,7 @@ class Game:
             return 0
         if player is None:
             chosen = pending["chosen"]
-            for player in pending["players"]:
-                if player not in chosen:
-                    break
+            player = next(iter([s for s in pending["players"] if s not in chosen]))
         return len(pending["options"][player])
 
     def apply_index(self, i: int, player: int | None = None) -> None:
@@ -124,9 +122,7 @@ class Game:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         chosen = pending["chosen"]
         if player is None:
-            for player in pending["players"]:
-                if player not in chosen:
-                    break
+            player = next(iter([s for s in pending["players"] if s not in chosen]))
         elif player not in pending["players"] or player in chosen:
             raise IllegalAction(Problem("G003", f"P{player + 1} does not decide now"))
         opts = pending["options"][player]
@@ -229,7 +225,7 @@ class Game:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, rs: Ruleset, data: dict | str) -> "Game":
+    def from_json(cls, rs: Ruleset, data: dict | str) -> Game:
         """Restore a saved game. A corrupt save or one from another ruleset raises SaveError."""
         try:
             if isinstance(data, str):
@@ -246,7 +242,7 @@ class Game:
             st.counters = {k: decode(v) for k, v in s["counters"].items()}
             st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
             st.loc = {c: k for k, v in st.zones.items() for c in v}
-            st.facedown = set(int(c) for c in s["facedown"])
+            st.facedown = {int(c) for c in s["facedown"]}
             st.log = [(int(a), str(t)) for a, t in s["log"]]
             st.pending = _dec_pending(s["pending"])
             st.over = bool(s["over"])
@@ -275,7 +271,7 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict]) -> "Game":
+    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict]) -> Game:
         g = cls.new(rs, players, seed)
         for a in actions:
             g.apply(a)
@@ -319,4 +315,4 @@ def ruleset_digest(rs: Ruleset) -> str:
     return cached
 
 
-__all__ = ["Game", "Action", "Comp", "Zone"]
+__all__ = ["Action", "Comp", "Game", "Zone"]

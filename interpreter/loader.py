@@ -7,14 +7,15 @@ run reports every mistake. Names of bundled rulesets resolve to files under `rul
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from . import ast as A
 from . import parser as P
-from .parse_errors import ScriptBudget
 from .errors import Problem, Problems, RulesetError, Span, UsageError
 from .model import CompDef, Decl, KindDef, ProcDef, Ruleset
+from .parse_errors import ScriptBudget
 from .yamlsrc import Document, load_yaml_file
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}

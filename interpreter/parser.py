@@ -8,9 +8,9 @@ inside the file, so every node's span points into the YAML file.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -25,8 +25,8 @@ Origin = Callable[[int, int, int, int], Span]
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    OPEN_PAREN_types = ("LPAR", "LSQB", "LBRACE")
+    CLOSE_PAREN_types = ("RPAR", "RSQB", "RBRACE")
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8

@@ -8,8 +8,9 @@ and the language reference is generated from `doc`, so a new primitive is one de
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .state import Comp, Player, Zone
 
@@ -102,7 +103,7 @@ def _count(ev, a, n, s):
 
 @primitive("sum", "xs", "num")
 def _sum(ev, a, n, s):
-    """Sum of a list of numbers; 0 for an empty list. `sum(c.value for c in p.firemen)`"""
+    """Sum of a list of numbers; 0 for an empty list. `sum(c.value for c in p.hand)`"""
     try:
         return sum(_items(ev, a[0], n))
     except TypeError:
@@ -135,7 +136,7 @@ def _max(ev, a, n, s):
 
 @primitive("any", "xs", "bool")
 def _any(ev, a, n, s):
-    """True if any item is true. `any(c.kind == "ship" for c in p.tableau)`"""
+    """True if any item is true. `any(c.kind == "token" for c in p.tableau)`"""
     return any(_items(ev, a[0], n))
 
 
@@ -295,7 +296,7 @@ def _owner(ev, a, n, s):
 # ------------------------------------------------------------------ components
 @primitive("components", "kind_or_item", "list")
 def _components(ev, a, n, s):
-    """All instances of a kind (`components("card")`) or of an item id (`components("fireman")`)."""
+    """All instances of a kind (`components("card")`) or of an item id (`components("gold_coin")`)."""
     rs = ev.rs
     key = a[0]
     if key in rs.items:
@@ -348,7 +349,7 @@ def _move(ev, a, n, s):
 @primitive("draw", "k source to", "list", pure=False)
 def _draw(ev, a, n, s):
     """Move the top k components of a zone to another (fewer if it runs out); returns them.
-    `ships = draw(3, bag, c.cargo)`"""
+    `got = draw(3, bag, c.slot)`"""
     k = _num(ev, a[0], n)
     src = _zone(ev, a[1], n)
     _zone(ev, a[2], n)
@@ -481,5 +482,5 @@ if __name__ == "__main__":  # python -m interpreter.primitives: refresh the tabl
     doc = Path(__file__).resolve().parent.parent / "docs" / "language.md"
     text = doc.read_text(encoding="utf-8")
     text = re.sub(r"(<!-- begin primitives -->\n).*?(\n<!-- end primitives -->)",
-                  lambda m: m.group(1) + reference_table() + m.group(2), text, flags=re.S)
+                  lambda m: m.group(1) + reference_table() + m.group(2), text, flags=re.DOTALL)
     doc.write_text(text, encoding="utf-8")

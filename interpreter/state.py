@@ -85,8 +85,24 @@ class Rng:
 class GameState:
     """All mutable game data. The interpreter reads and writes it; nothing else does."""
 
-    __slots__ = ("nplayers", "seed", "rng", "counters", "zones", "loc", "facedown", "log", "stack",
-                 "pending", "over", "phase", "steps", "actions", "coverage", "result")
+    __slots__ = (
+        "actions",
+        "counters",
+        "coverage",
+        "facedown",
+        "loc",
+        "log",
+        "nplayers",
+        "over",
+        "pending",
+        "phase",
+        "result",
+        "rng",
+        "seed",
+        "stack",
+        "steps",
+        "zones",
+    )
 
     def __init__(self, nplayers: int, seed: int) -> None:
         self.nplayers = nplayers
@@ -106,7 +122,7 @@ class GameState:
         self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
         self.result: Any = None
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         from .machine import copy_frames  # frames know how to copy themselves
 
         g = GameState.__new__(GameState)

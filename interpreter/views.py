@@ -26,7 +26,7 @@ def _can_see(vis: str, owner: int | None, viewer: int) -> bool:
     return False
 
 
-def make_view(game: "Game", viewer: int) -> dict:
+def make_view(game: Game, viewer: int) -> dict:
     rs, st = game.rs, game.state
     ev = game._ev
 
@@ -86,7 +86,7 @@ def make_view(game: "Game", viewer: int) -> dict:
     return view
 
 
-def decision_prompt(game: "Game", viewer: int) -> str | None:
+def decision_prompt(game: Game, viewer: int) -> str | None:
     """The prompt of the open decision (`choose p "Place a worker":`), as the viewer would read it."""
     from .machine import CHOOSE
 
