@@ -12,23 +12,21 @@ from dataclasses import dataclass
 
 from .errors import Span
 
-node = dataclass(frozen=True, slots=True, eq=False)
-
 
 # ------------------------------------------------------------------ expressions
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Num:
     span: Span
     value: int
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Str:
     span: Span
     value: str
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Interp:
     """A string with `{expr}` holes: parts are plain strings and expressions, in order."""
 
@@ -36,7 +34,7 @@ class Interp:
     parts: tuple[str | Expr, ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Const:
     """true, false and none."""
 
@@ -44,46 +42,46 @@ class Const:
     value: object
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Name:
     span: Span
     name: str
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Attr:
     span: Span
     obj: Expr
     name: str
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Index:
     span: Span
     obj: Expr
     index: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Call:
     span: Span
     func: str
     args: tuple[Expr, ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class ListLit:
     span: Span
     items: tuple[Expr, ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class MapLit:
     span: Span
     pairs: tuple[tuple[Expr, Expr], ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Comp:
     """`[expr for var in iter if cond]`, or the same as the sole argument of a call."""
 
@@ -94,7 +92,7 @@ class Comp:
     cond: Expr | None
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class BinOp:
     span: Span
     op: str
@@ -102,19 +100,19 @@ class BinOp:
     right: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Neg:
     span: Span
     operand: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Not:
     span: Span
     operand: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class BoolOp:
     """`and` / `or`, short-circuit."""
 
@@ -124,7 +122,7 @@ class BoolOp:
     right: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Compare:
     span: Span
     op: str
@@ -132,7 +130,7 @@ class Compare:
     right: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class CondExpr:
     span: Span
     then: Expr
@@ -145,20 +143,20 @@ Expr = (Num | Str | Interp | Const | Name | Attr | Index | Call | ListLit | MapL
 
 
 # ------------------------------------------------------------------ statements
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Block:
     span: Span
     body: tuple[Stmt, ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Assign:
     span: Span
     target: Expr
     value: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class AugAssign:
     span: Span
     target: Expr
@@ -166,13 +164,13 @@ class AugAssign:
     value: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class ExprStmt:
     span: Span
     expr: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class If:
     span: Span
     test: Expr
@@ -180,7 +178,7 @@ class If:
     orelse: Block | None
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class For:
     span: Span
     var: str
@@ -188,67 +186,67 @@ class For:
     body: Block
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class While:
     span: Span
     test: Expr
     body: Block
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Repeat:
     span: Span
     count: Expr
     body: Block
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Pass:
     span: Span
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Break:
     span: Span
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Continue:
     span: Span
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Return:
     span: Span
     value: Expr | None
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class EndGame:
     span: Span
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Phase:
     span: Span
     name: str
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Trigger:
     span: Span
     event: str
     target: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class OptionFor:
     span: Span
     var: str
     iter: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Option:
     """One clause of a menu: a label, optional `for` generators, an optional `when` guard, a body."""
 
@@ -259,7 +257,7 @@ class Option:
     body: Block
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class OptionsFrom:
     """Options that the components in `source` add to this menu under the hook `event`."""
 
@@ -268,7 +266,7 @@ class OptionsFrom:
     source: Expr
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Choose:
     span: Span
     player: Expr
@@ -276,7 +274,7 @@ class Choose:
     items: tuple[Option | OptionsFrom, ...]
 
 
-@node
+@dataclass(frozen=True, slots=True, eq=False)
 class Simultaneous:
     """Several players choose at once (sealed bids); bodies run in seat order once all have chosen."""
 

@@ -7,6 +7,7 @@ that crosses frames (break, continue, return, end_game) travels as exceptions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from . import ast as A
@@ -67,7 +68,7 @@ class Evaluator:
         from .primitives import REGISTRY
 
         self.prims = REGISTRY
-        self._expr = {
+        self._expr: dict[type, Callable[[Any, dict], Any]] = {
             A.Num: lambda n, s: n.value,
             A.Str: lambda n, s: n.value,
             A.Const: lambda n, s: n.value,
@@ -86,7 +87,7 @@ class Evaluator:
             A.Compare: self._compare,
             A.CondExpr: lambda n, s: self.eval(n.then, s) if self.eval(n.test, s) else self.eval(n.orelse, s),
         }
-        self._stmt = {
+        self._stmt: dict[type, Callable[[Any, dict], Any]] = {
             A.Block: self.exec_block,
             A.Assign: self._assign,
             A.AugAssign: self._augassign,
@@ -443,12 +444,12 @@ class Evaluator:
         self.st.phase = n.name
         self.exec_block(self.rs.phases[n.name], {})
 
-    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[int, A.Block]]:
+    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
         """The (component, handler) pairs that `trigger event on target` runs, in order."""
         if type(target) is Zone:
             target = self.st.zones[target.key]
         comps = target if type(target) is list else [target]
-        out = []
+        out: list[tuple[Comp, A.Block]] = []
         for c in list(comps):
             if type(c) is not Comp:
                 raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")

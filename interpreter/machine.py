@@ -175,7 +175,7 @@ def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
     """All legal options of a menu for the player in `scope`: [item index, values, component, clause]."""
     out: list[list] = []
     for i, item in enumerate(choose.items):
-        if type(item) is A.Option:
+        if isinstance(item, A.Option):
             for vals in _enumerate(ev, item, scope):
                 out.append([i, vals, -1, 0])
         else:

@@ -75,7 +75,7 @@ class Ruleset:
     tiebreak: tuple[A.Expr, ...] = ()
     greedy: A.Expr | None = None
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for error rendering
-    spans: dict[tuple, Span] = field(default_factory=dict)  # ("phase", name) etc. -> where it is defined
+    spans: dict[tuple, Span | None] = field(default_factory=dict)  # ("phase", name) -> where it is defined
     raw: dict[str, Any] = field(default_factory=dict)  # the merged YAML data, for `meeple diff`
     # filled by `analyze` (checker.py): which statements may wait for a decision, and stable node ids.
     suspends: set[int] = field(default_factory=set)  # ids (python id()) of statements that may suspend

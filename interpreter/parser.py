@@ -25,8 +25,8 @@ Origin = Callable[[int, int, int, int], Span]
 
 class _Indenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ("LPAR", "LSQB", "LBRACE")
-    CLOSE_PAREN_types = ("RPAR", "RSQB", "RBRACE")
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]  # noqa: RUF012 - lark's Indenter API
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]  # noqa: RUF012
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
@@ -71,7 +71,8 @@ class _Build(Transformer):
         return self.origin(meta.line, meta.column, meta.end_line, meta.end_column)
 
     def tsp(self, tok: Token) -> Span:
-        return self.origin(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column)
+        line, col = tok.line or 1, tok.column or 1
+        return self.origin(line, col, tok.end_line or line, tok.end_column or col)
 
     # -- entry points
     @v_args(meta=True)
@@ -294,8 +295,8 @@ class _Build(Transformer):
         def at(offset: int) -> Origin:
             # A hole `{...}` inside a one-line string: its inner line 1 starts at the token column + offset.
             def o(line: int, col: int, end_line: int, end_col: int) -> Span:
-                return self.origin(tok.line, tok.column + offset + col - 1, tok.line,
-                                   tok.column + offset + end_col - 1)
+                tline, tcol = tok.line or 1, tok.column or 1
+                return self.origin(tline, tcol + offset + col - 1, tline, tcol + offset + end_col - 1)
             return o
         return at
 
