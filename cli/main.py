@@ -235,9 +235,7 @@ def schema(scenario: bool) -> None:
 @format_option
 def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
-    from interpreter.loader import bundled, load_ruleset
-
-    from interpreter.loader import rulesets_dir
+    from interpreter.loader import bundled, load_ruleset, rulesets_dir
 
     rows: list[dict[str, Any]] = []
     variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
