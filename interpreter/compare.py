@@ -17,11 +17,11 @@ from typing import Any
 
 from . import errors as E
 from . import stats
-from .agents import make_agents, seat_names
+from .agents import seat_names
 from .coverage import CoverageReport, report_from_counts
 from .errors import Problem, UsageError
 from .model import Ruleset
-from .simulate import MAX_DECISIONS, check_players, game_seed
+from .simulate import check_players, game_length, game_seed, play_to_end
 
 ALPHA = 0.05
 
@@ -37,49 +37,21 @@ class GameResult:
     coverage: dict[int, int] | None
 
 
-def holder(st: Any, cid: int) -> int | None:
-    """The seat whose zone holds a component at the end, directly or in a slot of a component it holds
-    (a token lying on a card in a player's area); None if it lies in a game zone."""
-    key = st.loc.get(cid)
-    for _ in range(64):  # slots nest, but never deeper than the components do
-        if not key:
-            return None
-        head = key.partition(".")[0]
-        if head.isdigit():
-            return int(head)
-        if not head.startswith("#"):
-            return None
-        key = st.loc.get(int(head[1:]))
-    return None
-
-
 def play_one(rs: Ruleset, players: int, seed: int, agents: str, index: int, coverage: bool) -> GameResult:
     """One bot game, as `simulate.play_game` plays it (same seeds, same bots), plus what it ended with."""
-    bots = make_agents(agents, players, seed)
-    game = rs.new_game(players, seed, coverage=coverage)
-    decisions = 0
-    while not game.is_over:
-        for seat in game.deciders:
-            game.apply_index(bots[seat].choose(game, seat), seat)
-            decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise E.RuntimeRuleError(Problem(
-                "R010", f"the game did not end after {MAX_DECISIONS} decisions (players {players}, seed {seed})",
-                hint="a loop in the flow may offer choices forever"))
-    length = decisions
-    r = game.state.counters.get("round")
-    if "round" in rs.game_counters and isinstance(r, int) and not isinstance(r, bool):
-        length = r
+    game, decisions = play_to_end(rs, players, seed, agents, coverage)
     held: dict[str, list[int]] = {}
     for item, ids in rs.items.items():
         counts = [0] * players
         for cid in ids:
-            seat = holder(game.state, cid)
+            # The seat whose zone holds the component at the end, also through a slot of a component it holds.
+            seat = game._ev.owner(cid)
             if seat is not None:
                 counts[seat] += 1
         held[item] = counts
     scores = [float(s) if isinstance(s, (int, float)) else 0.0 for s in game.scores]
-    return GameResult(index, scores, list(game.winners), decisions, length, held, game.state.coverage)
+    return GameResult(index, scores, list(game.winners), decisions, game_length(rs, game, decisions), held,
+                      game.state.coverage)
 
 
 # ------------------------------------------------------------------ running games, in parallel or not

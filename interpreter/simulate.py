@@ -19,6 +19,7 @@ from . import errors as E
 from . import stats
 from .agents import make_agents, mix_seed, seat_names
 from .errors import Problem, UsageError
+from .game import Game
 from .model import Ruleset
 
 MAX_DECISIONS = 100_000  # a ruleset whose bots can loop forever is reported, not waited for
@@ -104,6 +105,14 @@ def play_game(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random"
     """Play one game with bots to the end."""
     check_players(rs, nplayers)
     names = seat_names(agents_spec, nplayers)
+    game, decisions = play_to_end(rs, nplayers, seed, agents_spec, coverage, max_decisions)
+    return GameRecord(index, seed, nplayers, names, list(game.scores), list(game.winners), decisions,
+                      game_length(rs, game, decisions), game.state.coverage)
+
+
+def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random", coverage: bool = False,
+                max_decisions: int = MAX_DECISIONS) -> tuple[Game, int]:
+    """Play one game with bots to the end; returns the finished game and how many decisions it took."""
     agents = make_agents(agents_spec, nplayers, seed)
     game = rs.new_game(nplayers, seed, coverage=coverage)
     decisions = 0
@@ -116,13 +125,16 @@ def play_game(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random"
             raise E.RuntimeRuleError(Problem(
                 "R010", f"the game did not end after {max_decisions} decisions (players {nplayers}, seed {seed})",
                 hint="a loop in the flow may offer choices forever"))
-    length = decisions
+    return game, decisions
+
+
+def game_length(rs: Ruleset, game: Game, decisions: int) -> int:
+    """Rounds if the ruleset counts them (a `round` game counter), else decisions."""
     if _length_unit(rs) == "rounds":
         r = game.state.counters.get("round")
         if isinstance(r, int) and not isinstance(r, bool):
-            length = r
-    return GameRecord(index, seed, nplayers, names, list(game.scores), list(game.winners), decisions, length,
-                      game.state.coverage)
+            return r
+    return decisions
 
 
 def game_seed(seed: int, i: int) -> int:
