@@ -23,6 +23,7 @@ from .model import Ruleset
 from .primitives import REGISTRY
 from .scriptcheck import Script
 from .typesys import T
+from .usage import definition_problems, usage_warnings
 
 __all__ = ["analyze", "did_you_mean"]
 
@@ -139,7 +140,6 @@ def _suspension(rs: Ruleset) -> None:
     rs.suspending_procs = proc_susp
 
 
-
 class Checker(Decls):
     """Runs every script's check until inferred types settle; then definitions and usage."""
 
@@ -170,13 +170,11 @@ class Checker(Decls):
         self.readonly_assigns: list[tuple[str, Span, str]] = []
 
     def run(self) -> list[Problem]:
-        from .usage import definition_problems, usage_warnings
-
         roots = self.roots()
         for i in range(MAX_PASSES):
             self._start_pass()
             for info in roots:
-                Script(self, info, True).run()
+                Script(self, info).run()
             now = (self.envs, self.obs, self.returns)
             if now == (self.prev_envs, self.prev_obs, self.prev_returns):
                 break

@@ -43,7 +43,8 @@ class Decls:
         self.globals: dict[str, Entry] = {}
         for name in sorted(extra):
             self.globals[name] = ("a name given by the caller", ty.ANY)
-        for name, item_ids in reversed(list(rs.items.items())):
+        # lowest precedence first: a later section hides an earlier one, as in the evaluator
+        for name, item_ids in rs.items.items():
             if len(item_ids) == 1:
                 self.globals[name] = ("an item", ty.comp_of(rs.components[item_ids[0]].kind))
         self.globals["nplayers"] = ("the built-in number of players", ty.NUM)

@@ -38,11 +38,10 @@ class Refs:
 
 
 class Exprs(Ops):
-    def __init__(self, ck: Any, info: RootInfo, report: bool) -> None:
+    def __init__(self, ck: Any, info: RootInfo) -> None:
         self.ck = ck
         self.rs = ck.rs
         self.info = info
-        self.report = report
         self.refs: Refs = ck.refs.setdefault(id(info.node), Refs())
         self.locals, self.bad_assign, self.loop_binds = ck.root_names(info)
         self.prev: dict[str, T] = ck.prev_envs.get(id(info.node), {})
@@ -55,8 +54,7 @@ class Exprs(Ops):
 
     def add(self, code: str, message: str, span: Any, *, hint: str | None = None,
             severity: str = "error") -> None:
-        if self.report:
-            self.ck.problems.add(code, message, span, hint=hint, severity=severity)
+        self.ck.problems.add(code, message, span, hint=hint, severity=severity)
 
     def bind(self, name: str, t: T) -> None:
         self.bound.add(name)

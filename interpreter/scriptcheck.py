@@ -19,8 +19,8 @@ LOOPS = (A.For, A.While, A.Repeat)
 
 
 class Script(Exprs):
-    def __init__(self, ck: Any, info: RootInfo, report: bool) -> None:
-        super().__init__(ck, info, report)
+    def __init__(self, ck: Any, info: RootInfo) -> None:
+        super().__init__(ck, info)
         self.loops: list[Any] = []  # enclosing loops, innermost last
         self.simul: Any = None  # the `simultaneous` whose option bodies we are in
         self.simul_depth = 0  # how many loops enclose that `simultaneous`
@@ -152,7 +152,7 @@ class Script(Exprs):
         if name in self.scoped:
             self.scoped[name] = ty.join(self.scoped[name], value) or ty.ANY
             return
-        if name in self.bad_assign and self.report:
+        if name in self.bad_assign:
             # an error if the global is read anywhere (the author expects it to change), else only a
             # warning that the local variable hides it: decided once every script has been read
             self.ck.readonly_assigns.append((name, target.span, self.info.what))

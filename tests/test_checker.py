@@ -271,7 +271,8 @@ def test_node_ids_and_suspension_contract() -> None:
     analyze(rs)  # again: the same ids, the same suspension
     assert (list(rs.node_ids.items()), set(rs.suspends), set(rs.suspending_procs)) == before
     assert "spend_cube" in rs.suspending_procs and "fits" not in rs.suspending_procs
-    assert any(isinstance(rs.nodes[0], A.Choose) for _ in [0]) or rs.suspends
+    assert rs.suspends and rs.suspends <= set(rs.node_ids)  # suspending statements are numbered
+    assert all(id(n) in rs.suspends for n in rs.nodes if isinstance(n, (A.Choose, A.Simultaneous)))
 
 
 def test_bundled_rulesets_have_no_errors() -> None:
