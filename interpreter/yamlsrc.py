@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent, StreamEndEvent
 
-from .errors import Problem, RulesetError, Span, UsageError
+from .errors import MeepleError, Problem, RulesetError, Span, UsageError
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 64
@@ -42,8 +42,14 @@ def split_lines(text: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def _fail(code: str, message: str, span: Span | None = None, hint: str | None = None) -> RulesetError:
-    return RulesetError(Problem(code, message, span, hint=hint))
+# A file that is not a ruleset at all (empty, not a mapping, binary) is a usage error (exit 2), not an
+# invalid ruleset (exit 1): the user gave the wrong file.
+_NOT_A_RULESET = {"Y002", "Y007"}
+
+
+def _fail(code: str, message: str, span: Span | None = None, hint: str | None = None) -> MeepleError:
+    cls = UsageError if code in _NOT_A_RULESET and "control character" not in message else RulesetError
+    return cls(Problem(code, message, span, hint=hint))
 
 
 def _start(path: str) -> Span:
