@@ -341,6 +341,10 @@ def resolve(ev: Evaluator) -> None:
                 ev.exec_block(clause.body, scope)
             except ReturnSig:
                 pass
+            except (BreakSig, ContinueSig, EndGameSig):
+                # The checker refuses these (C009, C021); a ruleset loaded without checks still gets a
+                # located error rather than a traceback.
+                raise ev.fail(clause, "the options of `simultaneous` cannot break, continue or end the game")
 
 
 def _count(ev: Evaluator, clause: A.Option) -> None:
