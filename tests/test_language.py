@@ -1,0 +1,206 @@
+"""The language's semantics, as a specification (docs/language.md). Each test runs a tiny ruleset."""
+
+import textwrap
+
+import pytest
+
+from interpreter.errors import RuntimeRuleError
+from interpreter.game import Game
+from interpreter.loader import load_ruleset
+
+BASE = """\
+meeple: 1
+name: Tiny
+players: {min: 2, max: 3}
+constants:
+  nothing: none
+  table: {a: 1, b: 2}
+counters:
+  game: {round: 0, marker: {initial: null}}
+  player: {coins: 3}
+zones:
+  game: {deck: {visibility: hidden}, row: {}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    counters: {heat: 0}
+    slots: {pile: {}}
+    defaults: {size: none}
+    items:
+      - {id: ace, name: Ace, value: 1}
+      - {id: two, name: Two, value: 2, count: 2}
+setup: |
+  move(components("card"), deck)
+flow: |
+  FLOW
+scoring:
+  score: p.coins
+"""
+
+
+def game(flow="pass", players=2, seed=0, tmp_path=None) -> Game:
+    text = BASE.replace("FLOW", textwrap.indent(textwrap.dedent(flow).strip(), "  ").lstrip())
+    path = tmp_path / "tiny.yaml"
+    path.write_text(text)
+    return load_ruleset(path).new_game(players, seed)
+
+
+@pytest.fixture
+def g(tmp_path):
+    return lambda flow="pass", **kw: game(flow, tmp_path=tmp_path, **kw)
+
+
+def test_equality_and_membership_are_strict_about_players_and_numbers(g):
+    x = g()
+    assert x.evaluate("player(0) == player(0)") is True
+    assert x.evaluate("player(0) == 0") is False  # a player is not the number of its seat
+    assert x.evaluate("0 in players") is False
+    assert x.evaluate("player(1) in players") is True
+    assert x.evaluate("true == 1") is False
+    assert x.evaluate("ace in deck and ace not in row") is True
+
+
+def test_none_in_yaml_data_is_the_language_none(g):
+    x = g()
+    assert x.evaluate("nothing == none") is True
+    assert x.evaluate("marker == none") is True
+    assert x.evaluate("ace.size == none") is True
+
+
+def test_lists_are_values_and_zones_are_references(g):
+    x = g("""
+    snapshot = list(deck)
+    move(ace, row)
+    kept = count(snapshot)
+    live = count(deck)
+    round = kept * 10 + live
+    """)
+    assert x.is_over and x.evaluate("round") == 32
+
+
+def test_list_and_map_operators(g):
+    x = g()
+    assert x.evaluate("[1, 2] + 3") == [1, 2, 3]
+    assert x.evaluate("[1, 2, 3, 2] - 2") == [1, 3]
+    assert x.evaluate("table[\"b\"] + get(table, \"z\", 7)") == 9
+    assert x.evaluate("[c.value for c in deck if c.value > 1]") == [2, 2]
+    assert x.evaluate("sum(c.value for c in deck)") == 5
+    assert x.evaluate("max([], 0) + min([4, 2])") == 2
+    assert x.evaluate("between(2, 4)") == [2, 3, 4]
+    assert x.evaluate("3 if nplayers == 2 else 4") == 3
+    assert x.evaluate("7 // 2 * 2 + 7 % 2 - -1") == 8
+
+
+def test_strings_interpolate_values_readably(g):
+    x = g()
+    assert x.evaluate('"{first(deck).name} for {1 + 1} by {player(1)}"') == "Ace for 2 by P2"
+    assert x.evaluate('"{{literal}}"') == "{literal}"
+
+
+def test_players_counters_zones_and_component_slots(g):
+    x = g("""
+    for p in players:
+        gain(p.coins, p.seat)
+    move(ace, player(1).hand)
+    move(first(deck), ace.pile)
+    ace.heat += 2
+    round = count(ace.pile) + ace.heat
+    """)
+    assert x.evaluate("[p.coins for p in players]") == [3, 4]
+    assert x.evaluate("ace.owner == player(1)") is True
+    assert x.evaluate("first(ace.pile).owner == player(1)") is True  # through the slot
+    assert x.evaluate("round") == 3
+    assert x.evaluate("turn_order(player(1))") == x.evaluate("[player(1), player(0)]")
+    assert x.evaluate("left_of(player(1)) == player(0)") is True
+
+
+def test_pay_refuses_to_go_below_zero_with_a_located_error(g):
+    with pytest.raises(RuntimeRuleError) as e:
+        g("pay(player(0).coins, 4)")
+    p = e.value.problems[0]
+    assert "cannot pay 4" in p.message and p.span.line == 24 and p.span.file.endswith("tiny.yaml")
+
+
+def test_a_menu_with_no_legal_option_is_a_located_rules_error(g):
+    with pytest.raises(RuntimeRuleError) as e:
+        g("""
+        choose player(0):
+            option "never" when nplayers > 5:
+                pass
+        """)
+    assert e.value.problems[0].code == "R002"
+
+
+def test_a_menu_that_can_never_offer_anything_is_caught_before_play(tmp_path):
+    from interpreter.errors import RulesetError
+
+    with pytest.raises(RulesetError) as e:
+        game("""
+        choose player(0):
+            option "never" when false:
+                pass
+        """, tmp_path=tmp_path)
+    assert "C017" in [p.code for p in e.value.problems]
+
+
+def test_choose_waits_and_the_chosen_body_runs_with_its_values(g):
+    x = g("""
+    choose player(0) "Pick":
+        option "Take {n}" for n in between(1, 3) when n != 2:
+            round = n
+    """)
+    assert [a["label"] for a in x.legal_actions()] == ["Take 1", "Take 3"]
+    assert x.view(0)["decision"]["prompt"] == "Pick"
+    x.apply("Take 3")
+    assert x.is_over and x.evaluate("round") == 3
+
+
+def test_sealed_choices_are_collected_before_any_body_runs(g):
+    x = g("""
+    bids = {}
+    simultaneous q in players:
+        choose q:
+            option "Bid {n}" for n in between(0, q.coins):
+                bids[q] = n
+    round = bids[player(0)] * 10 + bids[player(1)]
+    """)
+    assert sorted(x.deciders) == [0, 1]
+    other = x.copy()
+    x.apply(next(a for a in x.legal_actions(1) if a["label"] == "Bid 2"))
+    other.apply(next(a for a in other.legal_actions(1) if a["label"] == "Bid 1"))
+    # P1 sees that P2 has chosen, never what: the views are the same whichever bid P2 made.
+    assert x.view(0) == other.view(0) and x.view(0)["decision"]["chosen"] == [1]
+    x.apply(next(a for a in x.legal_actions(0) if a["label"] == "Bid 3"))
+    assert x.is_over and x.evaluate("round") == 32
+
+
+def test_procedures_return_values_and_may_ask_for_decisions(tmp_path):
+    text = BASE.replace("FLOW", "round = pick(player(1))") + textwrap.dedent("""\
+    procedures:
+      pick:
+        params: [p]
+        do: |
+          choose p:
+              option "One": return 1
+              option "Two": return 2
+    """)
+    path = tmp_path / "procs.yaml"
+    path.write_text(text)
+    x = load_ruleset(path).new_game(2, 0)
+    assert x.current_player == 1
+    x.apply("Two")
+    assert x.evaluate("round") == 2
+
+
+def test_break_leaves_a_loop_that_waits_for_decisions(g):
+    x = g("""
+    while true:
+        round += 1
+        choose player(0):
+            option "Again": pass
+            option "Stop": break
+    """)
+    x.apply("Again")
+    x.apply("Again")
+    x.apply("Stop")
+    assert x.is_over and x.evaluate("round") == 3
