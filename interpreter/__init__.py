@@ -1,7 +1,7 @@
 """Meeple's engine: load a ruleset, then play games of it.
 
     from interpreter import load_ruleset
-    game = load_ruleset("speicherstadt").new_game(players=4, seed=1)
+    game = load_ruleset("my_game").new_game(players=4, seed=1)
 """
 
 from .errors import IllegalAction, MeepleError, RulesetError, SaveError, UsageError
