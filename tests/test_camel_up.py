@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
+from support import random_game as play_randomly
+from support import visible_ids
 
 from interpreter.game import Game
 from interpreter.loader import load_ruleset
@@ -25,16 +27,7 @@ TOTAL_COINS = 120
 
 
 def random_game(players, seed, each_step=None):
-    g = RS.new_game(players, seed)
-    rng = random.Random(seed)
-    while not g.is_over:
-        if each_step:
-            each_step(g)
-        seat = g.deciders[0]
-        g.apply_index(rng.randrange(g.num_actions(seat)), seat)
-    if each_step:
-        each_step(g)
-    return g
+    return play_randomly(RS, players, seed, each_step)
 
 
 def counter(g, name):
@@ -237,22 +230,6 @@ def test_save_and_restore_mid_game_continues_identically():
 
 
 # ------------------------------------------------------------------ hidden information
-def _ids_in(view):
-    out = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "id" in x and "kind" in x:
-                out.add(x["id"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-    walk(view)
-    return out
-
-
 def _swap_hidden(g, a, b):
     """Exchange two hidden cards (places and face-down flags): what nobody may tell apart."""
     st = g.state
@@ -279,7 +256,7 @@ def _check_views(rng):
         for p, v in enumerate(views):
             text = json.dumps(v)
             # No deck card and no face-down card is ever named, by anyone.
-            assert not (_ids_in(v) & hidden)
+            assert not (visible_ids(v) & hidden)
             assert v["zones"]["deck"] == {"count": len(st.zones["deck"])}
             assert "bank" not in v["counters"]
             for t in v["zones"]["market"]:

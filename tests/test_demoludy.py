@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from support import random_game, visible_ids
 
 from interpreter.game import Game
 from interpreter.loader import load_ruleset
@@ -27,18 +28,6 @@ GAMES_PER_COUNT = 100
 
 def ids_of(rs, kind, **attrs):
     return {c.id for c in rs.components if c.kind == kind and all(c.attrs.get(k) == v for k, v in attrs.items())}
-
-
-def random_game(rs, players, seed, each_step=None):
-    g = rs.new_game(players, seed)
-    rng = random.Random(seed)
-    while not g.is_over:
-        if each_step:
-            each_step(g)
-        g.apply_index(rng.randrange(g.num_actions()))
-    if each_step:
-        each_step(g)
-    return g
 
 
 # ---------------------------------------------------------------- scenarios
@@ -154,24 +143,6 @@ def test_json_round_trip_mid_game(variant):
 
 
 # ---------------------------------------------------------------- hidden information
-def visible_ids(view):
-    """Ids of every component shown in a view (hidden ones show no id)."""
-    out = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "id" in x and "kind" in x:
-                out.add(x["id"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(view)
-    return out
-
-
 def secrets_check(rs):
     countries = ids_of(rs, "country")
 

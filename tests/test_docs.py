@@ -10,7 +10,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 
 def test_reference_table_is_current():
     text = DOC.read_text(encoding="utf-8")
-    table = re.search(r"<!-- begin primitives -->\n(.*?)\n<!-- end primitives -->", text, re.S)
+    table = re.search(r"<!-- begin primitives -->\n(.*?)\n<!-- end primitives -->", text, re.DOTALL)
     assert table, "docs/language.md lost its primitives markers"
     assert table.group(1) == reference_table(), (
         "docs/language.md is out of date: run `python -m interpreter.primitives` to regenerate the table")

@@ -5,6 +5,7 @@ import random
 from pathlib import Path
 
 import pytest
+from support import random_game as play_randomly
 
 from interpreter.game import Game
 from interpreter.loader import load_ruleset
@@ -14,21 +15,15 @@ from interpreter.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RS = load_ruleset(ROOT / "rulesets" / "merchants.yaml")
-KIND = {c.id: c.kind for c in RS.components}
-IDS = {k: sorted(c.id for c in RS.components if c.kind == k) for k in ("card", "token", "ship", "special", "space")}
-SHIPS = IDS["ship"]
 
 
 def random_game(players, seed, each_step=None):
-    g = RS.new_game(players, seed)
-    rng = random.Random(seed)
-    while not g.is_over:
-        if each_step:
-            each_step(g)
-        g.apply_index(rng.randrange(g.num_actions()))
-    if each_step:
-        each_step(g)
-    return g
+    return play_randomly(RS, players, seed, each_step)
+
+
+KIND = {c.id: c.kind for c in RS.components}
+IDS = {k: sorted(c.id for c in RS.components if c.kind == k) for k in ("card", "token", "ship", "special", "space")}
+SHIPS = IDS["ship"]
 
 
 def test_loads_without_warnings():

@@ -3,25 +3,11 @@
 import json
 
 import pytest
+from support import PICK
 
 from interpreter.errors import RuntimeRuleError, UsageError
 from interpreter.loader import load_ruleset
 from interpreter.simulate import bench, default_players, game_seed, play_game, simulate
-
-PICK = """\
-meeple: 1
-name: Pick
-players: {min: 1, max: 3}
-counters:
-  player: {points: 0}
-flow: |
-  for p in players:
-      choose p "Take":
-          option "Take {n}" for n in [1, 3, 2]:
-              score(p.points, n)
-scoring:
-  score: p.points
-"""
 
 # Runs fine until the third player must choose from an empty menu (R002).
 BROKEN = """\

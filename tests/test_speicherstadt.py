@@ -6,23 +6,20 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import random_game as play_randomly
 
 from interpreter.game import Game
 from interpreter.loader import load_ruleset
 from interpreter.machine import assert_state
 
 RS = load_ruleset("speicherstadt")
-CUBES = [c.id for c in RS.components if c.kind == "cube"]
 
 
 def random_game(players, seed, each_step=None):
-    g = RS.new_game(players, seed)
-    rng = random.Random(seed)
-    while not g.is_over:
-        if each_step:
-            each_step(g)
-        g.apply_index(rng.randrange(g.num_actions()))
-    return g
+    return play_randomly(RS, players, seed, each_step)
+
+
+CUBES = [c.id for c in RS.components if c.kind == "cube"]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

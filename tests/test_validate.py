@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.errors import MeepleError, Problem, RulesetError
+from interpreter.errors import MeepleError, Problem
 from interpreter.loader import load_ruleset
 from interpreter.report import render_json, render_text
 from interpreter.yamlsrc import split_lines

@@ -1,0 +1,50 @@
+"""Helpers shared by the test files: random play, view inspection, and tiny rulesets."""
+
+import random
+
+PICK = """\
+meeple: 1
+name: Pick
+players: {min: 1, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take {n}" for n in [1, 3, 2]:
+              score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+
+def random_game(rs, players, seed, each_step=None):
+    """Play a game of `rs` to the end with uniformly random actions (seeded), calling each_step(game)
+    before every decision and once at the end."""
+    g = rs.new_game(players, seed)
+    rng = random.Random(seed)
+    while not g.is_over:
+        if each_step:
+            each_step(g)
+        g.apply_index(rng.randrange(g.num_actions()))
+    if each_step:
+        each_step(g)
+    return g
+
+
+def visible_ids(view):
+    """Ids of every component shown in a view (hidden ones show no id)."""
+    out = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "id" in x and "kind" in x:
+                out.add(x["id"])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(view)
+    return out
