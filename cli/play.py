@@ -6,6 +6,7 @@ sealed decision are printed only after everyone has chosen, so the person never 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -57,8 +58,17 @@ def save_game(game: Game, path: str, seat: int | None = None, agents: str | None
     data = game.to_json()
     if seat is not None:
         data[PLAY_KEY] = {"seat": seat + 1, "agents": agents}
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, separators=(",", ":"))
+    # Write a temporary file and rename it over the old save, so that a failed write (disk full, Ctrl-C)
+    # never destroys the save the player already had.
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise UsageError(Problem("IO03", f"cannot save to {path}: {e.strerror or e}")) from None
 
 
 def load_game(rs: Any, path: str) -> tuple[Game, dict]:

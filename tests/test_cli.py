@@ -314,3 +314,22 @@ def test_simulate_reports_rules_coverage():
     assert "coverage" in data
     text = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "2", "--coverage"])
     assert text.exit_code == 0 and "coverage of Speicherstadt over 2 games" in text.output
+
+
+def test_saving_to_an_unwritable_place_is_a_clear_usage_error_and_keeps_the_old_save(tmp_path):
+    from cli.play import load_game, save_game
+    from interpreter.errors import UsageError
+    from interpreter.loader import load_ruleset
+
+    rs = load_ruleset("speicherstadt")
+    game = rs.new_game(2, 1)
+    good = tmp_path / "game.json"
+    save_game(game, str(good))
+    before = good.read_text()
+    with pytest.raises(UsageError):
+        save_game(game, str(tmp_path / "missing" / "game.json"))
+    blocker = tmp_path / "blocked.json"
+    blocker.mkdir()  # a folder where the save should go: the write fails, nothing is lost
+    with pytest.raises(UsageError):
+        save_game(game, str(blocker))
+    assert good.read_text() == before and load_game(rs, str(good))[0].to_json() == game.to_json()
