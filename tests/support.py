@@ -18,6 +18,23 @@ scoring:
 """
 
 
+# Runs fine until the third player must choose from an empty menu (R002).
+BROKEN = """\
+meeple: 1
+name: Broken
+players: {min: 2, max: 3}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Take":
+          option "Take 1" when p.seat < 2:
+              score(p.points, 1)
+scoring:
+  score: p.points
+"""
+
+
 def random_game(rs, players, seed, each_step=None):
     """Play a game of `rs` to the end with uniformly random actions (seeded), calling each_step(game)
     before every decision and once at the end."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from support import PICK
+from support import BROKEN, PICK
 
 from cli.main import meeple
 
@@ -42,20 +42,6 @@ scoring:
   score: p.points
 """
 
-BROKEN = """\
-meeple: 1
-name: Broken
-players: {min: 2, max: 3}
-counters:
-  player: {points: 0}
-flow: |
-  for p in players:
-      choose p "Take":
-          option "Take 1" when p.seat < 1:
-              score(p.points, 1)
-scoring:
-  score: p.points
-"""
 
 SCENARIOS = """\
 ruleset: pick.yaml
@@ -181,7 +167,7 @@ def test_simulate_unknown_ruleset():
 
 def test_simulate_invalid_or_failing_ruleset(d):
     assert run("simulate", d / "bad.yaml").exit_code == 1
-    r = run("simulate", d / "broken.yaml", "-p", 2, "-n", 1)
+    r = run("simulate", d / "broken.yaml", "-p", 3, "-n", 1)
     assert r.exit_code == 1 and "R002" in r.output and "broken.yaml:" in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
 

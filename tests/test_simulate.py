@@ -3,27 +3,11 @@
 import json
 
 import pytest
-from support import PICK
+from support import BROKEN, PICK
 
 from interpreter.errors import RuntimeRuleError, UsageError
 from interpreter.loader import load_ruleset
 from interpreter.simulate import bench, default_players, game_seed, play_game, simulate
-
-# Runs fine until the third player must choose from an empty menu (R002).
-BROKEN = """\
-meeple: 1
-name: Broken
-players: {min: 2, max: 3}
-counters:
-  player: {points: 0}
-flow: |
-  for p in players:
-      choose p "Take":
-          option "Take 1" when p.seat < 2:
-              score(p.points, 1)
-scoring:
-  score: p.points
-"""
 
 
 @pytest.fixture(scope="module")
