@@ -13,7 +13,7 @@ from typing import Any
 
 from . import ast as A
 from .compile_expr import MAX_SEATS, ExprCompiler, Fn
-from .evaluator import MAX_STEPS, BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig
+from .evaluator import MAX_STEPS, BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, iteration
 from .model import Ruleset
 from .primitives import REGISTRY
 from .state import Comp, Player, Zone
@@ -220,12 +220,8 @@ class Compiler(ExprCompiler):
             ev.st.steps += len(items)
             for x in items:
                 s[var] = x
-                try:
-                    body(ev, s)
-                except BreakSig:
+                if not iteration(body, ev, s):
                     break
-                except ContinueSig:
-                    continue
         return f
 
     def _s_While(self, n):
@@ -238,12 +234,8 @@ class Compiler(ExprCompiler):
                 st.steps += 1
                 if st.steps > MAX_STEPS:
                     raise ev.fail(n, "the game ran more than 2,000,000 steps: a loop that never ends?")
-                try:
-                    body(ev, s)
-                except BreakSig:
+                if not iteration(body, ev, s):
                     break
-                except ContinueSig:
-                    continue
         return f
 
     def _s_Repeat(self, n):
@@ -255,12 +247,8 @@ class Compiler(ExprCompiler):
             if type(k) is not int:
                 raise ev.fail(n.count, f"`repeat` needs a number, not {type_name(k)}")
             for _ in range(k):
-                try:
-                    body(ev, s)
-                except BreakSig:
+                if not iteration(body, ev, s):
                     break
-                except ContinueSig:
-                    continue
         return f
 
     def _s_Pass(self, n):

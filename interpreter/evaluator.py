@@ -19,6 +19,19 @@ from .values import MISSING, ValueOps, show, type_name  # show, type_name: also 
 MAX_STEPS = 2_000_000  # statements per game before we call it a runaway loop
 
 
+def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
+    """Run one pass of a loop body, `run(a, b)`; False when the body broke out of the loop (`continue`
+    just ends the pass). Both evaluators' loops share it: the reference one passes (body, scope), the
+    compiled one passes its body closure with (evaluator, scope)."""
+    try:
+        run(a, b)
+    except BreakSig:
+        return False
+    except ContinueSig:
+        pass
+    return True
+
+
 class BreakSig(Exception):
     pass
 
@@ -216,21 +229,13 @@ class Evaluator(ValueOps):
         items = list(self.iterate(self.eval(n.iter, scope), n.iter))
         for x in items:
             scope[n.var] = x
-            try:
-                self.exec_block(n.body, scope)
-            except BreakSig:
+            if not iteration(self.exec_block, n.body, scope):
                 break
-            except ContinueSig:
-                continue
 
     def _while(self, n: A.While, scope: dict) -> None:
         while self.eval(n.test, scope):
-            try:
-                self.exec_block(n.body, scope)
-            except BreakSig:
+            if not iteration(self.exec_block, n.body, scope):
                 break
-            except ContinueSig:
-                continue
             self.st.steps += 1
 
     def _repeat(self, n: A.Repeat, scope: dict) -> None:
@@ -238,12 +243,8 @@ class Evaluator(ValueOps):
         if type(count) is not int:
             raise self.fail(n.count, f"`repeat` needs a number, not {type_name(count)}")
         for _ in range(count):
-            try:
-                self.exec_block(n.body, scope)
-            except BreakSig:
+            if not iteration(self.exec_block, n.body, scope):
                 break
-            except ContinueSig:
-                continue
 
     def _break(self, n, scope):
         raise BreakSig()
