@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .primitives import _comps, _items, _num, _player, _zone, primitive
 from .state import Comp
+from .values import show
 
 
 @primitive("random_pick", "xs", "any", pure=False)
@@ -135,24 +136,18 @@ def _score(ev, a, n, s):
 @primitive("log", "text", "none", pure=False)
 def _log(ev, a, n, s):
     """Write a line every player sees in the game log."""
-    from .evaluator import show
-
     ev.st.log.append((-1, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
 
 
 @primitive("tell", "p text", "none", pure=False)
 def _tell(ev, a, n, s):
     """Write a line only player p sees."""
-    from .evaluator import show
-
     ev.st.log.append((int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs)))
 
 
 @primitive("show", "x p", "none", pure=False)
 def _show(ev, a, n, s):
     """Show components to player p only (e.g. a hand, to prove what is not in it)."""
-    from .evaluator import show
-
     comps = _comps(ev, a[0], n)
     ev.st.log.append((int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing")))
 

@@ -15,6 +15,7 @@ from .errors import Problem, RuntimeRuleError
 from .evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from .frames import BLOCK, CALL, CHOOSE, SIMUL
 from .state import Comp, Player
+from .values import show
 
 
 def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
@@ -140,8 +141,6 @@ def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
         if saved is not None:
             frame[2].clear()
             frame[2].update(saved)
-    from .evaluator import show
-
     return v if type(v) is str else show(v, ev.rs)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .state import Comp, Player, Zone
+from .values import type_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +58,6 @@ def _items(ev, v, node) -> list:
         return v
     if type(v) is dict:
         return list(v)
-    from .evaluator import type_name
-
     raise ev.fail(node, f"`{node.func}` needs a list or a zone, not {type_name(v)}")
 
 
@@ -69,31 +68,23 @@ def _comps(ev, v, node) -> list:
         return v
     if type(v) is Comp:
         return [v]
-    from .evaluator import type_name
-
     raise ev.fail(node, f"`{node.func}` needs a component, a list of them or a zone, not {type_name(v)}")
 
 
 def _zone(ev, v, node) -> list:
     if type(v) is not Zone:
-        from .evaluator import type_name
-
         raise ev.fail(node, f"`{node.func}` needs a zone, not {type_name(v)}")
     return ev.st.zones[v.key]
 
 
 def _player(ev, v, node) -> Player:
     if type(v) is not Player:
-        from .evaluator import type_name
-
         raise ev.fail(node, f"`{node.func}` needs a player, not {type_name(v)}")
     return v
 
 
 def _num(ev, v, node) -> int:
     if type(v) is not int:
-        from .evaluator import type_name
-
         raise ev.fail(node, f"`{node.func}` needs a number, not {type_name(v)}")
     return v
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .primitives import _items, _num, _player, primitive
 from .state import Comp, Player, Zone
+from .values import show
 
 
 # ------------------------------------------------------------------ queries
@@ -162,8 +163,6 @@ def _get(ev, a, n, s):
 @primitive("text", "x", "str")
 def _text(ev, a, n, s):
     """A value as readable text."""
-    from .evaluator import show
-
     return show(a[0], ev.rs)
 
 
