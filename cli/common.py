@@ -12,10 +12,9 @@ import sys
 from typing import Any
 
 import click
-
-from interpreter.errors import MeepleError, Problem, UsageError
-from interpreter.model import Ruleset
-from interpreter.report import render_text
+from meeple.errors import MeepleError, Problem, UsageError
+from meeple.runtime.rules import Ruleset
+from meeple.tools.report import render_text
 
 
 def stderr_color() -> bool:
@@ -50,13 +49,13 @@ class MeepleGroup(click.Group):
 
 def load(ruleset: str) -> Ruleset:
     """A RULESET argument: a path, or the name of a bundled ruleset or variant."""
-    from interpreter.loader import load_ruleset
+    from meeple.runtime.rules import load_ruleset
 
     return load_ruleset(ruleset)
 
 
 def resolve_players(rs: Ruleset, players: int | None) -> int:
-    from interpreter.simulate import check_players, default_players
+    from meeple.tools.simulate import check_players, default_players
 
     n = default_players(rs) if players is None else players
     check_players(rs, n)

@@ -1,6 +1,6 @@
 """`meeple compare BASE VARIANT...`: play every ruleset on the same seeds and show the results side by side.
 
-The figures come from interpreter/compare.py. Each cell of a variant is marked against the base:
+The figures come from interpreter/tools/compare.py. Each cell of a variant is marked against the base:
 `*` when the difference is significant (p < 0.05), `~` when it is not; the "differences" section says
 it in words. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
 """
@@ -12,8 +12,7 @@ import sys
 from typing import Any
 
 import click
-
-from .common import format_option, table, usage
+from meeple.cli.common import format_option, table, usage
 
 
 def _pct(x: float | None) -> str:
@@ -178,9 +177,8 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     """Play BASE and each VARIANT on the same seeds and compare them side by side.
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
-    from interpreter.compare import compare as run
-
-    from .common import load, resolve_players
+    from meeple.cli.common import load, resolve_players
+    from meeple.tools.compare import compare as run
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")

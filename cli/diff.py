@@ -12,8 +12,7 @@ import json
 from typing import Any
 
 import click
-
-from .common import format_option
+from meeple.cli.common import format_option
 
 # How deep a path goes before it names one thing ("entity"): constants.workers, components.card.items.port.
 _DEPTH = {"constants": 2, "procedures": 2, "phases": 2, "counters": 3, "zones": 3, "scoring": 2, "agents": 2,
@@ -178,7 +177,7 @@ def _change(f: dict) -> str:
 def diff(base: str, variant: str, fmt: str) -> None:
     """Show what VARIANT changes in BASE: components and items, constants, counters, zones, phases and
     steps, procedures, events and effects. Both are paths or bundled names."""
-    from .common import load
+    from meeple.cli.common import load
 
     a, b = load(base), load(variant)
     changes = semantic_diff(a.raw, b.raw)

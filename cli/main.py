@@ -11,12 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-
-from interpreter.errors import MeepleError, UsageError
-
-from . import __version__
-from .common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
-from .play import play
+from meeple.cli import __version__
+from meeple.cli.common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
+from meeple.cli.play import play
+from meeple.errors import MeepleError, UsageError
 
 
 @click.group(cls=MeepleGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,8 +24,8 @@ def meeple() -> None:
 
 
 meeple.add_command(play)
-from .compare import compare; meeple.add_command(compare)  # noqa: I001
-from .diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
+from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -42,8 +40,8 @@ def _looks_like_path(arg: str) -> bool:
 @click.option("--strict", is_flag=True, help="Warnings fail validation too (exit 1).")
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check ruleset FILES (paths or bundled names) and report every problem."""
-    from interpreter.loader import load_ruleset
-    from interpreter.report import render_json, render_text
+    from meeple.runtime.rules import load_ruleset
+    from meeple.tools.report import render_json, render_text
 
     problems: list = []
     per_file: list[dict] = []
@@ -51,7 +49,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     for f in files:
         try:
             if _looks_like_path(f) and not Path(f).exists():
-                from interpreter.loader import find_ruleset
+                from meeple.loading.files import find_ruleset
 
                 try:
                     find_ruleset(f)  # a bundled name such as variants/four_workers
@@ -111,7 +109,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     """Play RULESET many times with bots and report win rates, scores, length and speed.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
-    from interpreter.simulate import simulate as run
+    from meeple.tools.simulate import simulate as run
 
     rs = load(ruleset)
     n = resolve_players(rs, players)
@@ -126,7 +124,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         summary = run(rs, n, games, seed, agents, workers, coverage=coverage)
     cov = None
     if coverage:
-        from interpreter.coverage import coverage_report
+        from meeple.tools.coverage import coverage_report
 
         cov = coverage_report(rs, [r.coverage for r in summary.records])
     if fmt == "json":
@@ -147,7 +145,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
                f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.seconds:.2f} s)")
     if cov is not None:
-        from interpreter.coverage import render_text as render_coverage
+        from meeple.tools.coverage import render_text as render_coverage
 
         click.echo(render_coverage(cov))
 
@@ -165,8 +163,8 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     """Measure random-play speed of RULESET on one core: games/s and decisions/s.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
-    from interpreter.simulate import bench as run
-    from interpreter.simulate import check_players
+    from meeple.tools.simulate import bench as run
+    from meeple.tools.simulate import check_players
 
     rs = load(ruleset)
     for n in players:
@@ -191,7 +189,7 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
 @format_option
 def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
     """Run rule scenarios from files or folders (every *.yaml inside)."""
-    from interpreter.scenarios import run_paths
+    from meeple.tools.scenarios import run_paths
 
     results = run_paths(list(paths))
     failed = [r for r in results if not r.ok]
@@ -226,7 +224,7 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
 @click.option("--scenario", is_flag=True, help="The schema of scenario files instead of rulesets.")
 def schema(scenario: bool) -> None:
     """Print the JSON Schema of ruleset (or scenario) files, for editors."""
-    from interpreter.schema import load_schema
+    from meeple.loading.schema import load_schema
 
     click.echo(json.dumps(load_schema("scenario" if scenario else "meeple"), indent=2, ensure_ascii=False))
 
@@ -235,7 +233,8 @@ def schema(scenario: bool) -> None:
 @format_option
 def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
-    from interpreter.loader import bundled, load_ruleset, rulesets_dir
+    from meeple.loading.files import bundled, rulesets_dir
+    from meeple.runtime.rules import load_ruleset
 
     rows: list[dict[str, Any]] = []
     variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))

@@ -13,14 +13,12 @@ import secrets
 from typing import Any
 
 import click
-
-from interpreter.agents import make_agents, mix_seed
-from interpreter.errors import Problem, SaveError, UsageError
-from interpreter.game import Game
-from interpreter.state import Player
-
-from .common import load
-from .view import render_scores, render_view
+from meeple.cli.common import load
+from meeple.cli.view import render_scores, render_view
+from meeple.errors import Problem, SaveError, UsageError
+from meeple.runtime.data import Player
+from meeple.runtime.game import Game
+from meeple.tools.agents import make_agents, mix_seed
 
 HELP = """Type the number of an option to choose it. Other commands:
   v          show the game again
@@ -192,7 +190,7 @@ def play(ruleset: str, players: int | None, seat: int | None, seed: int | None, 
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). At a decision, type the
     number of an option; `s FILE` saves, `q` quits, `?` helps."""
-    from .common import resolve_players
+    from meeple.cli.common import resolve_players
 
     rs = load(ruleset)
     if load_path:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.model import Ruleset
+from meeple.language.model import Ruleset
 
 MAX_NAMES = 15  # long zones are cut to their last items: the most recent usually matter most
 BUILTIN_BOX = "box"  # the interpreter's zone for components out of play: shown as a count only

@@ -1,11 +1,33 @@
-"""Meeple's engine: load a ruleset, then play games of it.
+"""Meeple: a rules-as-data interpreter for board and card games.
 
-    from interpreter import load_ruleset
-    game = load_ruleset("my_game").new_game(players=4, seed=1)
+    import meeple
+    game = meeple.load_ruleset("my_game").new_game(players=4, seed=1)
+
+The engine is a pipeline of stages, one subpackage each, in the order a ruleset flows through them:
+`loading` (YAML, schema, variants) -> `language` (grammar, AST, parser, model) -> `checker` ->
+`runtime` (state, evaluators, frame machine, built-ins, Game) -> `tools` (agents, simulation,
+comparison, coverage, scenarios). Each stage imports only the stages before it; this file, the
+public API, sits on top of them all.
 """
 
-from .errors import IllegalAction, MeepleError, RulesetError, SaveError, UsageError
-from .game import Game
-from .loader import load_ruleset
+from meeple.errors import (
+                           IllegalAction,
+                           MeepleError,
+                           Problem,
+                           RulesetError,
+                           RuntimeRuleError,
+                           SaveError,
+                           Span,
+                           UsageError,
+)
+from meeple.runtime.game import Game
+from meeple.runtime.rules import Ruleset, load_ruleset
+from meeple.tools.agents import Agent, FirstAgent, GreedyAgent, RandomAgent, make_agents
+from meeple.tools.compare import compare
+from meeple.tools.simulate import simulate
 
-__all__ = ["Game", "IllegalAction", "MeepleError", "RulesetError", "SaveError", "UsageError", "load_ruleset"]
+__version__ = "0.1.0"
+
+__all__ = ["Agent", "FirstAgent", "Game", "GreedyAgent", "IllegalAction", "MeepleError", "Problem", "RandomAgent",
+           "Ruleset", "RulesetError", "RuntimeRuleError", "SaveError", "Span", "UsageError", "compare",
+           "load_ruleset", "make_agents", "simulate"]

@@ -1,11 +1,18 @@
 """Bots: the registry, seat assignment, the greedy hook and sealed decisions."""
 
 import pytest
-
-from interpreter.agents import AGENTS, FirstAgent, GreedyAgent, RandomAgent, make_agents, mix_seed, seat_names
-from interpreter.errors import UsageError
-from interpreter.loader import load_ruleset
-from interpreter.simulate import play_game
+from meeple.errors import UsageError
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.agents import (
+    AGENTS,
+    FirstAgent,
+    GreedyAgent,
+    RandomAgent,
+    make_agents,
+    mix_seed,
+    seat_names,
+)
+from meeple.tools.simulate import play_game
 
 PICK = """\
 meeple: 1

@@ -11,13 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from interpreter import ast as A
-from interpreter import typesys as ty
-from interpreter.checker import analyze, did_you_mean
-from interpreter.errors import Problem, RulesetError
-from interpreter.loader import load_ruleset
-from interpreter.primitives import REGISTRY
+from meeple.checker import typesys as ty
+from meeple.checker.analyze import analyze, did_you_mean
+from meeple.errors import Problem, RulesetError
+from meeple.language import ast as A
+from meeple.language.builtins import SIGNATURES
+from meeple.runtime.rules import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -281,8 +280,8 @@ def test_bundled_rulesets_have_no_errors() -> None:
 
 
 def test_every_primitive_has_argument_types() -> None:
-    assert set(REGISTRY) <= set(ty.ARGS), "add the new primitive's argument types to typesys.ARGS"
-    for name, prim in REGISTRY.items():
+    assert set(SIGNATURES) <= set(ty.ARGS), "add the new primitive's argument types to typesys.ARGS"
+    for name, prim in SIGNATURES.items():
         assert len(ty.ARGS[name]) == prim.max_args, name
 
 
@@ -306,7 +305,7 @@ def test_analyze_is_fast() -> None:
 
 
 def test_cold_start_validation_is_well_under_a_second() -> None:
-    code = ("import time; t = time.perf_counter(); from interpreter.loader import load_ruleset; "
+    code = ("import time; t = time.perf_counter(); from meeple.runtime.rules import load_ruleset; "
             "load_ruleset('rulesets/speicherstadt.yaml'); print(time.perf_counter() - t)")
     best = min(float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                                     check=True).stdout) for _ in range(3))

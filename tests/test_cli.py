@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from meeple.cli.main import meeple
 from support import BROKEN, PICK
-
-from cli.main import meeple
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -276,7 +275,7 @@ def test_subprocess_exit_codes(d):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 
     def sh(*args):
-        return subprocess.run([sys.executable, "-m", "cli.main", *map(str, args)], cwd=ROOT, env=env,
+        return subprocess.run([sys.executable, "-m", "meeple.cli.main", *map(str, args)], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=60, check=False)
 
     ok = sh("validate", "speicherstadt")
@@ -291,8 +290,7 @@ def test_subprocess_exit_codes(d):
 
 def test_simulate_reports_rules_coverage():
     from click.testing import CliRunner
-
-    from cli.main import meeple
+    from meeple.cli.main import meeple
 
     r = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "3", "--coverage", "--format", "json"])
     assert r.exit_code == 0, r.output
@@ -303,9 +301,9 @@ def test_simulate_reports_rules_coverage():
 
 
 def test_saving_to_an_unwritable_place_is_a_clear_usage_error_and_keeps_the_old_save(tmp_path):
-    from cli.play import load_game, save_game
-    from interpreter.errors import UsageError
-    from interpreter.loader import load_ruleset
+    from meeple.cli.play import load_game, save_game
+    from meeple.errors import UsageError
+    from meeple.runtime.rules import load_ruleset
 
     rs = load_ruleset("speicherstadt")
     game = rs.new_game(2, 1)

@@ -6,13 +6,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-
-from cli.diff import semantic_diff
-from cli.main import meeple
-from interpreter import stats
-from interpreter.compare import compare, margin, play_one
-from interpreter.loader import load_ruleset
-from interpreter.simulate import game_seed, play_game
+from meeple.cli.diff import semantic_diff
+from meeple.cli.main import meeple
+from meeple.runtime.rules import load_ruleset
+from meeple.tools import stats
+from meeple.tools.compare import compare, margin, play_one
+from meeple.tools.simulate import game_seed, play_game
 
 BASE = load_ruleset("speicherstadt")
 WORKERS = load_ruleset("four_workers")

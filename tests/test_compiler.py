@@ -3,10 +3,9 @@
 import random
 
 import pytest
-
-from interpreter.evaluator import Evaluator
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.game import Game
+from meeple.runtime.rules import load_ruleset
 
 RS = load_ruleset("speicherstadt")
 

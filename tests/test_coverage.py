@@ -4,11 +4,10 @@ import random
 from pathlib import Path
 
 import pytest
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.compare import compare
+from meeple.tools.coverage import coverage_report, merge_counts, render_text
 from test_variants import BASE  # the small game the variant tests use
-
-from interpreter.compare import compare
-from interpreter.coverage import coverage_report, merge_counts, render_text
-from interpreter.loader import load_ruleset
 
 # A house rule adding a card whose effect can never fire: its event is never triggered. Its menu
 # option is never offered either (the guard is always false).

@@ -3,10 +3,9 @@
 import textwrap
 
 import pytest
-
-from interpreter.errors import RuntimeRuleError
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
+from meeple.errors import RuntimeRuleError
+from meeple.runtime.game import Game
+from meeple.runtime.rules import load_ruleset
 
 BASE = """\
 meeple: 1
@@ -132,7 +131,7 @@ def test_a_menu_with_no_legal_option_is_a_located_rules_error(g):
 
 
 def test_a_menu_that_can_never_offer_anything_is_caught_before_play(tmp_path):
-    from interpreter.errors import RulesetError
+    from meeple.errors import RulesetError
 
     with pytest.raises(RulesetError) as e:
         game("""

@@ -5,13 +5,12 @@ import random
 from pathlib import Path
 
 import pytest
+from meeple.runtime.game import Game
+from meeple.runtime.machine import assert_state
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.report import render_text
+from meeple.tools.scenarios import run_file
 from support import random_game as play_randomly
-
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
-from interpreter.machine import assert_state
-from interpreter.report import render_text
-from interpreter.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RS = load_ruleset(ROOT / "rulesets" / "merchants.yaml")

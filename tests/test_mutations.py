@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from interpreter.errors import MeepleError, RulesetError
-from interpreter.loader import load_ruleset
-from interpreter.yamlsrc import split_lines
+from meeple.errors import MeepleError, RulesetError
+from meeple.loading.yamlsrc import split_lines
+from meeple.runtime.rules import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 # games, variants and libraries, by their path under rulesets/

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from interpreter.errors import Problem, Span
-from interpreter.report import render_json, render_text
+from meeple.errors import Problem, Span
+from meeple.tools.report import render_json, render_text
 
 SOURCE = "meeple: 1\nname: x\n\tcunters:\n  cunters:\n    a: 1\n"
 

@@ -3,9 +3,8 @@
 from pathlib import Path
 
 import pytest
-
-from interpreter.report import render_text
-from interpreter.scenarios import run_file
+from meeple.tools.report import render_text
+from meeple.tools.scenarios import run_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rulesets" / "scenarios").glob("*.yaml")) + sorted((ROOT / "tests" / "scenarios").glob("*.yaml"))

@@ -6,9 +6,8 @@ import json
 
 import pytest
 from jsonschema import Draft202012Validator
-
-from interpreter.schema import load_schema, schema_path, validate_document
-from interpreter.yamlsrc import load_yaml_text
+from meeple.loading.schema import load_schema, schema_path, validate_document
+from meeple.loading.yamlsrc import load_yaml_text
 
 VALID = """\
 # yaml-language-server: $schema=../schema/meeple.schema.json

@@ -3,11 +3,10 @@
 import json
 
 import pytest
+from meeple.errors import RuntimeRuleError, UsageError
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.simulate import bench, default_players, game_seed, play_game, simulate
 from support import BROKEN, PICK
-
-from interpreter.errors import RuntimeRuleError, UsageError
-from interpreter.loader import load_ruleset
-from interpreter.simulate import bench, default_players, game_seed, play_game, simulate
 
 
 @pytest.fixture(scope="module")

@@ -6,11 +6,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from meeple.runtime.game import Game
+from meeple.runtime.machine import assert_state
+from meeple.runtime.rules import load_ruleset
 from support import random_game as play_randomly
-
-from interpreter.game import Game
-from interpreter.loader import load_ruleset
-from interpreter.machine import assert_state
 
 RS = load_ruleset("speicherstadt")
 
@@ -142,7 +141,7 @@ def test_decisions_are_labelled_and_keyed_stably():
     lambda d: d.pop("state"),
 ])
 def test_corrupt_saves_are_refused_with_a_clear_error(corrupt):
-    from interpreter.errors import SaveError
+    from meeple.errors import SaveError
 
     g = RS.new_game(3, 4)
     rng = random.Random(4)

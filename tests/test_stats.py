@@ -3,8 +3,7 @@
 import math
 
 import pytest
-
-from interpreter import stats
+from meeple.tools import stats
 
 
 def test_mean_and_stdev():

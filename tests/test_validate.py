@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-from interpreter.errors import MeepleError, Problem
-from interpreter.loader import load_ruleset
-from interpreter.report import render_json, render_text
-from interpreter.yamlsrc import split_lines
+from meeple.errors import MeepleError, Problem
+from meeple.loading.yamlsrc import split_lines
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.report import render_json, render_text
 
 CORPUS = sorted((Path(__file__).parent / "broken").glob("*.yaml"))
 EXPECT = re.compile(rb"# expect: ([A-Z]+\d{3}) (\d+):(\d+)\n")

@@ -3,10 +3,10 @@
 from pathlib import Path
 
 import pytest
-
-from interpreter.errors import RulesetError
-from interpreter.loader import load_ruleset, rulesets_dir
-from interpreter.variants import resolve_layers
+from meeple.errors import RulesetError
+from meeple.loading.files import rulesets_dir
+from meeple.loading.variants import resolve_layers
+from meeple.runtime.rules import load_ruleset
 
 BASE = """\
 meeple: 1
@@ -243,7 +243,7 @@ def test_removing_every_step_is_an_error(files):
 
 
 def test_merged_result_is_validated_and_located_per_file(files):
-    from interpreter.variants import _validate_merged
+    from meeple.loading.variants import _validate_merged
 
     path = files("v.yaml", "meeple: 1\nextends: base.yaml\nconstants: {gain: 3}\nflow: pass\n")
     layers = resolve_layers(path)
@@ -280,8 +280,7 @@ def test_the_speicherstadt_house_rules():
 
 def test_validate_accepts_variant_files(files):
     from click.testing import CliRunner
-
-    from cli.main import meeple
+    from meeple.cli.main import meeple
 
     path = files("v.yaml", "meeple: 1\nextends: base.yaml\nconstants: {gain: 3}\n")
     assert CliRunner().invoke(meeple, ["validate", str(path)]).exit_code == 0

@@ -7,9 +7,8 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from interpreter.errors import MeepleError, RulesetError, Span, UsageError
-from interpreter.yamlsrc import Document, load_yaml_file, load_yaml_text
+from meeple.errors import MeepleError, RulesetError, Span, UsageError
+from meeple.loading.yamlsrc import Document, load_yaml_file, load_yaml_text
 
 
 def load_error(text: str | bytes) -> MeepleError:

@@ -1,0 +1,1 @@
+"""Stage 2, the language: grammar, AST, parser, syntax errors, built-in signatures, the Ruleset model."""

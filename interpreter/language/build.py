@@ -1,0 +1,201 @@
+"""Build the Ruleset model from merged YAML layers: parse every snippet once, record every problem."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from meeple.errors import Problems, RulesetError, Span
+from meeple.language import ast as A
+from meeple.language import parser as P
+from meeple.language.model import CompDef, Decl, KindDef, ProcDef, Ruleset
+from meeple.language.syntax import ScriptBudget
+from meeple.loading.yamlsrc import Document
+
+RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
+
+
+class Builder:
+    def __init__(self) -> None:
+        self.problems = Problems()
+        self.sources: dict[str, str] = {}
+        self.budget = ScriptBudget()  # bounds the parsing time of a file, whatever it holds
+
+    # -- parsing helpers that record problems instead of stopping
+    def origin(self, doc: Document, path: tuple) -> P.Origin:
+        def o(line: int, col: int, end_line: int, end_col: int) -> Span:
+            return doc.locate(path, line, col, end_line, end_col)
+        return o
+
+    def _parse(self, fn: Callable, doc: Document, path: tuple, what: str) -> Any:
+        text = _get(doc.data, path)
+        if not isinstance(text, str):
+            if isinstance(text, bool):
+                text = "true" if text else "false"
+            elif isinstance(text, int):
+                text = str(text)
+            else:
+                self.problems.add("S001", f"{what} must be text in the Meeple language", doc.span(path))
+                return None
+        over = self.budget.spend(text, doc.span(path))
+        if over is not None:
+            self.problems.items.extend(over)
+            return None
+        try:
+            return fn(text, self.origin(doc, path))
+        except RulesetError as e:
+            self.problems.items.extend(e.problems)
+            return None
+
+    def script(self, doc: Document, path: tuple) -> A.Block | None:
+        return self._parse(P.parse_script, doc, path, "a script")
+
+    def expr(self, doc: Document, path: tuple) -> Any:
+        return self._parse(P.parse_expr, doc, path, "an expression")
+
+    def options(self, doc: Document, path: tuple) -> Any:
+        return self._parse(P.parse_options, doc, path, "option clauses")
+
+
+def _none(v: Any) -> Any:
+    """In data, `none` means the language's none (as `null` does in YAML), also inside lists and maps."""
+    if v == "none":
+        return None
+    if isinstance(v, list):
+        return [_none(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _none(x) for k, x in v.items()}
+    return v
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for k in path:
+        data = data[k]
+    return data
+
+
+def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) -> Ruleset:
+    """Build the Ruleset from merged data; `layers.where(path)` says which document defines a key."""
+    data = layers.data
+    where = layers.where  # path -> Document that holds the value at path
+    top = layers.docs[-1]
+    players = data.get("players") or {}
+    rs = factory(name=str(data.get("name", Path(top.path).stem)), path=top.path,
+                 min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)))
+    rs.sources = b.sources
+    rs.raw = data
+    rs.constants = {k: _none(v) for k, v in (data.get("constants") or {}).items()}
+
+    def decls(section: str, scope: str) -> dict[str, Decl]:
+        out = {}
+        for name, v in ((data.get(section) or {}).get(scope) or {}).items():
+            doc = where((section, scope, name))
+            span = doc.span((section, scope, name), key=True) if doc else None
+            if isinstance(v, dict) and ("initial" in v or "visibility" in v or "description" in v):
+                out[name] = Decl(name, _none(v.get("initial", 0 if section == "counters" else None)),
+                                 v.get("visibility", "public"), span)
+            elif section == "zones":
+                out[name] = Decl(name, None, (v or {}).get("visibility", "public") if isinstance(v, dict)
+                                 else "public", span)
+            else:
+                out[name] = Decl(name, _none(v), "public", span)
+        return out
+
+    rs.game_counters = decls("counters", "game")
+    rs.player_counters = decls("counters", "player")
+    rs.game_zones = decls("zones", "game")
+    rs.game_zones.setdefault("box", Decl("box", None, "public", None))
+    rs.player_zones = decls("zones", "player")
+    for i, ev in enumerate(data.get("events") or []):  # each event's own span: a variant may add it
+        doc = where(("events", i))
+        rs.events[ev] = doc.span(("events", i)) if doc else None
+
+    # -- components
+    cid = 0
+    for kind, kd in (data.get("components") or {}).items():
+        kdoc = where(("components", kind))
+        kspan = kdoc.span(("components", kind), key=True) if kdoc else None
+        counters = {n: Decl(n, _none(v)) for n, v in (kd.get("counters") or {}).items()}
+        slots = {n: Decl(n, None, (v or {}).get("visibility", "public") if isinstance(v, dict) else "public")
+                 for n, v in (kd.get("slots") or {}).items()}
+        defaults = {k: _none(v) for k, v in (kd.get("defaults") or {}).items()}
+        attrs: set[str] = set(defaults)
+        kind_on = {ev: b.script(where(("components", kind, "on", ev)), ("components", kind, "on", ev))
+                   for ev in (kd.get("on") or {})}
+        kind_opts = {ev: b.options(where(("components", kind, "options", ev)),
+                                   ("components", kind, "options", ev)) for ev in (kd.get("options") or {})}
+        for idx, item in enumerate(kd.get("items") or []):
+            ipath = ("components", kind, "items", idx)
+            idoc = where(ipath)
+            on = dict(kind_on)
+            for ev in item.get("on") or {}:
+                on[ev] = b.script(idoc, ipath + ("on", ev))
+            opts = dict(kind_opts)
+            for ev in item.get("options") or {}:
+                opts[ev] = b.options(idoc, ipath + ("options", ev))
+            on = {k: v for k, v in on.items() if v is not None}
+            opts = {k: v for k, v in opts.items() if v is not None}
+            item_attrs = dict(defaults)
+            item_attrs.update({k: _none(v) for k, v in item.items() if k not in RESERVED_ITEM_KEYS})
+            attrs.update(item_attrs)
+            item_id = str(item.get("id", kind))
+            name = str(item.get("name", item.get("id", kind)))
+            span = idoc.span(ipath) if idoc else None
+            for _ in range(int(item.get("count", 1))):
+                rs.components.append(CompDef(cid, kind, item_id, name, item_attrs, on, opts, span))
+                rs.items.setdefault(item_id, []).append(cid)
+                cid += 1
+        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan)
+
+    # -- procedures (imported libraries first, so the ruleset's own win)
+    for lib_doc, lib_data in layers.libraries:
+        b.sources[lib_doc.path] = lib_doc.text
+        _procedures(b, rs, lib_doc, lib_data.get("procedures") or {})
+        for k, v in (lib_data.get("constants") or {}).items():
+            rs.constants.setdefault(k, v)
+    for name in data.get("procedures") or {}:
+        _procedures(b, rs, where(("procedures", name)), {name: data["procedures"][name]}, merged=True)
+
+    # -- scripts
+    if data.get("setup") is not None:
+        rs.setup = b.script(where(("setup",)), ("setup",))
+    for name, val in (data.get("phases") or {}).items():
+        d = where(("phases", name))
+        rs.spans[("phase", name)] = d.span(("phases", name), key=True) if d else None
+        if isinstance(val, dict):
+            # A phase given as named steps runs them in order; variants can replace one step by name.
+            steps = {step: b.script(where(("phases", name, step)), ("phases", name, step)) for step in val}
+            rs.phase_steps[name] = {k: v for k, v in steps.items() if v is not None}
+            parts = list(rs.phase_steps[name].values())
+            if parts:
+                rs.phases[name] = A.Block(parts[0].span, tuple(st for blk in parts for st in blk.body))
+        else:
+            blk = b.script(d, ("phases", name))
+            if blk is not None:
+                rs.phases[name] = blk
+    if data.get("flow") is not None:
+        rs.flow = b.script(where(("flow",)), ("flow",))
+    scoring = data.get("scoring") or {}
+    if scoring.get("final") is not None:
+        rs.final = b.script(where(("scoring", "final")), ("scoring", "final"))
+    if scoring.get("score") is not None:
+        rs.score = b.expr(where(("scoring", "score")), ("scoring", "score"))
+    rs.tiebreak = tuple(x for i in range(len(scoring.get("tiebreak") or []))
+                        if (x := b.expr(where(("scoring", "tiebreak", i)), ("scoring", "tiebreak", i))))
+    if (data.get("agents") or {}).get("greedy") is not None:
+        rs.greedy = b.expr(where(("agents", "greedy")), ("agents", "greedy"))
+    return rs
+
+
+def _procedures(b: Builder, rs: Ruleset, doc: Document, procs: dict, merged: bool = False) -> None:
+    for name, spec in procs.items():
+        path = ("procedures", name)
+        if isinstance(spec, str):
+            params: tuple[str, ...] = ()
+            body = b.script(doc, path)
+        else:
+            params = tuple(spec.get("params") or ())
+            body = b.script(doc, path + ("do",))
+        if body is not None:
+            rs.procedures[name] = ProcDef(name, params, body, doc.span(path, key=True))

@@ -1,0 +1,231 @@
+"""Turn Lark's parse errors into located problems in plain words.
+
+Lark knows the token it choked on and the terminals it would have accepted. Authors need more: where
+the mistake really is (an unclosed bracket lines before the token that revealed it; a block that
+needs indenting), and what was expected in words ("an expression", "`:`"), not terminal names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from meeple.errors import Problem, Span
+from meeple.language import ast as A
+
+Origin = Callable[[int, int, int, int], Span]
+MAX_NESTING = 100  # AST levels; the evaluator and the checker recurse, real scripts stay below 30
+MAX_BRACKETS = 50  # brackets inside brackets; real scripts use fewer than 6
+# Parsing runs at some 15,000 tokens (50,000 characters of real code) a second: these bound the
+# time a file can take to a few seconds. The bundled rulesets' longest script has under 3,000
+# characters, and all the scripts of one under 20,000.
+MAX_SCRIPT = 20_000
+MAX_SCRIPTS = 100_000
+
+_WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "_NL": "the end of the line",
+          "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the text",
+          "AUGOP": "`+=` or `-=`", "COMP_OP": "a comparison", "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `//` or `%`"}
+# Groups of terminals that read better as one word when several of them are expected.
+_GROUPS = [
+    ("an expression", {"LPAR", "LSQB", "LBRACE", "MINUS", "NAME", "NUMBER", "STRING", "TRUE", "FALSE", "NONE",
+                       "NOT"}),
+    ("a statement", {"BREAK", "CHOOSE", "CONTINUE", "END_GAME", "FOR", "IF", "PASS", "PHASE", "REPEAT",
+                     "RETURN", "SIMULTANEOUS", "TRIGGER", "WHILE"}),
+    ("an operator", {"ADD_OP", "MUL_OP", "COMP_OP", "AND", "OR", "DOT", "IF", "AUGOP", "EQUAL", "LSQB"}),
+]
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+_CHAR_HINTS = {"&": "write `and`", "|": "write `or`", "!": "write `not`, or `!=` to compare",
+               ";": "write one statement per line", "`": "strings use \"double\" or 'single' quotes",
+               "@": None, "$": None, "?": "for a choice between two values write `a if test else b`"}
+
+
+def expected_words(names: set[str], describe: Callable[[str], str]) -> str:
+    names = set(names)
+    words: list[str] = []
+    for word, group in _GROUPS:
+        hit = names & group
+        if len(hit) >= 3:
+            words.append(word)
+            names -= group
+    words += sorted({_WORDS.get(n) or describe(n) for n in names})
+    if len(words) > 6:
+        words = words[:6] + ["..."]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def syntax_problem(e: UnexpectedInput, text: str, origin: Origin, describe: Callable[[str], str],
+                   keywords: set[str]) -> Problem:
+    lines = text.split("\n")
+    line, col = max(e.line, 1), max(e.column, 1)
+
+    def at(ln: int, c: int, code: str, message: str, hint: str | None) -> Problem:
+        return Problem(code, message, origin(ln, c, ln, c), hint=hint)
+
+    if isinstance(e, UnexpectedCharacters):
+        ch = lines[line - 1][col - 1] if line <= len(lines) and col <= len(lines[line - 1]) else "?"
+        if ch in "\"'":
+            return at(line, col, "P001", "this string is not closed on its line",
+                      f"close it with {ch}; a string cannot continue on the next line")
+        if ch == "." and lines[line - 1][col:col + 1].isdigit():
+            return at(line, col, "P001", "the language has whole numbers only", "use `//` to divide")
+        return at(line, col, "P001", f"unexpected character `{ch}`",
+                  _CHAR_HINTS.get(ch, None) or f"`{ch}` is not part of the language")
+    accepts = set(getattr(e, "accepts", None) or getattr(e, "expected", None) or ())
+    if isinstance(e, UnexpectedEOF):
+        ln, c = _end(lines)
+        return at(ln, c, "P001", "the text ends too early", f"expected {expected_words(accepts, describe)}")
+    tok: Any = getattr(e, "token", None)
+    kind = getattr(tok, "type", "")
+    unclosed = _unclosed(text, line, col)
+    if unclosed is not None and _CLOSERS[unclosed[0]] in {describe(a).strip("`") for a in accepts}:
+        ch, ln, c = unclosed
+        return at(ln, c, "P001", f"this `{ch}` is never closed",
+                  f"close it with `{_CLOSERS[ch]}` before line {line}" if line > ln else
+                  f"close it with `{_CLOSERS[ch]}`")
+    if kind == "_NL" or kind == "$END":
+        ln = min(tok.line or line, len(lines)) if kind == "_NL" else _end(lines)[0]
+        while ln > 1 and not _code(lines[ln - 1]):
+            ln -= 1
+        line, col = ln, len(_code(lines[ln - 1]).rstrip()) + 1
+        if "COLON" in accepts and len(accepts) <= 3:
+            return at(line, col, "P001", "missing `:` at the end of this line",
+                      "a line that opens a block (`if`, `for`, `while`, `repeat`, `choose`, `option`) ends with `:`")
+    if kind in ("_INDENT", "_DEDENT"):
+        line, col = _next_code_line(lines, (tok.line or line))
+        if kind == "_INDENT":
+            return at(line, col, "P003", "this line is indented, but no block starts here",
+                      "only the lines after one ending in `:` are indented")
+    if "OPTION" in accepts and accepts <= {"OPTION", "OPTIONS", "_NL", "_DEDENT"} and kind not in ("_NL", "$END"):
+        return at(tok.line or line, tok.column or col, "P001", "a `choose` block lists only its options",
+                  "write `option \"label\":` with the statements indented under it, or `options HOOK from ...`")
+    if "_INDENT" in accepts and kind != "_INDENT":
+        line, col = (tok.line or line, tok.column or col) if kind not in ("_NL", "$END") else (line, col)
+        return at(line, col, "P003", "expected an indented block after the line ending in `:`",
+                  "indent the lines of the block, for example by 4 spaces")
+    first = _code(lines[line - 1]).split(":")[0].split() if line <= len(lines) else []
+    if first and first[0] in ("else", "elif"):
+        c = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
+        return at(line, c, "P001", f"`{first[0]}` without an `if` before it",
+                  f"`{first[0]}` follows the block of an `if`, at the same indentation as the `if`")
+    if kind == "NUMBER" and col > 2 and lines[line - 1][col - 2:col - 1] == "." and \
+            lines[line - 1][col - 3:col - 2].isdigit():
+        return at(line, col - 1, "P001", "the language has whole numbers only", "use `//` to divide")
+    what = {"$END": "end of text", "_NL": "end of line", "_DEDENT": "end of block"}.get(kind) or (
+        f"keyword `{tok}`" if str(tok) in keywords else f"`{tok}`")
+    hint: str | None = f"expected {expected_words(accepts, describe)}" if accepts else None
+    if str(tok) == "=" and "EQUAL" not in accepts:
+        hint = "to compare, write `==`; `=` only assigns, at the start of a line"
+    return at(line, col, "P001", f"unexpected {what}", hint)
+
+
+def _code(s: str) -> str:
+    """A line without its comment (a `#` outside strings starts one)."""
+    quote = None
+    for i, ch in enumerate(s):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return s[:i]
+    return s
+
+
+def _end(lines: list[str]) -> tuple[int, int]:
+    ln = len(lines)
+    while ln > 1 and not _code(lines[ln - 1]).strip():
+        ln -= 1
+    return ln, len(_code(lines[ln - 1]).rstrip()) + 1
+
+
+def _next_code_line(lines: list[str], after: int) -> tuple[int, int]:
+    for i in range(after, len(lines)):
+        s = _code(lines[i])
+        if s.strip():
+            return i + 1, len(s) - len(s.lstrip()) + 1
+    return _end(lines)
+
+
+def _unclosed(text: str, line: int, col: int) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at (line, col), skipping strings and comments."""
+    stack: list[tuple[str, int, int]] = []
+    for ln, s in enumerate(text.split("\n")[:line], 1):
+        quote = None
+        for c, ch in enumerate(s, 1):
+            if ln == line and c >= col:
+                break
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#":
+                break
+            elif ch in _CLOSERS:
+                stack.append((ch, ln, c))
+            elif ch in ")]}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
+def dedent_problem(text: str, origin: Origin) -> Problem:
+    """Lark's indenter does not say where a dedent went wrong; find the line ourselves."""
+    levels = [0]
+    depth = 0
+    lines = text.split("\n")
+    for ln, raw in enumerate(lines, 1):
+        s = _code(raw).expandtabs(8)
+        if depth == 0 and s.strip():
+            ind = len(s) - len(s.lstrip())
+            if ind > levels[-1]:
+                levels.append(ind)
+            open_levels = list(levels)
+            while ind < levels[-1]:
+                levels.pop()
+            if ind != levels[-1]:
+                c = len(raw) - len(raw.lstrip()) + 1
+                cols = [str(origin(ln, x + 1, ln, x + 1).col) for x in open_levels]  # in the file
+                shown = cols[0] if len(cols) == 1 else ", ".join(cols[:-1]) + " or " + cols[-1]
+                return Problem("P003", "this line's indentation does not match any block above it",
+                               origin(ln, c, ln, c), hint=f"line it up with the block it belongs to: "
+                               f"start it at column {shown}")
+        for ch in s:
+            depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0
+        depth = max(depth, 0)
+    return Problem("P003", "this text's indentation does not match its blocks", origin(1, 1, 1, 1))
+
+
+def deep_brackets(text: str, origin: Origin) -> Problem | None:
+    """Brackets nested beyond any real script's need, found before parsing (deep trees are slow to
+    build and overflow the parser's recursion)."""
+    depth = 0
+    for ln, s in enumerate(text.split("\n"), 1):
+        for c, ch in enumerate(s, 1):
+            depth += 1 if ch in "([{" else -1 if ch in ")]}" else 0
+            if depth > MAX_BRACKETS:
+                return Problem("P005", f"brackets are nested too deeply here (more than {MAX_BRACKETS} levels)",
+                               origin(ln, c, ln, c), hint="split it up with variables or procedures")
+    return None
+
+
+def nesting_problem(text: str, origin: Origin) -> Problem:
+    """For parse trees too deep to build: point at the first bracket nested that deep, if any."""
+    return deep_brackets(text, origin) or _too_deep(origin(1, 1, 1, 1))
+
+
+def _too_deep(span: Span) -> Problem:
+    return Problem("P005", f"this is nested too deeply (more than {MAX_NESTING} levels)", span,
+                   hint="split it up with variables or procedures")
+
+
+def check_nesting(root: Any) -> None:
+    """Refuse ASTs deeper than MAX_NESTING (long `a + b + ...` chains nest too), iteratively."""
+    from meeple.errors import RulesetError
+
+    stack = [(n, 1) for n in root] if isinstance(root, tuple) else [(root, 1)]
+    while stack:
+        n, d = stack.pop()
+        if d > MAX_NESTING:
+            raise RulesetError(_too_deep(n.span))
+        stack.extend((c, d + 1) for c in A.children(n))

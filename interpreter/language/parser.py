@@ -1,0 +1,405 @@
+"""Parse Meeple snippets (scripts, expressions, option clauses) into AST nodes.
+
+One LALR parser is built once per process. Every snippet comes from a string scalar in a YAML
+file; the caller passes an `origin` function that maps a position inside the snippet to a `Span`
+inside the file, so every node's span points into the YAML file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.indenter import DedentError, Indenter
+from meeple.errors import Problem, RulesetError, Span
+from meeple.language import ast as A
+from meeple.language import parse_errors as PE
+
+Origin = Callable[[int, int, int, int], Span]
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]  # noqa: RUF012 - lark's Indenter API
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]  # noqa: RUF012
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["start", "expression", "options"],
+                propagate_positions=True, maybe_placeholders=False, cache=True)
+
+
+KEYWORDS = {"if", "elif", "else", "for", "in", "while", "repeat", "choose", "option", "options", "when",
+            "from", "simultaneous", "pass", "break", "continue", "return", "end_game", "phase", "trigger",
+            "on", "and", "or", "not", "true", "false", "none"}
+
+_WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "_NL": "end of line",
+          "_INDENT": "an indented block", "_DEDENT": "the end of a block", "$END": "the end of the text",
+          "AUGOP": "`+=` or `-=`", "COMP_OP": "a comparison", "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `//` or `%`"}
+
+
+def _describe(term: str) -> str:
+    if term in _WORDS:
+        return _WORDS[term]
+    try:
+        pattern = _lark().get_terminal(term).pattern
+        if pattern.type == "str":
+            return f"`{pattern.value}`"
+    except KeyError:
+        pass
+    return term.lower()
+
+
+class _Build(Transformer):
+    """Parse tree -> AST. Positions come from lark's meta and are mapped through `origin`."""
+
+    def __init__(self, origin: Origin) -> None:
+        super().__init__()
+        self.origin = origin
+
+    def sp(self, meta) -> Span:
+        return self.origin(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tsp(self, tok: Token) -> Span:
+        line, col = tok.line or 1, tok.column or 1
+        return self.origin(line, col, tok.end_line or line, tok.end_column or col)
+
+    # -- entry points
+    @v_args(meta=True)
+    def start(self, meta, stmts):
+        span = self.sp(meta) if not meta.empty else self.origin(1, 1, 1, 1)
+        return A.Block(span, tuple(stmts))
+
+    def expression(self, items):
+        return items[0]
+
+    def options(self, items):
+        return tuple(items)
+
+    # -- statements
+    @v_args(meta=True)
+    def expr_stmt(self, meta, items):
+        return A.ExprStmt(self.sp(meta), items[0])
+
+    @v_args(meta=True)
+    def assign(self, meta, items):
+        return A.Assign(self.sp(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def augassign(self, meta, items):
+        return A.AugAssign(self.sp(meta), items[0], str(items[1])[0], items[2])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, _):
+        return A.Pass(self.sp(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, _):
+        return A.Break(self.sp(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, _):
+        return A.Continue(self.sp(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, items):
+        return A.Return(self.sp(meta), items[0] if items else None)
+
+    @v_args(meta=True)
+    def end_stmt(self, meta, _):
+        return A.EndGame(self.sp(meta))
+
+    @v_args(meta=True)
+    def phase_stmt(self, meta, items):
+        return A.Phase(self.sp(meta), str(items[0]))
+
+    @v_args(meta=True)
+    def trigger_stmt(self, meta, items):
+        return A.Trigger(self.sp(meta), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def suite(self, meta, stmts):
+        return A.Block(self.sp(meta), tuple(stmts))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, items):
+        test, then, *rest = items
+        orelse = None
+        # elif chains become nested ifs in the else branch, built from the back.
+        if rest and isinstance(rest[-1], tuple) and rest[-1][0] == "else":
+            orelse = rest.pop()[1]
+        for _, etest, ebody, emeta in reversed(rest):
+            node = A.If(self.sp(emeta), etest, ebody, orelse)
+            orelse = A.Block(node.span, (node,))
+        return A.If(self.sp(meta), test, then, orelse)
+
+    @v_args(meta=True)
+    def elif_clause(self, meta, items):
+        return ("elif", items[0], items[1], meta)
+
+    def else_clause(self, items):
+        return ("else", items[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, items):
+        return A.For(self.sp(meta), str(items[0]), items[1], items[2])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, items):
+        return A.While(self.sp(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, items):
+        return A.Repeat(self.sp(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, items):
+        player, *rest = items
+        prompt = None
+        if rest and isinstance(rest[0], Token):
+            prompt = self._string(rest.pop(0))
+        return A.Choose(self.sp(meta), player, prompt, tuple(rest))
+
+    @v_args(meta=True)
+    def option_clause(self, meta, items):
+        label, *rest = items
+        body = rest.pop()
+        guard = rest.pop()[1] if rest and isinstance(rest[-1], tuple) else None
+        return A.Option(self.sp(meta), label, tuple(rest), guard, body)
+
+    @v_args(meta=True)
+    def option_for(self, meta, items):
+        return A.OptionFor(self.sp(meta), str(items[0]), items[1])
+
+    def guard(self, items):
+        return ("when", items[0])
+
+    @v_args(meta=True)
+    def options_from(self, meta, items):
+        return A.OptionsFrom(self.sp(meta), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def simultaneous_stmt(self, meta, items):
+        return A.Simultaneous(self.sp(meta), str(items[0]), items[1], items[2])
+
+    # -- expressions
+    @v_args(meta=True)
+    def cond_expr(self, meta, items):
+        return A.CondExpr(self.sp(meta), items[0], items[1], items[2])
+
+    @v_args(meta=True)
+    def or_expr(self, meta, items):
+        return self._fold_bool(meta, "or", items)
+
+    @v_args(meta=True)
+    def and_expr(self, meta, items):
+        return self._fold_bool(meta, "and", items)
+
+    def _fold_bool(self, meta, op, items):
+        out = items[0]
+        for x in items[1:]:
+            out = A.BoolOp(_join(out.span, x.span), op, out, x)
+        return out
+
+    @v_args(meta=True)
+    def not_expr(self, meta, items):
+        return A.Not(self.sp(meta), items[0])
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        if len(items) == 1:
+            return items[0]
+        op = " ".join(str(items[1]).split())
+        return A.Compare(self.sp(meta), op, items[0], items[2])
+
+    @v_args(meta=True)
+    def binop(self, meta, items):
+        out = items[0]
+        for i in range(1, len(items), 2):
+            out = A.BinOp(_join(out.span, items[i + 1].span), str(items[i]), out, items[i + 1])
+        return out
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        return A.Neg(self.sp(meta), items[0])
+
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        return A.Attr(self.sp(meta), items[0], str(items[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, items):
+        return A.Index(self.sp(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        return A.Call(self.sp(meta), str(items[0]), tuple(items[1:]))
+
+    @v_args(meta=True)
+    def gen_call(self, meta, items):
+        return A.Call(self.sp(meta), str(items[0]), (items[1],))
+
+    @v_args(meta=True)
+    def comp_body(self, meta, items):
+        cond = items[3] if len(items) > 3 else None
+        return A.Comp(self.sp(meta), items[0], str(items[1]), items[2], cond)
+
+    def list_comp(self, items):
+        return items[0]
+
+    @v_args(meta=True)
+    def list_lit(self, meta, items):
+        return A.ListLit(self.sp(meta), tuple(items))
+
+    @v_args(meta=True)
+    def map_lit(self, meta, items):
+        return A.MapLit(self.sp(meta), tuple(items))
+
+    def pair(self, items):
+        return (items[0], items[1])
+
+    def number(self, items):
+        tok = items[0]
+        return A.Num(self.tsp(tok), int(tok))
+
+    def string(self, items):
+        return self._string(items[0])
+
+    def true(self, items):
+        return A.Const(self.tsp(items[0]), True)
+
+    def false(self, items):
+        return A.Const(self.tsp(items[0]), False)
+
+    def none(self, items):
+        return A.Const(self.tsp(items[0]), None)
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return A.Name(self.tsp(items[0]), str(items[0]))
+
+    def _string(self, tok: Token) -> A.Str | A.Interp:
+        return parse_string_literal(str(tok), self.tsp(tok), self._hole_origin(tok))
+
+    def _hole_origin(self, tok: Token) -> Callable[[int], Origin]:
+        def at(offset: int) -> Origin:
+            # A hole `{...}` inside a one-line string: its inner line 1 starts at the token column + offset.
+            def o(line: int, col: int, end_line: int, end_col: int) -> Span:
+                tline, tcol = tok.line or 1, tok.column or 1
+                return self.origin(tline, tcol + offset + col - 1, tline, tcol + offset + end_col - 1)
+            return o
+        return at
+
+
+def _join(a: Span, b: Span) -> Span:
+    """The span from the start of a to the end of b (for left-folded operator chains)."""
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "{": "{", "}": "}"}
+
+
+def parse_string_literal(raw: str, span: Span, hole_origin: Callable[[int], Origin]) -> A.Str | A.Interp:
+    """Split a quoted literal into text and `{expr}` holes. `{{` and `}}` are literal braces."""
+    body = raw[1:-1]
+    parts: list[str | A.Expr] = []
+    buf: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            buf.append(_ESC.get(body[i + 1], body[i + 1]))
+            i += 2
+        elif ch == "{" and body.startswith("{{", i):
+            buf.append("{")
+            i += 2
+        elif ch == "}" and body.startswith("}}", i):
+            buf.append("}")
+            i += 2
+        elif ch == "{":
+            end = body.find("}", i)
+            if end < 0:
+                raise RulesetError(Problem("P002", "this string opens `{` but never closes it", span,
+                                           hint="write `{{` for a literal brace"))
+            if buf:
+                parts.append("".join(buf))
+                buf = []
+            parts.append(parse_expr(body[i + 1:end], hole_origin(i + 2)))
+            i = end + 1
+        else:
+            buf.append(ch)
+            i += 1
+    if buf or not parts:
+        parts.append("".join(buf))
+    if len(parts) == 1 and isinstance(parts[0], str):
+        return A.Str(span, parts[0])
+    return A.Interp(span, tuple(parts))
+
+
+def _parse(text: str, start: str, origin: Origin):
+    if not text.endswith("\n"):
+        text += "\n"
+    deep = PE.deep_brackets(text, origin)
+    if deep is not None:
+        raise RulesetError(deep)
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as e:
+        raise RulesetError(_syntax_problem(e, text, origin)) from None
+    except DedentError:  # the indenter does not say where: parse_errors finds the line
+        raise RulesetError(PE.dedent_problem(text, origin)) from None
+    except LarkError as e:
+        raise RulesetError(Problem("P001", str(e).splitlines()[0], origin(1, 1, 1, 1))) from None
+    except RecursionError:
+        raise RulesetError(PE.nesting_problem(text, origin)) from None
+    try:
+        out = _Build(origin).transform(tree)
+    except VisitError as e:  # a problem in a string's `{...}` hole, raised inside the transformer
+        if isinstance(e.orig_exc, RulesetError):
+            raise e.orig_exc from None
+        if isinstance(e.orig_exc, RecursionError):
+            raise RulesetError(PE.nesting_problem(text, origin)) from None
+        raise
+    except RecursionError:
+        raise RulesetError(PE.nesting_problem(text, origin)) from None
+    PE.check_nesting(out)
+    return out
+
+
+def _syntax_problem(e: UnexpectedInput, text: str, origin: Origin) -> Problem:
+    return PE.syntax_problem(e, text, origin, _describe, KEYWORDS)
+
+
+def parse_script(text: str, origin: Origin) -> A.Block:
+    return _parse(text, "start", origin)
+
+
+def parse_expr(text: str, origin: Origin) -> A.Expr:
+    if not text.strip():
+        raise RulesetError(Problem("P004", "an expression is empty", origin(1, 1, 1, 1)))
+    return _parse(text, "expression", origin)
+
+
+def parse_options(text: str, origin: Origin) -> tuple[A.Option, ...]:
+    return _parse(text, "options", origin)
+
+
+def plain_origin(file: str = "<text>", line0: int = 0, col0: int = 0) -> Origin:
+    """An origin for text that is a file of its own (or a test string): offsets only."""
+
+    def o(line: int, col: int, end_line: int, end_col: int) -> Span:
+        return Span(file, line + line0, col + (col0 if line == 1 else 0), end_line + line0,
+                    end_col + (col0 if end_line == 1 else 0))
+    return o
+
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

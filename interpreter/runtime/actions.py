@@ -1,0 +1,142 @@
+"""The built-ins that change the game state: moving, shuffling, counters, messages, failing.
+
+These are `pure=False` ("action" in the language reference). `random_pick` lives here although it
+moves nothing, because each call advances the game's seeded RNG. The decorators register into
+`primitives.REGISTRY` on import, and `primitives` imports this module at its end (after `queries`,
+which keeps the registry's order).
+"""
+
+from __future__ import annotations
+
+from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
+from meeple.runtime.data import Comp
+from meeple.runtime.values import show
+
+
+@primitive("random_pick")
+def _random_pick(ev, a, n, s):
+    xs = _items(ev, a[0], n)
+    return xs[ev.st.rng.below(len(xs))] if xs else None
+
+
+# ------------------------------------------------------------------ actions
+def _place(ev, comp: int, key: str, top: bool) -> None:
+    st = ev.st
+    old = st.loc.get(comp)
+    if old is not None:
+        st.zones[old].remove(comp)
+    if top:
+        st.zones[key].insert(0, comp)
+    else:
+        st.zones[key].append(comp)
+    st.loc[comp] = key
+
+
+@primitive("move")
+def _move(ev, a, n, s):
+    zone = a[1]
+    _zone(ev, zone, n)
+    top = len(a) > 2 and a[2] == "top"
+    for c in _comps(ev, a[0], n):
+        if type(c) is not Comp:
+            raise ev.fail(n, "`move` can only move components")
+        _place(ev, c, zone.key, top)
+
+
+@primitive("draw")
+def _draw(ev, a, n, s):
+    k = _num(ev, a[0], n)
+    src = _zone(ev, a[1], n)
+    _zone(ev, a[2], n)
+    taken = [Comp(c) for c in src[:k]]
+    for c in taken:
+        _place(ev, c, a[2].key, False)
+    return taken
+
+
+@primitive("shuffle")
+def _shuffle(ev, a, n, s):
+    ev.st.rng.shuffle(_zone(ev, a[0], n))
+
+
+@primitive("swap")
+def _swap(ev, a, n, s):
+    x, y = a
+    if type(x) is not Comp or type(y) is not Comp:
+        raise ev.fail(n, "`swap` needs two components")
+    st = ev.st
+    kx, ky = st.loc.get(x), st.loc.get(y)
+    if kx is None or ky is None:
+        raise ev.fail(n, "`swap` needs components that are in zones")
+    zx, zy = st.zones[kx], st.zones[ky]
+    ix, iy = zx.index(x), zy.index(y)
+    zx[ix], zy[iy] = y, x
+    st.loc[x], st.loc[y] = ky, kx
+
+
+@primitive("reveal")
+def _reveal(ev, a, n, s):
+    for c in _comps(ev, a[0], n):
+        ev.st.facedown.discard(int(c))
+
+
+@primitive("conceal")
+def _conceal(ev, a, n, s):
+    for c in _comps(ev, a[0], n):
+        ev.st.facedown.add(int(c))
+
+
+def _counter_op(ev, args, n, scope, fn):
+    target = args[0]
+    amount = ev.eval(args[1], scope)
+    if type(amount) is not int:
+        raise ev.fail(n, f"`{n.func}` needs a number of points or coins")
+    cur = ev.eval(target, scope)
+    if type(cur) is not int:
+        raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
+    ev.assign(target, fn(cur, amount), scope)
+
+
+@primitive("gain")
+def _gain(ev, a, n, s):
+    def f(cur, k):
+        if k < 0:
+            raise ev.fail(n, f"`gain` of a negative amount ({k}); use `pay` or `score`")
+        return cur + k
+    _counter_op(ev, a, n, s, f)
+
+
+@primitive("pay")
+def _pay(ev, a, n, s):
+    def f(cur, k):
+        if k > cur:
+            raise ev.fail(n, f"cannot pay {k} from a counter that holds {cur}",
+                          hint="guard the option with `when`")
+        return cur - k
+    _counter_op(ev, a, n, s, f)
+
+
+@primitive("score")
+def _score(ev, a, n, s):
+    _counter_op(ev, a, n, s, lambda cur, k: cur + k)
+
+
+@primitive("log")
+def _log(ev, a, n, s):
+    ev.st.log.append((-1, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
+
+
+@primitive("tell")
+def _tell(ev, a, n, s):
+    ev.st.log.append((int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs)))
+
+
+@primitive("show")
+def _show(ev, a, n, s):
+    comps = _comps(ev, a[0], n)
+    ev.st.log.append((int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing")))
+
+
+@primitive("fail")
+def _fail(ev, a, n, s):
+    raise ev.fail(n, str(a[0]))

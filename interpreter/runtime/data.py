@@ -1,0 +1,94 @@
+"""The values of the language as plain data: seats, components, zones, and their JSON codec.
+
+Players and components are ints with their own types, so that `p.coins` and `c.value` know what
+they address; zones are names. Everything else a script holds is a number, a string, a bool, none,
+a list or a map, so a game's whole state is JSON once these three are tagged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Player(int):
+    """A seat (0-based). A distinct type so that `p.coins` knows it addresses a player."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"P{int(self) + 1}"
+
+    # Keys are built with f-strings (`f"{p}.coins"`): str() must stay the plain number.
+    __str__ = int.__repr__
+
+
+class Comp(int):
+    """A component instance id."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"#{int(self)}"
+
+    __str__ = int.__repr__
+
+
+class Zone:
+    """A reference to a zone by key. The list itself lives in `GameState.zones`."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Zone) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(("zone", self.key))
+
+    def __repr__(self) -> str:
+        return f"Zone({self.key})"
+
+
+def copy_value(v: Any) -> Any:
+    t = type(v)
+    if t is list:
+        return [copy_value(x) for x in v]
+    if t is dict:
+        return {k: copy_value(x) for k, x in v.items()}
+    return v
+
+
+# ------------------------------------------------------------------ JSON codec for values
+def encode(v: Any) -> Any:
+    """Language values -> JSON. Players, components and zones are tagged so they come back typed."""
+    t = type(v)
+    if t is Player:
+        return {"$p": int(v)}
+    if t is Comp:
+        return {"$c": int(v)}
+    if t is Zone:
+        return {"$z": v.key}
+    if t is list or t is tuple:
+        return [encode(x) for x in v]
+    if t is dict:
+        return {"$m": [[encode(k), encode(x)] for k, x in v.items()]}
+    return v
+
+
+def decode(v: Any) -> Any:
+    t = type(v)
+    if t is list:
+        return [decode(x) for x in v]
+    if t is dict:
+        if "$p" in v:
+            return Player(v["$p"])
+        if "$c" in v:
+            return Comp(v["$c"])
+        if "$z" in v:
+            return Zone(v["$z"])
+        if "$m" in v:
+            return {decode(k): decode(x) for k, x in v["$m"]}
+        raise ValueError(f"unknown value {v!r}")
+    return v

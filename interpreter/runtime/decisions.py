@@ -1,0 +1,202 @@
+"""Decisions: the options a menu offers, their labels and keys, and running the chosen one.
+
+`open_decision` turns the `choose` (or `simultaneous`) frame on top of the stack into the pending
+decision: for each deciding player, the list of legal options as plain data `[item index, bound values,
+component or -1, clause index]`. Labels and keys are built only when asked for, so bots that pick by
+index never pay for them. `resolve` runs the chosen options once every decider has chosen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.errors import Problem, RuntimeRuleError
+from meeple.language import ast as A
+from meeple.runtime.data import Comp, Player
+from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
+from meeple.runtime.frames import BLOCK, CALL, CHOOSE, SIMUL
+from meeple.runtime.values import show
+
+
+def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
+    """All legal options of a menu for the player in `scope`: [item index, values, component, clause]."""
+    out: list[list] = []
+    for i, item in enumerate(choose.items):
+        if isinstance(item, A.Option):
+            for vals in _enumerate(ev, item, scope):
+                out.append([i, vals, -1, 0])
+        else:
+            src = ev.eval(item.source, scope)
+            comps = ev.iterate(src, item.source) if type(src) is not Comp else [src]
+            for c in list(comps):
+                clauses = ev.rs.components[c].options.get(item.event, ())
+                for j, clause in enumerate(clauses):
+                    cscope = ev.handler_scope(c)
+                    for vals in _enumerate(ev, clause, cscope):
+                        out.append([i, vals, int(c), j])
+    return out
+
+
+_MISSING = object()
+
+
+def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
+    fors = clause.fors
+    if not fors:
+        return [[]] if clause.guard is None or ev.eval(clause.guard, scope) else []
+    saved = [scope.get(f.var, _MISSING) for f in fors]
+    out: list[list] = []
+    if len(fors) == 1:  # the common case, without the recursion
+        f0, guard, ev_ = fors[0], clause.guard, ev.eval
+        var = f0.var
+        try:
+            for x in list(ev.iterate(ev_(f0.iter, scope), f0.iter)):
+                if guard is not None:
+                    scope[var] = x
+                    if not ev_(guard, scope):
+                        continue
+                out.append([x])
+        finally:
+            if saved[0] is _MISSING:
+                scope.pop(var, None)
+            else:
+                scope[var] = saved[0]
+        return out
+
+    def rec(i: int, vals: list) -> None:
+        if i == len(fors):
+            if clause.guard is None or ev.eval(clause.guard, scope):
+                out.append(vals)
+            return
+        f = fors[i]
+        for x in list(ev.iterate(ev.eval(f.iter, scope), f.iter)):
+            scope[f.var] = x
+            rec(i + 1, vals + [x])
+
+    try:
+        rec(0, [])
+    finally:
+        for f, old in zip(fors, saved):
+            if old is _MISSING:
+                scope.pop(f.var, None)
+            else:
+                scope[f.var] = old
+    return out
+
+
+def open_decision(ev: Evaluator, f: list) -> None:
+    node, scope = f[1], f[2]
+    if f[0] == CHOOSE:
+        p = ev.eval(node.player, scope)
+        if type(p) is not Player:
+            raise ev.fail(node.player, f"`choose` needs a player, not {type_name(p)}")
+        deciders = [int(p)]
+        options = {int(p): _menu(ev, node, scope)}
+    else:
+        players = ev.iterate(ev.eval(node.players, scope), node.players)
+        deciders, options = [], {}
+        for p in players:
+            if type(p) is not Player:
+                raise ev.fail(node.players, f"`simultaneous` needs players, not {type_name(p)}")
+            scope[node.var] = p
+            deciders.append(int(p))
+            options[int(p)] = _menu(ev, node.choose, scope)
+    for p in deciders:
+        if not options[p]:
+            raise RuntimeRuleError(Problem(
+                "R002", f"P{p + 1} must choose but has no legal option", node.span,
+                hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+    ev.st.pending = {"players": deciders, "options": options, "chosen": {}}
+
+
+def option_node(ev: Evaluator, choose: A.Choose, opt: list) -> A.Option:
+    item = choose.items[opt[0]]
+    if type(item) is A.Option:
+        return item
+    return ev.rs.components[opt[2]].options[item.event][opt[3]]
+
+
+def option_scope(ev: Evaluator, frame: list, opt: list, player: int) -> tuple[A.Option, dict]:
+    """The clause of an option and the scope its label and body run in (with its values bound)."""
+    node = frame[1]
+    choose = node if frame[0] == CHOOSE else node.choose
+    clause = option_node(ev, choose, opt)
+    if opt[2] >= 0:
+        scope = ev.handler_scope(opt[2])
+    else:
+        scope = frame[2]
+        if frame[0] == SIMUL:
+            scope[node.var] = Player(player)
+    for f, v in zip(clause.fors, opt[1]):
+        scope[f.var] = v
+    return clause, scope
+
+
+def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
+    saved = dict(frame[2]) if opt[2] < 0 else None
+    clause, scope = option_scope(ev, frame, opt, player)
+    try:
+        v = ev.eval(clause.label, scope)
+    finally:
+        if saved is not None:
+            frame[2].clear()
+            frame[2].update(saved)
+    return v if type(v) is str else show(v, ev.rs)
+
+
+def key(opt: list) -> str:
+    head = f"{opt[0]}" if opt[2] < 0 else f"{opt[0]}#{opt[2]}.{opt[3]}"
+    if not opt[1]:
+        return head
+    return head + ":" + ",".join(_kv(v) for v in opt[1])
+
+
+def _kv(v: Any) -> str:
+    t = type(v)
+    if t is Player:
+        return f"P{int(v) + 1}"
+    if t is Comp:
+        return f"#{int(v)}"
+    if t is list:
+        return "[" + ",".join(_kv(x) for x in v) + "]"
+    return repr(v) if t is str else str(v)
+
+
+def resolve(ev: Evaluator) -> None:
+    """All players have chosen: pop the decision frame and start the chosen bodies."""
+    st = ev.st
+    pending = st.pending
+    f = st.stack.pop()
+    st.pending = None
+    if f[0] == CHOOSE:
+        p = pending["players"][0]
+        opt = pending["options"][p][pending["chosen"][p]]
+        clause, scope = option_scope(ev, f, opt, p)
+        _count(ev, clause)
+        if opt[2] >= 0:
+            st.stack.append([CALL, None, None])
+        st.stack.append([BLOCK, clause.body, scope, 0])
+    else:
+        # Sealed choices: every body runs now, in seat order; the checker guarantees they cannot suspend.
+        for p in pending["players"]:
+            opt = pending["options"][p][pending["chosen"][p]]
+            clause, scope = option_scope(ev, f, opt, p)
+            _count(ev, clause)
+            try:
+                ev.exec_block(clause.body, scope)
+            except ReturnSig:
+                pass
+            except (BreakSig, ContinueSig, EndGameSig):
+                # The checker refuses these (C009, C021); a ruleset loaded without checks still gets a
+                # located error rather than a traceback.
+                raise ev.fail(clause, "the options of `simultaneous` cannot break, continue or end the game")
+
+
+def _count(ev: Evaluator, clause: A.Option) -> None:
+    cov = ev.st.coverage
+    if cov is not None:
+        nid = ev.rs.node_ids.get(id(clause))
+        if nid is not None:
+            cov[nid] = cov.get(nid, 0) + 1
+
+

@@ -1,0 +1,293 @@
+"""The reference evaluator: expressions, and statements that never wait for a decision.
+
+Statements that may wait for a player (a `choose`, or anything that contains one) are run by the
+frame machine in machine.py, which calls back into this module for everything else. Control flow
+that crosses frames (break, continue, return, end_game) travels as exceptions. What operators and
+attributes do to values is defined once, in values.py, for this evaluator and the compiled one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Zone
+from meeple.runtime.library import REGISTRY
+from meeple.runtime.state import GameState
+from meeple.runtime.values import (  # show, type_name: also imported from here
+    MISSING,
+    ValueOps,
+    show,
+    type_name,
+)
+
+MAX_STEPS = 2_000_000  # statements per game before we call it a runaway loop
+
+
+def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
+    """Run one pass of a loop body, `run(a, b)`; False when the body broke out of the loop (`continue`
+    just ends the pass). Both evaluators' loops share it: the reference one passes (body, scope), the
+    compiled one passes its body closure with (evaluator, scope)."""
+    try:
+        run(a, b)
+    except BreakSig:
+        return False
+    except ContinueSig:
+        pass
+    return True
+
+
+class BreakSig(Exception):
+    pass
+
+
+class ContinueSig(Exception):
+    pass
+
+
+class ReturnSig(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class EndGameSig(Exception):
+    pass
+
+
+class Evaluator(ValueOps):
+    """Evaluates AST nodes against one ruleset and one state. Create one per game step; it is cheap."""
+
+    def __init__(self, rs: Ruleset, state: GameState) -> None:
+        super().__init__(rs, state)
+
+        self.prims = REGISTRY
+        self._expr: dict[type, Callable[[Any, dict], Any]] = {
+            A.Num: lambda n, s: n.value,
+            A.Str: lambda n, s: n.value,
+            A.Const: lambda n, s: n.value,
+            A.Interp: self._interp,
+            A.Name: self._name,
+            A.Attr: self._attr,
+            A.Index: self._index,
+            A.Call: self.call,
+            A.ListLit: lambda n, s: [self.eval(x, s) for x in n.items],
+            A.MapLit: lambda n, s: {self.eval(k, s): self.eval(v, s) for k, v in n.pairs},
+            A.Comp: self._comp,
+            A.BinOp: self._binop,
+            A.Neg: lambda n, s: -self.eval(n.operand, s),
+            A.Not: lambda n, s: not self.eval(n.operand, s),
+            A.BoolOp: self._boolop,
+            A.Compare: self._compare,
+            A.CondExpr: lambda n, s: self.eval(n.then, s) if self.eval(n.test, s) else self.eval(n.orelse, s),
+        }
+        self._stmt: dict[type, Callable[[Any, dict], Any]] = {
+            A.Block: self.exec_block,
+            A.Assign: self._assign,
+            A.AugAssign: self._augassign,
+            A.ExprStmt: lambda n, s: self.eval(n.expr, s),
+            A.If: self._if,
+            A.For: self._for,
+            A.While: self._while,
+            A.Repeat: self._repeat,
+            A.Pass: lambda n, s: None,
+            A.Break: self._break,
+            A.Continue: self._continue,
+            A.Return: self._return,
+            A.EndGame: self._end,
+            A.Phase: self._phase,
+            A.Trigger: self._trigger,
+        }
+
+    # ------------------------------------------------------------ expressions
+    def eval(self, node: Any, scope: dict) -> Any:
+        return self._expr[type(node)](node, scope)
+
+    def _interp(self, n: A.Interp, scope: dict) -> str:
+        rs = self.rs
+        return "".join(p if type(p) is str else show(self.eval(p, scope), rs) for p in n.parts)
+
+    def _name(self, n: A.Name, scope: dict) -> Any:
+        v = scope.get(n.name, MISSING)
+        if v is not MISSING:
+            return v
+        return self.global_value(n.name, n)
+
+    def _attr(self, n: A.Attr, scope: dict) -> Any:
+        return self.attribute(self.eval(n.obj, scope), n.name, n)
+
+    def _index(self, n: A.Index, scope: dict) -> Any:
+        return self.index(n, self.eval(n.obj, scope), self.eval(n.index, scope))
+
+    def call(self, n: A.Call, scope: dict) -> Any:
+        prim = self.prims.get(n.func)
+        if prim is not None:
+            if prim.lazy:
+                return prim.fn(self, n.args, n, scope)
+            return prim.fn(self, [self.eval(a, scope) for a in n.args], n, scope)
+        proc = self.rs.procedures.get(n.func)
+        if proc is not None:
+            if len(n.args) != len(proc.params):
+                raise self.fail(n, f"`{n.func}` takes {len(proc.params)} arguments, not {len(n.args)}")
+            if n.func in self.rs.suspending_procs:
+                raise self.fail(n, f"`{n.func}` asks a player to decide, so it cannot be called here")
+            inner = {p: self.eval(a, scope) for p, a in zip(proc.params, n.args)}
+            try:
+                self.exec_block(proc.body, inner)
+            except ReturnSig as r:
+                return r.value
+            return None
+        raise self.fail(n, f"`{n.func}` is not a function or procedure")
+
+    def _comp(self, n: A.Comp, scope: dict) -> list:
+        items = self.iterate(self.eval(n.iter, scope), n.iter)
+        old = scope.get(n.var, MISSING)
+        out = []
+        ev = self.eval
+        try:
+            for x in list(items):
+                scope[n.var] = x
+                if n.cond is None or ev(n.cond, scope):
+                    out.append(ev(n.expr, scope))
+        finally:
+            if old is MISSING:
+                scope.pop(n.var, None)
+            else:
+                scope[n.var] = old
+        return out
+
+    def _binop(self, n: A.BinOp, scope: dict) -> Any:
+        return self.binop(n, self.eval(n.left, scope), self.eval(n.right, scope))
+
+    def _boolop(self, n: A.BoolOp, scope: dict) -> Any:
+        a = self.eval(n.left, scope)
+        if n.op == "and":
+            return self.eval(n.right, scope) if a else a
+        return a if a else self.eval(n.right, scope)
+
+    def _compare(self, n: A.Compare, scope: dict) -> bool:
+        return self.compare(n, self.eval(n.left, scope), self.eval(n.right, scope))
+
+    # ------------------------------------------------------------ statements (direct)
+    def exec(self, node: Any, scope: dict) -> None:
+        st = self.st
+        st.steps += 1
+        if st.steps > MAX_STEPS:
+            raise self.fail(node, "the game ran more than 2,000,000 statements: a loop that never ends?")
+        if st.coverage is not None:
+            nid = self.rs.node_ids.get(id(node))
+            if nid is not None:
+                st.coverage[nid] = st.coverage.get(nid, 0) + 1
+        self._stmt[type(node)](node, scope)
+
+    def exec_block(self, block: A.Block, scope: dict) -> None:
+        ex = self.exec
+        for s in block.body:
+            ex(s, scope)
+
+    def _assign(self, n: A.Assign, scope: dict) -> None:
+        self.assign(n.target, self.eval(n.value, scope), scope)
+
+    def _augassign(self, n: A.AugAssign, scope: dict) -> None:
+        cur = self.eval(n.target, scope)
+        d = self.eval(n.value, scope)
+        if type(cur) is not int or type(d) is not int:
+            if type(cur) is list and n.op == "+":
+                self.assign(n.target, cur + (d if type(d) is list else [d]), scope)
+                return
+            raise self.fail(n, f"`{n.op}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
+        self.assign(n.target, cur + d if n.op == "+" else cur - d, scope)
+
+    def assign(self, target: Any, value: Any, scope: dict) -> None:
+        t = type(target)
+        if t is A.Name:
+            name = target.name
+            if name in self.rs.game_counters and name not in scope:
+                self.st.counters[name] = value
+            else:
+                scope[name] = value
+            return
+        if t is A.Attr:
+            obj = self.eval(target.obj, scope)
+            key = self.counter_key(obj, target.name, target)
+            self.st.counters[key] = value
+            return
+        if t is A.Index:
+            obj = self.eval(target.obj, scope)
+            i = self.eval(target.index, scope)
+            if type(obj) is dict:
+                obj[i] = value
+                return
+            if type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
+                obj[i] = value
+                return
+            raise self.fail(target, f"cannot set an entry of {type_name(obj)}")
+        raise self.fail(target, "cannot assign to this")
+
+    def _if(self, n: A.If, scope: dict) -> None:
+        if self.eval(n.test, scope):
+            self.exec_block(n.then, scope)
+        elif n.orelse is not None:
+            self.exec_block(n.orelse, scope)
+
+    def _for(self, n: A.For, scope: dict) -> None:
+        items = list(self.iterate(self.eval(n.iter, scope), n.iter))
+        for x in items:
+            scope[n.var] = x
+            if not iteration(self.exec_block, n.body, scope):
+                break
+
+    def _while(self, n: A.While, scope: dict) -> None:
+        while self.eval(n.test, scope):
+            if not iteration(self.exec_block, n.body, scope):
+                break
+            self.st.steps += 1
+
+    def _repeat(self, n: A.Repeat, scope: dict) -> None:
+        count = self.eval(n.count, scope)
+        if type(count) is not int:
+            raise self.fail(n.count, f"`repeat` needs a number, not {type_name(count)}")
+        for _ in range(count):
+            if not iteration(self.exec_block, n.body, scope):
+                break
+
+    def _break(self, n, scope):
+        raise BreakSig()
+
+    def _continue(self, n, scope):
+        raise ContinueSig()
+
+    def _return(self, n: A.Return, scope: dict) -> None:
+        raise ReturnSig(self.eval(n.value, scope) if n.value is not None else None)
+
+    def _end(self, n, scope):
+        raise EndGameSig()
+
+    def _phase(self, n: A.Phase, scope: dict) -> None:
+        self.st.phase = n.name
+        self.exec_block(self.rs.phases[n.name], {})
+
+    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
+        """The (component, handler) pairs that `trigger event on target` runs, in order."""
+        if type(target) is Zone:
+            target = self.st.zones[target.key]
+        comps = target if type(target) is list else [target]
+        out: list[tuple[Comp, A.Block]] = []
+        for c in list(comps):
+            if type(c) is not Comp:
+                raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
+            h = self.rs.components[c].on.get(event)
+            if h is not None:
+                out.append((c, h))
+        return out
+
+    def handler_scope(self, c: int) -> dict:
+        return {"self": Comp(c), "owner": self.owner(c)}
+
+    def _trigger(self, n: A.Trigger, scope: dict) -> None:
+        for c, h in self.handlers(n.event, self.eval(n.target, scope), n):
+            try:
+                self.exec_block(h, self.handler_scope(c))
+            except ReturnSig:
+                pass

@@ -1,0 +1,186 @@
+"""The frame machine: runs statements that may wait for a player's decision.
+
+A game must be plain data at every decision point, so the interpreter cannot keep its place in
+Python's call stack. Statements that may suspend (a `choose`, or anything containing one) run as
+explicit frames on `GameState.stack`; all other statements run directly in evaluator.py. A frame is
+a small list `[kind, node, scope, ...]`, cheap to copy and easy to serialise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.decisions import key, label, open_decision, option_scope, resolve
+from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
+from meeple.runtime.frames import (
+    BLOCK,
+    CALL,
+    CHOOSE,
+    FOR,
+    LOOPS,
+    REPEAT,
+    SIMUL,
+    TRIGGER,
+    WHILE,
+    copy_frames,
+    frames_from_json,
+    frames_to_json,
+)
+from meeple.runtime.state import assert_state
+
+# Callers (game.py, views.py, state.py, tests) use these names through this module.
+__all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_frames", "frames_from_json",
+           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "run"]
+
+FINAL_PHASE = "(final scoring)"
+
+
+def run(ev: Evaluator) -> None:
+    """Run until a decision is pending or the game is over."""
+    st = ev.st
+    stack = st.stack
+    suspends = ev.rs.suspends
+    execute = ev.exec
+    while True:
+        if not stack:
+            if st.pending is None and not st.over:
+                _finish(ev)
+                if stack:
+                    continue
+            return
+        f = stack[-1]
+        k = f[0]
+        try:
+            if k == BLOCK:
+                # Run direct statements in a tight loop; leave it only to start a suspending one.
+                body = f[1].body
+                scope = f[2]
+                n = len(body)
+                i = f[3]
+                while i < n:
+                    s = body[i]
+                    i += 1
+                    f[3] = i
+                    if id(s) in suspends:
+                        push(ev, s, scope)
+                        break
+                    execute(s, scope)
+                else:
+                    stack.pop()
+            elif k == FOR:
+                items, i = f[3], f[4]
+                if i >= len(items):
+                    stack.pop()
+                    continue
+                f[2][f[1].var] = items[i]
+                f[4] = i + 1
+                stack.append([BLOCK, f[1].body, f[2], 0])
+            elif k == CHOOSE or k == SIMUL:
+                if st.pending is None:
+                    open_decision(ev, f)
+                return
+            elif k == WHILE:
+                if ev.eval(f[1].test, f[2]):
+                    st.steps += 1
+                    stack.append([BLOCK, f[1].body, f[2], 0])
+                else:
+                    stack.pop()
+            elif k == REPEAT:
+                if f[3] > 0:
+                    f[3] -= 1
+                    stack.append([BLOCK, f[1].body, f[2], 0])
+                else:
+                    stack.pop()
+            elif k == CALL:
+                stack.pop()
+                if type(f[1]) is A.Assign:
+                    ev.assign(f[1].target, None, f[2])
+            elif k == TRIGGER:
+                comps, i = f[3], f[4]
+                if i >= len(comps):
+                    stack.pop()
+                    continue
+                f[4] = i + 1
+                c = comps[i]
+                stack.append([CALL, None, None])
+                stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
+        except BreakSig:
+            _unwind_loop(stack, keep=False)
+        except ContinueSig:
+            _unwind_loop(stack, keep=True)
+        except ReturnSig as r:
+            while stack and stack[-1][0] != CALL:
+                stack.pop()
+            if stack:
+                f = stack.pop()
+                if type(f[1]) is A.Assign:
+                    ev.assign(f[1].target, r.value, f[2])
+        except EndGameSig:
+            stack.clear()
+            st.pending = None
+            _finish(ev)
+
+
+def _unwind_loop(stack: list, keep: bool) -> None:
+    while stack and stack[-1][0] not in LOOPS:
+        stack.pop()
+    if stack and not keep:
+        stack.pop()
+
+
+def _finish(ev: Evaluator) -> None:
+    st = ev.st
+    if ev.rs.final is not None and st.phase != FINAL_PHASE:
+        st.phase = FINAL_PHASE
+        st.stack.append([BLOCK, ev.rs.final, {}, 0])
+    else:
+        st.over = True
+
+
+def push(ev: Evaluator, s: Any, scope: dict) -> None:
+    """Start a statement that may suspend, as frames."""
+    st = ev.st
+    stack = st.stack
+    st.steps += 1
+    if st.coverage is not None:
+        nid = ev.rs.node_ids.get(id(s))
+        if nid is not None:
+            st.coverage[nid] = st.coverage.get(nid, 0) + 1
+    t = type(s)
+    if t is A.Choose:
+        stack.append([CHOOSE, s, scope])
+    elif t is A.Block:
+        stack.append([BLOCK, s, scope, 0])
+    elif t is A.If:
+        branch = s.then if ev.eval(s.test, scope) else s.orelse
+        if branch is not None:
+            stack.append([BLOCK, branch, scope, 0])
+    elif t is A.For:
+        items = list(ev.iterate(ev.eval(s.iter, scope), s.iter))
+        stack.append([FOR, s, scope, items, 0])
+    elif t is A.While:
+        stack.append([WHILE, s, scope])
+    elif t is A.Repeat:
+        n = ev.eval(s.count, scope)
+        if type(n) is not int:
+            raise ev.fail(s.count, f"`repeat` needs a number, not {type_name(n)}")
+        stack.append([REPEAT, s, scope, n])
+    elif t is A.Phase:
+        st.phase = s.name
+        stack.append([BLOCK, ev.rs.phases[s.name], {}, 0])
+    elif t is A.Trigger:
+        comps = [c for c, _ in ev.handlers(s.event, ev.eval(s.target, scope), s)]
+        stack.append([TRIGGER, s, scope, comps, 0])
+    elif t is A.ExprStmt or t is A.Assign:
+        call = s.expr if t is A.ExprStmt else s.value
+        proc = ev.rs.procedures[call.func]
+        if len(call.args) != len(proc.params):
+            raise ev.fail(call, f"`{call.func}` takes {len(proc.params)} arguments, not {len(call.args)}")
+        inner = {p: ev.eval(a, scope) for p, a in zip(proc.params, call.args)}
+        stack.append([CALL, s, scope])
+        stack.append([BLOCK, proc.body, inner, 0])
+    elif t is A.Simultaneous:
+        stack.append([SIMUL, s, scope])
+    else:  # pragma: no cover - the checker only marks the kinds above
+        raise ev.fail(s, f"internal: cannot suspend in {t.__name__}")

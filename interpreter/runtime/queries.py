@@ -1,0 +1,201 @@
+"""The pure built-ins: queries over lists, zones, maps, players and components.
+
+Nothing here changes the game state (`pure=True`: "query" in the language reference). The
+decorators register into `primitives.REGISTRY` on import, and `primitives` imports this module at
+its end, so importing `interpreter.primitives` is all a caller needs.
+"""
+
+from __future__ import annotations
+
+from meeple.runtime.builtins import _items, _num, _player, primitive
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.values import show
+
+
+# ------------------------------------------------------------------ queries
+@primitive("count")
+def _count(ev, a, n, s):
+    return len(_items(ev, a[0], n))
+
+
+@primitive("sum")
+def _sum(ev, a, n, s):
+    try:
+        return sum(_items(ev, a[0], n))
+    except TypeError:
+        raise ev.fail(n, "`sum` needs numbers") from None
+
+
+def _extreme(fn, ev, a, n):
+    xs = _items(ev, a[0], n)
+    if not xs:
+        if len(a) > 1:
+            return a[1]
+        raise ev.fail(n, f"`{n.func}` of an empty list", hint=f"give a default: `{n.func}(xs, 0)`")
+    try:
+        return fn(xs)
+    except TypeError:
+        raise ev.fail(n, f"`{n.func}` needs comparable values") from None
+
+
+@primitive("min")
+def _min(ev, a, n, s):
+    return _extreme(min, ev, a, n)
+
+
+@primitive("max")
+def _max(ev, a, n, s):
+    return _extreme(max, ev, a, n)
+
+
+@primitive("any")
+def _any(ev, a, n, s):
+    return any(_items(ev, a[0], n))
+
+
+@primitive("all")
+def _all(ev, a, n, s):
+    return all(_items(ev, a[0], n))
+
+
+@primitive("first")
+def _first(ev, a, n, s):
+    xs = _items(ev, a[0], n)
+    return xs[0] if xs else None
+
+
+@primitive("last")
+def _last(ev, a, n, s):
+    xs = _items(ev, a[0], n)
+    return xs[-1] if xs else None
+
+
+@primitive("list")
+def _list(ev, a, n, s):
+    return list(_items(ev, a[0], n))
+
+
+@primitive("between")
+def _between(ev, a, n, s):
+    return list(range(_num(ev, a[0], n), _num(ev, a[1], n) + 1))
+
+
+@primitive("flatten")
+def _flatten(ev, a, n, s):
+    out: list = []
+    for xs in _items(ev, a[0], n):
+        out.extend(_items(ev, xs, n))
+    return out
+
+
+@primitive("distinct")
+def _distinct(ev, a, n, s):
+    out = []
+    for x in _items(ev, a[0], n):
+        if x not in out:
+            out.append(x)
+    return out
+
+
+@primitive("sorted")
+def _sorted(ev, a, n, s):
+    try:
+        return sorted(_items(ev, a[0], n))
+    except TypeError:
+        raise ev.fail(n, "`sorted` needs comparable values") from None
+
+
+@primitive("reversed")
+def _reversed(ev, a, n, s):
+    return list(reversed(_items(ev, a[0], n)))
+
+
+@primitive("slice")
+def _slice(ev, a, n, s):
+    xs = _items(ev, a[0], n)
+    return list(xs[_num(ev, a[1], n): _num(ev, a[2], n) if len(a) > 2 else None])
+
+
+@primitive("index_of")
+def _index_of(ev, a, n, s):
+    xs = _items(ev, a[0], n)
+    return xs.index(a[1]) if a[1] in xs else -1
+
+
+@primitive("abs")
+def _abs(ev, a, n, s):
+    return abs(_num(ev, a[0], n))
+
+
+@primitive("keys")
+def _keys(ev, a, n, s):
+    if type(a[0]) is not dict:
+        raise ev.fail(n, "`keys` needs a map")
+    return list(a[0])
+
+
+@primitive("get")
+def _get(ev, a, n, s):
+    if type(a[0]) is not dict:
+        raise ev.fail(n, "`get` needs a map")
+    return a[0].get(a[1], a[2])
+
+
+@primitive("text")
+def _text(ev, a, n, s):
+    return show(a[0], ev.rs)
+
+
+# ------------------------------------------------------------------ players
+@primitive("player")
+def _player_at(ev, a, n, s):
+    return Player(_num(ev, a[0], n) % ev.st.nplayers)
+
+
+@primitive("left_of")
+def _left(ev, a, n, s):
+    return Player((_player(ev, a[0], n) + 1) % ev.st.nplayers)
+
+
+@primitive("right_of")
+def _right(ev, a, n, s):
+    return Player((_player(ev, a[0], n) - 1) % ev.st.nplayers)
+
+
+@primitive("turn_order")
+def _turn_order(ev, a, n, s):
+    p = _player(ev, a[0], n)
+    k = ev.st.nplayers
+    return [Player((p + i) % k) for i in range(k)]
+
+
+@primitive("others")
+def _others(ev, a, n, s):
+    p = _player(ev, a[0], n)
+    k = ev.st.nplayers
+    return [Player((p + i) % k) for i in range(1, k)]
+
+
+@primitive("owner")
+def _owner(ev, a, n, s):
+    if type(a[0]) is not Comp:
+        raise ev.fail(n, "`owner` needs a component")
+    return ev.owner(a[0])
+
+
+# ------------------------------------------------------------------ components
+@primitive("components")
+def _components(ev, a, n, s):
+    rs = ev.rs
+    key = a[0]
+    if key in rs.items:
+        return [Comp(i) for i in rs.items[key]]
+    if key in rs.kinds:
+        return [Comp(c.id) for c in rs.components if c.kind == key]
+    raise ev.fail(n, f"there is no component kind or item `{key}`")
+
+
+@primitive("zone_of")
+def _zone_of(ev, a, n, s):
+    key = ev.st.loc.get(int(a[0]))
+    return Zone(key) if key is not None else None

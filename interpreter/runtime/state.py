@@ -1,0 +1,109 @@
+"""The runtime state of a game in progress: plain data, cheap to copy, JSON round-trippable.
+
+Everything the rules can change lives here: counters, zones (ordered lists of component ids),
+face-down flags, the RNG, the log, the pending decision and the interpreter's frame stack. The
+ruleset itself (AST, component data) is immutable and shared between copies.
+
+Keys: global things use their name (`round`, `bag`); a player's use `<seat>.<name>` (`0.coins`);
+a component's use `#<id>.<name>` (`#12.cargo`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.runtime.data import copy_value
+from meeple.runtime.frames import copy_frames
+
+MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """splitmix64: a tiny state (one int) makes copies and saves cheap, and it is the same everywhere."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("empty range")
+        return (self.next() * n) >> 64
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class GameState:
+    """All mutable game data. The interpreter reads and writes it; nothing else does."""
+
+    __slots__ = (
+        "actions",
+        "counters",
+        "coverage",
+        "facedown",
+        "loc",
+        "log",
+        "nplayers",
+        "over",
+        "pending",
+        "phase",
+        "result",
+        "rng",
+        "seed",
+        "stack",
+        "steps",
+        "zones",
+    )
+
+    def __init__(self, nplayers: int, seed: int) -> None:
+        self.nplayers = nplayers
+        self.seed = seed
+        self.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
+        self.counters: dict[str, Any] = {}
+        self.zones: dict[str, list[int]] = {}
+        self.loc: dict[int, str] = {}  # component id -> key of the zone that holds it
+        self.facedown: set[int] = set()
+        self.log: list[tuple[int, str]] = []  # (audience: -1 for everyone, else a seat; text)
+        self.stack: list[Any] = []  # interpreter frames (see machine.py)
+        self.pending: Any = None  # the open decision, or None
+        self.over = False
+        self.phase = ""
+        self.steps = 0  # statements executed, a guard against runaway loops
+        self.actions: list[dict] = []  # the action log, for replay
+        self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
+        self.result: Any = None
+
+    def copy(self) -> GameState:
+        g = GameState.__new__(GameState)
+        g.nplayers, g.seed, g.over, g.phase, g.steps = self.nplayers, self.seed, self.over, self.phase, self.steps
+        g.rng = Rng(self.rng.state)
+        g.counters = {k: copy_value(v) for k, v in self.counters.items()}
+        g.zones = {k: v[:] for k, v in self.zones.items()}
+        g.loc = dict(self.loc)
+        g.facedown = set(self.facedown)
+        g.log = self.log[:]
+        g.stack = copy_frames(self.stack)
+        g.pending = copy_value(self.pending)
+        g.actions = self.actions[:]
+        g.coverage = dict(self.coverage) if self.coverage is not None else None
+        g.result = self.result
+        return g
+
+
+def assert_state(st: GameState) -> None:
+    """Cheap consistency checks used by tests and by loading saves."""
+    for key, zone in st.zones.items():
+        for c in zone:
+            if st.loc.get(c) != key:
+                raise ValueError(f"component #{c} is in zone {key} but its location says {st.loc.get(c)}")

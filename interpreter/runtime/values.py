@@ -1,0 +1,229 @@
+"""What the rules language's values mean: how they print, what they are called in messages, and
+what reading an attribute, indexing, arithmetic and comparison do to them.
+
+Both evaluators share this: the reference `Evaluator` (evaluator.py) builds on `ValueOps`, and the
+compiled closures (compile_expr.py, compiler.py) inline the common cases and fall back to these
+methods for everything else, so errors and edge cases have one definition.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.errors import Problem, RuntimeRuleError
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.state import GameState
+
+MISSING = object()  # "not in the scope", distinct from a variable holding none
+_NUMERIC = (int, bool, Player, Comp)
+
+
+def show(v: Any, rs: Ruleset) -> str:
+    """How a value reads in labels and logs."""
+    t = type(v)
+    if t is Player:
+        return f"P{int(v) + 1}"
+    if t is Comp:
+        return rs.components[v].name
+    if t is bool:
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if t is list:
+        return ", ".join(show(x, rs) for x in v)
+    if t is Zone:
+        return v.key
+    return str(v)
+
+
+def type_name(v: Any) -> str:
+    t = type(v)
+    if t is bool:
+        return "a boolean"
+    if t is int:
+        return "a number"
+    if t is str:
+        return "a string"
+    if t is list:
+        return "a list"
+    if t is dict:
+        return "a map"
+    if t is Player:
+        return "a player"
+    if t is Comp:
+        return "a component"
+    if t is Zone:
+        return "a zone"
+    if v is None:
+        return "none"
+    return t.__name__
+
+
+class ValueOps:
+    """Operations on values already evaluated: they read the state, never the scope."""
+
+    def __init__(self, rs: Ruleset, state: GameState) -> None:
+        self.rs = rs
+        self.st = state
+        self.attrs = [c.attrs for c in rs.components]
+        self.kind_of = [c.kind for c in rs.components]
+
+    def fail(self, node: Any, message: str, hint: str | None = None) -> RuntimeRuleError:
+        return RuntimeRuleError(Problem("R001", message, getattr(node, "span", None), hint=hint))
+
+    def global_value(self, name: str, node: Any) -> Any:
+        rs = self.rs
+        if name in rs.constants:
+            return rs.constants[name]
+        if name in rs.game_counters:
+            return self.st.counters[name]
+        if name in rs.game_zones:
+            return Zone(name)
+        if name == "players":
+            return [Player(i) for i in range(self.st.nplayers)]
+        if name == "nplayers":
+            return self.st.nplayers
+        if name in rs.items and len(rs.items[name]) == 1:
+            return Comp(rs.items[name][0])
+        raise self.fail(node, f"`{name}` is not defined")
+
+    def attribute(self, obj: Any, name: str, node: Any) -> Any:
+        t = type(obj)
+        rs = self.rs
+        if t is Comp:
+            a = self.attrs[obj]
+            if name in a:
+                return a[name]
+            kind = rs.kinds[self.kind_of[obj]]
+            if name in kind.counters:
+                return self.st.counters[f"#{int(obj)}.{name}"]
+            if name in kind.slots:
+                return Zone(f"#{int(obj)}.{name}")
+            if name == "name":
+                return rs.components[obj].name
+            if name == "kind":
+                return self.kind_of[obj]
+            if name == "id":
+                return rs.components[obj].item
+            if name == "owner":
+                return self.owner(obj)
+            if name == "zone":
+                key = self.st.loc.get(int(obj))
+                return Zone(key) if key is not None else None
+            if name == "facedown":
+                return int(obj) in self.st.facedown
+            raise self.fail(node, f"a {self.kind_of[obj]} has no attribute `{name}`")
+        if t is Player:
+            if name in rs.player_counters:
+                return self.st.counters[f"{int(obj)}.{name}"]
+            if name in rs.player_zones:
+                return Zone(f"{int(obj)}.{name}")
+            if name == "seat":
+                return int(obj)
+            if name == "number":
+                return int(obj) + 1
+            if name == "name":
+                return f"P{int(obj) + 1}"
+            raise self.fail(node, f"a player has no counter or zone `{name}`")
+        if obj is None:
+            raise self.fail(node, f"cannot read `{name}` of none")
+        raise self.fail(node, f"cannot read `{name}` of {type_name(obj)}")
+
+    def owner(self, c: int) -> Player | None:
+        key = self.st.loc.get(int(c))
+        while key is not None:
+            head = key.split(".", 1)[0]
+            if head.isdigit():
+                return Player(int(head))
+            if head.startswith("#"):
+                key = self.st.loc.get(int(head[1:]))
+                continue
+            return None
+        return None
+
+    def counter_key(self, obj: Any, name: str, node: Any) -> str:
+        if type(obj) is Player and name in self.rs.player_counters:
+            return f"{int(obj)}.{name}"
+        if type(obj) is Comp and name in self.rs.kinds[self.kind_of[obj]].counters:
+            return f"#{int(obj)}.{name}"
+        raise self.fail(node, f"`{name}` is not a counter of {type_name(obj)}")
+
+    def index(self, n: A.Index, obj: Any, i: Any) -> Any:
+        if type(obj) is Zone:
+            obj = self.st.zones[obj.key]
+        try:
+            return obj[i]
+        except (KeyError, IndexError, TypeError):
+            if type(obj) is dict:
+                raise self.fail(n, f"no entry for {show(i, self.rs)} in this map") from None
+            if type(obj) is list:
+                raise self.fail(n, f"index {show(i, self.rs)} is out of range (length {len(obj)})") from None
+            raise self.fail(n, f"cannot index {type_name(obj)}") from None
+
+    def iterate(self, v: Any, node: Any) -> list:
+        t = type(v)
+        if t is list:
+            return v
+        if t is Zone:
+            return self.st.zones[v.key]
+        if t is dict:
+            return list(v)
+        raise self.fail(node, f"cannot loop over {type_name(v)}")
+
+    def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
+        op = n.op
+        try:
+            if op == "+":
+                if type(a) is Zone or type(b) is Zone:
+                    raise TypeError
+                if type(a) is list and type(b) is not list:
+                    return a + [b]
+                return a + b
+            if op == "-":
+                if type(a) is list:
+                    drop = b if type(b) is list else [b]
+                    return [x for x in a if x not in drop]
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "//":
+                return a // b
+            if op == "%":
+                return a % b
+        except ZeroDivisionError:
+            raise self.fail(n, "division by zero") from None
+        except TypeError:
+            pass
+        raise self.fail(n, f"cannot apply `{op}` to {type_name(a)} and {type_name(b)}")
+
+    def compare(self, n: A.Compare, a: Any, b: Any) -> bool:
+        op = n.op
+        if op == "==":
+            return a == b and type(a) is type(b) or (a is b)
+        if op == "!=":
+            return not (a == b and type(a) is type(b) or (a is b))
+        if op in ("in", "not in"):
+            if type(b) is Zone:
+                b = self.st.zones[b.key]
+            try:
+                r = a in b
+            except TypeError:
+                raise self.fail(n, f"cannot look for a value in {type_name(b)}") from None
+            if r and type(a) in _NUMERIC and type(b) is not str:
+                # Players, components, numbers and booleans are all ints to Python: membership is strict,
+                # like `==` (a player is not the number of its seat).
+                ta = type(a)
+                r = any(x == a and type(x) is ta for x in b)
+            return r if op == "in" else not r
+        try:
+            if op == "<":
+                return a < b
+            if op == "<=":
+                return a <= b
+            if op == ">":
+                return a > b
+            return a >= b
+        except TypeError:
+            raise self.fail(n, f"cannot compare {type_name(a)} with {type_name(b)}") from None

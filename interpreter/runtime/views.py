@@ -1,0 +1,108 @@
+"""A player's view of a game: everything that player may see, and nothing else.
+
+Zones and counters declare a visibility: `public` (everyone), `owner` (the owning player; others see
+only a count) or `hidden` (nobody sees identities, only a count: decks, bags). Face-down components
+are hidden from everyone but the owner of the zone that holds them. Pending sealed choices show who
+has chosen, never what. Component ids appear only for components the viewer may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.runtime.data import Player, encode
+from meeple.runtime.frames import CHOOSE
+
+# `game` below is a runtime.game.Game; views are built for it, and game.py imports this module,
+# so the annotation names it only in words to keep imports flowing one way.
+Game = Any
+
+LOG_LINES = 30
+
+
+def _can_see(vis: str, owner: int | None, viewer: int) -> bool:
+    if vis == "public":
+        return True
+    if vis == "owner":
+        return owner == viewer
+    return False
+
+
+def make_view(game: Game, viewer: int) -> dict:
+    rs, st = game.rs, game.state
+    ev = game._ev
+
+    def comp(c: int, zone_owner: int | None) -> Any:
+        if c in st.facedown and zone_owner != viewer:
+            return {"hidden": True}
+        d = rs.components[c]
+        out: dict[str, Any] = {"id": c, "name": d.name, "kind": d.kind}
+        if c in st.facedown:
+            out["facedown"] = True
+        kind = rs.kinds[d.kind]
+        if kind.counters:
+            out["counters"] = {n: encode(st.counters[f"#{c}.{n}"]) for n in kind.counters}
+        if kind.slots:
+            owner = ev.owner(c)
+            owner_i = None if owner is None else int(owner)
+            out["slots"] = {n: zone(f"#{c}.{n}", decl.visibility, owner_i) for n, decl in kind.slots.items()}
+        return out
+
+    def zone(key: str, vis: str, owner: int | None) -> Any:
+        items = st.zones[key]
+        if not _can_see(vis, owner, viewer):
+            return {"count": len(items)}
+        return [comp(c, owner) for c in items]
+
+    view: dict[str, Any] = {
+        "ruleset": rs.name,
+        "viewer": viewer,
+        "players": st.nplayers,
+        "phase": st.phase,
+        "over": st.over,
+        "counters": {n: encode(st.counters[n]) for n, d in rs.game_counters.items() if d.visibility == "public"},
+        "zones": {n: zone(n, d.visibility, None) for n, d in rs.game_zones.items()},
+        "seats": [],
+    }
+    for p in range(st.nplayers):
+        seat: dict[str, Any] = {"seat": p, "name": f"P{p + 1}", "counters": {}, "zones": {}}
+        for n, d in rs.player_counters.items():
+            if _can_see(d.visibility, p, viewer):
+                seat["counters"][n] = encode(st.counters[f"{p}.{n}"])
+        for n, d in rs.player_zones.items():
+            seat["zones"][n] = zone(f"{p}.{n}", d.visibility, p)
+        view["seats"].append(seat)
+    pending = st.pending
+    if pending is not None:
+        dec: dict[str, Any] = {"waiting_for": game.deciders, "chosen": sorted(pending["chosen"])}
+        prompt = decision_prompt(game, viewer)
+        if prompt:
+            dec["prompt"] = prompt
+        if viewer in game.deciders:
+            dec["actions"] = game.legal_actions(viewer)
+        view["decision"] = dec
+    if st.over:
+        view["scores"] = encode(game.scores)
+        view["winners"] = game.winners
+    view["log"] = [t for a, t in st.log if a in (-1, viewer)][-LOG_LINES:]
+    return view
+
+
+def decision_prompt(game: Game, viewer: int) -> str | None:
+    """The prompt of the open decision (`choose p "Place a worker":`), as the viewer would read it."""
+
+    st = game.state
+    if st.pending is None or not st.stack:
+        return None
+    frame = st.stack[-1]
+    node, scope = frame[1], frame[2]
+    choose = node if frame[0] == CHOOSE else node.choose
+    if choose.prompt is None:
+        return None
+    if frame[0] != CHOOSE:
+        if viewer not in st.pending["players"]:
+            return None
+        scope = dict(scope)
+        scope[node.var] = Player(viewer)
+    value = game._ev.eval(choose.prompt, scope)
+    return value if isinstance(value, str) else str(value)

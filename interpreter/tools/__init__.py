@@ -1,0 +1,1 @@
+"""Stage 5, tools on the Game API: agents, simulation, statistics, compare, coverage, scenarios, reports."""

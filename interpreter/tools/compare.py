@@ -1,0 +1,230 @@
+"""Play a base ruleset and its variants on the same seeds and compare the results.
+
+Every ruleset plays games 0..K-1, and game i uses the seed derived from (master seed, i) for the game
+and for its bots, exactly like `simulate`. Matched seeds make the comparison fairer (the same deals
+and draws, as far as the rules let them stay the same) and make results independent of the number
+of worker processes. `cli/compare.py` renders the result; docs/variants.md explains the figures.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from meeple import errors as E
+from meeple.errors import Problem, UsageError
+from meeple.runtime.rules import Ruleset
+from meeple.tools import stats
+from meeple.tools.agents import seat_names
+from meeple.tools.coverage import CoverageReport, report_from_counts
+from meeple.tools.simulate import check_players, game_length, game_seed, play_to_end
+
+ALPHA = 0.05
+
+
+@dataclass
+class GameResult:
+    index: int
+    scores: list[float]
+    winners: list[int]
+    decisions: int
+    length: int  # rounds if the ruleset has a game counter `round`, else decisions
+    held: dict[str, list[int]]  # item id -> copies each seat holds at the end
+    coverage: dict[int, int] | None
+
+
+def play_one(rs: Ruleset, players: int, seed: int, agents: str, index: int, coverage: bool) -> GameResult:
+    """One bot game, as `simulate.play_game` plays it (same seeds, same bots), plus what it ended with."""
+    game, decisions = play_to_end(rs, players, seed, agents, coverage)
+    held: dict[str, list[int]] = {}
+    for item, ids in rs.items.items():
+        counts = [0] * players
+        for cid in ids:
+            # The seat whose zone holds the component at the end, also through a slot of a component it holds.
+            seat = game._ev.owner(cid)
+            if seat is not None:
+                counts[seat] += 1
+        held[item] = counts
+    scores = [float(s) if isinstance(s, (int, float)) else 0.0 for s in game.scores]
+    return GameResult(index, scores, list(game.winners), decisions, game_length(rs, game, decisions), held,
+                      game.state.coverage)
+
+
+# ------------------------------------------------------------------ running games, in parallel or not
+_WORKER: dict[str, Any] = {}
+
+
+def _init(paths: list[str], players: int, seed: int, agents: str, coverage: bool) -> None:
+    from meeple.runtime.rules import load_ruleset
+
+    _WORKER.update(rs=[load_ruleset(p) for p in paths], args=(players, seed, agents, coverage))
+
+
+def _job(job: tuple[int, int]) -> Any:
+    r, i = job
+    players, seed, agents, coverage = _WORKER["args"]
+    try:
+        return play_one(_WORKER["rs"][r], players, game_seed(seed, i), agents, i, coverage)
+    except E.MeepleError as e:  # exceptions lose their problems when pickled: send the parts
+        return ("error", type(e).__name__, e.problems)
+
+
+def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int = 0, agents: str = "random",
+              workers: int = 0, coverage: bool = True,
+              progress: Callable[[int], None] | None = None) -> list[list[GameResult]]:
+    """Games 0..games-1 of every ruleset, in index order. workers=0 means one per core."""
+    workers = min(workers or os.cpu_count() or 1, games * len(rulesets))
+    jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
+    out: list[list[GameResult]] = [[] for _ in rulesets]
+    if workers <= 1:
+        for r, i in jobs:
+            out[r].append(play_one(rulesets[r], players, game_seed(seed, i), agents, i, coverage))
+            if progress:
+                progress(1)
+        return out
+    paths = [os.path.abspath(rs.path) for rs in rulesets]
+    chunk = max(1, min(25, len(jobs) // (workers * 8)))
+    with ProcessPoolExecutor(workers, initializer=_init, initargs=(paths, players, seed, agents, coverage)) as pool:
+        for (r, _), res in zip(jobs, pool.map(_job, jobs, chunksize=chunk)):  # map keeps the order
+            if isinstance(res, tuple):
+                pool.shutdown(cancel_futures=True)
+                raise getattr(E, res[1], E.MeepleError)(res[2])
+            out[r].append(res)
+            if progress:
+                progress(1)
+    return out
+
+
+# ------------------------------------------------------------------ statistics of one ruleset
+def margin(scores: list[float]) -> float:
+    """The winner's score minus the runner-up's (0 in a tie or a solo game)."""
+    top = sorted(scores, reverse=True)
+    return top[0] - top[1] if len(top) > 1 else 0.0
+
+
+def json_safe(x: Any) -> Any:
+    """NaN (no data, e.g. the win rate of a card nobody held) is not JSON: make it null."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [json_safe(v) for v in x]
+    return x
+
+
+def _num(xs: Sequence[float]) -> dict[str, float]:
+    return {"mean": stats.mean(xs), "sd": stats.stdev(xs), "min": min(xs, default=float("nan")),
+            "max": max(xs, default=float("nan"))}
+
+
+def summarise(rs: Ruleset, results: list[GameResult], players: int, names: list[str],
+              coverage: bool) -> dict[str, Any]:
+    n = len(results)
+    wins = [0.0] * players
+    for g in results:
+        for w in g.winners:
+            wins[w] += 1 / len(g.winners)  # a k-way tie gives each tied seat 1/k of a win
+    seats = [{"seat": s + 1, "agent": names[s], "wins": wins[s], "win_rate": wins[s] / n,
+              "win_ci": list(stats.wilson(wins[s], n))} for s in range(players)]
+    fair = 1 / players
+    z = (wins[0] / n - fair) / (fair * (1 - fair) / n) ** 0.5 if players > 1 else 0.0
+    margins = [margin(g.scores) for g in results]
+    items: dict[str, Any] = {}
+    for item, ids in rs.items.items():
+        games_held = sum(1 for g in results if sum(g.held[item]) > 0)
+        owners = [(g, s) for g in results for s in range(players) if g.held[item][s] > 0]
+        owner_wins = sum(1 / len(g.winners) for g, s in owners if s in g.winners)
+        comp = rs.components[ids[0]]
+        items[item] = {"kind": comp.kind, "name": comp.name, "copies": len(ids),
+                       "held_games": games_held, "held_rate": games_held / n,
+                       "copies_mean": stats.mean([float(sum(g.held[item])) for g in results]),
+                       "owners": len(owners), "owner_wins": owner_wins,
+                       "owner_win_rate": owner_wins / len(owners) if owners else float("nan"),
+                       "owner_win_ci": list(stats.wilson(owner_wins, len(owners)))}
+    out: dict[str, Any] = {
+        "ruleset": rs.name, "path": rs.path, "games": n, "seats": seats,
+        "first_player": {"win_rate": wins[0] / n, "fair": fair, "advantage": wins[0] / n - fair,
+                         "p": stats.normal_p(z)},
+        "score": _num([s for g in results for s in g.scores]),
+        "margin": _num(margins),
+        "length": {"unit": "rounds" if "round" in rs.game_counters else "decisions",
+                   **_num([float(g.length) for g in results])},
+        "decisions_mean": stats.mean([float(g.decisions) for g in results]),
+        "items": items,
+    }
+    if coverage:
+        out["coverage"] = coverage_of(rs, results).to_json()
+    return out
+
+
+def coverage_of(rs: Ruleset, results: list[GameResult]) -> CoverageReport:
+    counts: dict[int, int] = {}
+    for g in results:
+        for k, v in (g.coverage or {}).items():
+            counts[k] = counts.get(k, 0) + v
+    return report_from_counts(rs, counts, len(results))
+
+
+# ------------------------------------------------------------------ base vs variant
+def _row(what: str, base: float, var: float, p: float, item: str | None = None) -> dict[str, Any]:
+    return {"what": what, "item": item, "base": base, "variant": var, "diff": var - base, "p": p,
+            "significant": stats.significant(p, ALPHA)}
+
+
+def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: list[GameResult]) -> list[dict]:
+    """Each figure of a variant against the base, with a p-value: two-proportion z tests for rates,
+    Welch t tests for means (per game, so that the seats of one game do not count as independent)."""
+    nb, nv = base["games"], var["games"]
+    rows = [_row(f"P{b['seat']} win rate", b["win_rate"], v["win_rate"],
+                 stats.two_proportion_z(v["wins"], nv, b["wins"], nb)[1])
+            for b, v in zip(base["seats"], var["seats"])]
+    for what, key, fn in (("score mean", "score", lambda g: stats.mean(g.scores)),
+                          ("winning margin", "margin", lambda g: margin(g.scores)),
+                          ("game length", "length", lambda g: float(g.length))):
+        xs, ys = [fn(g) for g in samples_v], [fn(g) for g in samples_b]
+        p = stats.welch_samples(xs, ys)[2]
+        rows.append(_row(what, base[key]["mean"], var[key]["mean"], p))
+    for item, b in base["items"].items():
+        v = var["items"].get(item)
+        if v is None:
+            continue
+        rows.append(_row(f"{item} held", b["held_rate"], v["held_rate"],
+                         stats.two_proportion_z(v["held_games"], nv, b["held_games"], nb)[1], item))
+        if b["owners"] and v["owners"]:
+            rows.append(_row(f"{item} owners win rate", b["owner_win_rate"], v["owner_win_rate"],
+                             stats.two_proportion_z(v["owner_wins"], v["owners"], b["owner_wins"], b["owners"])[1],
+                             item))
+    return rows
+
+
+def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games: int, seed: int = 0,
+            agents: str = "random", workers: int = 0, coverage: bool = True,
+            progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results."""
+    from meeple.runtime.rules import load_ruleset
+
+    if len(rulesets) < 2:
+        raise UsageError(Problem("U030", "compare needs a base ruleset and at least one variant"))
+    if games < 2:
+        raise UsageError(Problem("U021", f"the number of games must be at least 2, not {games}"))
+    if workers < 0:
+        raise UsageError(Problem("U022", f"the number of workers must be 0 (one per core) or more, not {workers}"))
+    loaded = [r if isinstance(r, Ruleset) else load_ruleset(r) for r in rulesets]
+    for rs in loaded:
+        check_players(rs, players)
+    names = seat_names(agents, players)
+    results = run_games(loaded, players, games, seed, agents, workers, coverage, progress)
+    summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]
+    return json_safe({
+        "players": players, "games": games, "seed": seed, "agents": names, "alpha": ALPHA,
+        "rulesets": summaries,
+        "differences": [{"variant": s["ruleset"], "base": summaries[0]["ruleset"],
+                         "rows": differences(summaries[0], s, results[0], res)}
+                        for s, res in zip(summaries[1:], results[1:])],
+        "score_samples": [[sc for g in res for sc in g.scores] for res in results],
+    })

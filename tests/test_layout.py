@@ -1,0 +1,117 @@
+"""The package's folders show the pipeline, and imports run one way.
+
+Stages, in the order a ruleset flows: errors (shared by all) -> loading -> language -> checker ->
+runtime -> tools -> the command line; the package's `__init__` (the public API) sits on top. A module
+may import modules of its own stage or of earlier ones, never of a later one, and no two modules may
+import each other, even lazily (inside a function) or only for type checking.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "__init__"]
+
+
+def module_files() -> dict[str, Path]:
+    out = {}
+    for folder, package in ((ROOT / "interpreter", "meeple"), (ROOT / "cli", "meeple.cli")):
+        for f in folder.rglob("*.py"):
+            rel = f.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            out[".".join([package, *parts])] = f
+    return out
+
+
+def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
+    """Every meeple module a file imports, anywhere in it (lazy and TYPE_CHECKING imports included)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            assert node.level == 0, f"{path}: use absolute imports (`from meeple.x import y`)"
+            # `from meeple.x import y` imports the module meeple.x.y if there is one, else names of meeple.x
+            names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
+                     for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n in modules)
+    return found
+
+
+def stage(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return STAGES.index("__init__")
+    if parts[1] == "__main__":
+        return STAGES.index("__init__")
+    return STAGES.index(parts[1])
+
+
+def graph() -> dict[str, set[str]]:
+    modules = module_files()
+    return {m: imports_of(f, modules) - {m} for m, f in modules.items()}
+
+
+def test_every_module_belongs_to_a_stage():
+    for m in module_files():
+        stage(m)  # raises ValueError for a folder that is not a stage
+
+
+def test_no_module_imports_a_later_stage():
+    bad = [f"{m} imports {d}" for m, deps in graph().items() for d in deps if stage(d) > stage(m)]
+    assert not bad, "imports must run from later stages to earlier ones:\n" + "\n".join(sorted(bad))
+
+
+def cycles_in(g: dict[str, set[str]]) -> list[str]:
+    seen: dict[str, int] = {}
+    cycles = []
+
+    def visit(m: str, path: list[str]) -> None:
+        seen[m] = 1
+        for d in sorted(g.get(m, ())):
+            if seen.get(d) == 1:
+                cycles.append(" -> ".join(path[path.index(d):] + [d]) if d in path else f"{m} -> {d}")
+            elif d not in seen:
+                visit(d, path + [d])
+        seen[m] = 2
+
+    for m in sorted(g):
+        if m not in seen:
+            visit(m, [m])
+    return cycles
+
+
+def test_no_import_cycles():
+    cycles = cycles_in(graph())
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def test_the_checks_can_fail(tmp_path):
+    # a lazy import back up is seen, and a loop of three modules is found
+    f = tmp_path / "m.py"
+    f.write_text("def f():\n    from meeple.tools.agents import Agent\n", encoding="utf-8")
+    assert imports_of(f, {"meeple.tools.agents": f}) == {"meeple.tools.agents"}
+    assert stage("meeple.tools.agents") > stage("meeple.runtime.state")
+    assert cycles_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a -> b -> c -> a"]
+
+
+def test_one_import_name():
+    # the distribution installs `meeple` and nothing else at the top of site-packages
+    import tomllib
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert {p.split(".")[0] for p in setup["packages"]} == {"meeple"}
+    assert set(setup["package-dir"]) == {"meeple", "meeple.cli", "meeple.rulesets", "meeple.schema"}
+
+
+def test_public_api():
+    import meeple
+
+    game = meeple.load_ruleset("speicherstadt").new_game(players=4, seed=1)
+    assert isinstance(game, meeple.Game) and game.legal_actions()
+    for name in ("IllegalAction", "RulesetError", "UsageError", "SaveError", "simulate", "compare", "make_agents"):
+        assert hasattr(meeple, name), name
