@@ -9,6 +9,7 @@ which keeps the registry's order).
 from __future__ import annotations
 
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
+from meeple.runtime.chance import identity
 from meeple.runtime.data import Comp
 from meeple.runtime.values import show
 
@@ -16,7 +17,7 @@ from meeple.runtime.values import show
 @primitive("random_pick")
 def _random_pick(ev, a, n, s):
     xs = _items(ev, a[0], n)
-    return xs[ev.st.rng.below(len(xs))] if xs else None
+    return xs[ev.st.rng.pick(xs, lambda x: identity(ev, x))] if xs else None
 
 
 # ------------------------------------------------------------------ actions
@@ -56,7 +57,7 @@ def _draw(ev, a, n, s):
 
 @primitive("shuffle")
 def _shuffle(ev, a, n, s):
-    ev.st.rng.shuffle(_zone(ev, a[0], n))
+    ev.st.rng.shuffle(_zone(ev, a[0], n), lambda x: identity(ev, x))
 
 
 @primitive("swap")

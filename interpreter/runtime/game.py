@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from fractions import Fraction
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem, SaveError
 from meeple.language.model import Ruleset
+from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
+from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
 from meeple.runtime.state import GameState
@@ -27,7 +30,7 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 
 
 class Game:
-    __slots__ = ("_ev", "rs", "state")
+    __slots__ = ("_chance", "_ev", "rs", "state")
 
     # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
     evaluator_class: type = CompiledEvaluator
@@ -36,10 +39,16 @@ class Game:
         self.rs = rs
         self.state = state
         self._ev = self.evaluator_class(rs, state)
+        self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
+    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False,
+            chance: str = "seeded") -> Game:
+        """A new game. With chance="explicit" every random event is a chance node (`is_chance`,
+        `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py)."""
+        if chance not in ("seeded", "explicit"):
+            raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
@@ -68,11 +77,31 @@ class Game:
         if rs.setup is not None:
             st.stack.append([M.BLOCK, rs.setup, {}, 0])
         g = cls(rs, st)
-        M.run(g._ev)
+        if chance == "explicit":
+            st.rng = ScriptedRng()
+            X.run_step(g, st, X.START, [])
+        else:
+            M.run(g._ev)
         return g
 
     def copy(self) -> Game:
-        return Game(self.rs, self.state.copy())
+        g = Game(self.rs, self.state.copy())
+        g._chance = self._chance  # never changed in place: applying an outcome makes a new node
+        return g
+
+    # ------------------------------------------------------------ chance
+    @property
+    def explicit_chance(self) -> bool:
+        return self.state.rng.explicit
+
+    @property
+    def is_chance(self) -> bool:
+        """True at a chance event of a game with explicit chance: apply one of `chance_outcomes()`."""
+        return self._chance is not None
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        """The outcomes of the open chance event as (action, exact probability); empty at a decision."""
+        return X.chance_actions(self)
 
     # ------------------------------------------------------------ decisions
     @property
@@ -83,18 +112,23 @@ class Game:
     def deciders(self) -> list[int]:
         """Seats that must still choose at this decision point (several for sealed choices)."""
         p = self.state.pending
-        if p is None:
+        if p is None or self._chance is not None:
             return []
         return [s for s in p["players"] if s not in p["chosen"]]
 
     @property
     def current_player(self) -> int | None:
+        """The (first) seat to decide, CHANCE (-1) at a chance event, None when the game is over."""
+        if self._chance is not None:
+            return CHANCE
         d = self.deciders
         return d[0] if d else None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action of every player who must decide now (or of one player)."""
         st = self.state
+        if self._chance is not None:
+            return [a for a, _ in X.chance_actions(self)] if player in (None, CHANCE) else []
         if st.pending is None:
             return []
         frame = st.stack[-1]
@@ -108,6 +142,8 @@ class Game:
 
     def num_actions(self, player: int | None = None) -> int:
         """How many actions the (first) deciding player has: a fast path for bots."""
+        if self._chance is not None:
+            return len(self._chance.options)
         pending = self.state.pending
         if pending is None:
             return 0
@@ -118,9 +154,14 @@ class Game:
 
     def apply_index(self, i: int, player: int | None = None) -> None:
         """Apply the i-th legal action of a deciding player without building labels (fast path)."""
+        if self._chance is not None and player in (None, CHANCE):
+            X.apply_chance_action(self, i)
+            return
         pending = self.state.pending
-        if pending is None:
-            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        if pending is None or self._chance is not None:
+            raise IllegalAction(Problem("G002" if pending is None else "G003",
+                                        "the game is over: no action is legal" if pending is None
+                                        else "this is a chance event: only a chance outcome can be applied"))
         chosen = pending["chosen"]
         if player is None:
             player = next(iter([s for s in pending["players"] if s not in chosen]))
@@ -135,6 +176,9 @@ class Game:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
         An illegal action raises IllegalAction with the reason, and the state does not change."""
         st = self.state
+        if self._chance is not None:
+            X.apply_chance_action(self, action)
+            return
         if st.pending is None:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         if isinstance(action, bool):
@@ -170,6 +214,9 @@ class Game:
         st.pending["chosen"][seat] = i
         st.actions.append({"player": seat, "key": key})
         if len(st.pending["chosen"]) == len(st.pending["players"]):
+            if st.rng.explicit:
+                X.run_step(self, st, X.RESOLVE, [])
+                return
             M.resolve(self._ev)
             M.run(self._ev)
 
@@ -220,6 +267,7 @@ class Game:
                 "stack": frames, "coverage": st.coverage,
             },
             "actions": st.actions,
+            "chance": "explicit" if st.rng.explicit else "seeded",
         }
 
     def dumps(self) -> str:
@@ -237,6 +285,9 @@ class Game:
                 raise ValueError(f"save format version {data.get('version')} is not supported")
             if data.get("ruleset_digest") != ruleset_digest(rs):
                 raise ValueError(f"this save is from a different version of the ruleset ({data.get('ruleset')!r})")
+            if data.get("chance") == "explicit":
+                # Explicit chance keeps no seed state: such a game is its action log, outcomes included.
+                return cls.replay(rs, int(data["players"]), int(data["seed"]), data["actions"], chance="explicit")
             s = data["state"]
             st = GameState(int(data["players"]), int(data["seed"]))
             st.rng.state = int(s["rng"])
@@ -272,8 +323,8 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict]) -> Game:
-        g = cls.new(rs, players, seed)
+    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], chance: str = "seeded") -> Game:
+        g = cls.new(rs, players, seed, chance=chance)
         for a in actions:
             g.apply(a)
         return g

@@ -10,6 +10,7 @@ a component's use `#<id>.<name>` (`#12.cargo`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.runtime.data import copy_value
@@ -22,6 +23,7 @@ class Rng:
     """splitmix64: a tiny state (one int) makes copies and saves cheap, and it is the same everywhere."""
 
     __slots__ = ("state",)
+    explicit = False  # a ScriptedRng (chance.py) reports chance events instead of drawing
 
     def __init__(self, state: int) -> None:
         self.state = state & MASK64
@@ -38,7 +40,15 @@ class Rng:
             raise ValueError("empty range")
         return (self.next() * n) >> 64
 
-    def shuffle(self, items: list) -> None:
+    def copy(self) -> Rng:
+        return Rng(self.state)
+
+    def pick(self, items: Sequence[Any], key: Callable[[Any], Hashable] | None = None) -> int:
+        """The index of a uniformly random item. `key` tells which items are identical: a seeded draw
+        ignores it, an explicit chance event (chance.py) offers one outcome per group."""
+        return self.below(len(items))
+
+    def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -87,7 +97,7 @@ class GameState:
     def copy(self) -> GameState:
         g = GameState.__new__(GameState)
         g.nplayers, g.seed, g.over, g.phase, g.steps = self.nplayers, self.seed, self.over, self.phase, self.steps
-        g.rng = Rng(self.rng.state)
+        g.rng = self.rng.copy()
         g.counters = {k: copy_value(v) for k, v in self.counters.items()}
         g.zones = {k: v[:] for k, v in self.zones.items()}
         g.loc = dict(self.loc)

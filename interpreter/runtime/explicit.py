@@ -1,0 +1,104 @@
+"""Chance nodes for the Game API, by replay (see chance.py for the scripted RNG).
+
+A step of the game is what runs between two decisions: the start (setup and the flow up to the first
+decision), or the resolution of a choice. In a game with explicit chance, a step runs with a
+`ScriptedRng`. When it needs an outcome the script does not hold, the step is abandoned and the game
+shows a chance node: the state as it was before the step (with the choice that started it recorded),
+the outcomes chosen so far and the ones possible now. Applying an outcome runs the step again, from a
+copy of that saved state, with one more outcome in the script. Only copies run, so a chance node is as
+much plain data as any other decision point: a saved state, a flag and a list of numbers.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from meeple.errors import IllegalAction, Problem
+from meeple.runtime import machine as M
+from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
+from meeple.runtime.state import GameState
+from meeple.runtime.values import show
+
+Game = Any  # runtime.game.Game, which imports this module
+START, RESOLVE = "start", "resolve"
+
+
+class ChanceNode:
+    """An open chance event: the step to rerun (from `base`), the outcomes so far, the outcomes now."""
+
+    __slots__ = ("base", "options", "outcomes", "resume")
+
+    def __init__(self, base: GameState, resume: str, outcomes: list[int],
+                 options: list[tuple[int, Fraction, str]]) -> None:
+        self.base = base  # never run, only copied
+        self.resume = resume
+        self.outcomes = outcomes
+        self.options = options  # (value, probability, label)
+
+
+def _entries(outcomes: list[int]) -> list[dict]:
+    return [{"player": CHANCE, "key": str(v)} for v in outcomes]
+
+
+def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
+    """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
+    or at the next chance node if the step needs one more outcome."""
+    st = base.copy()
+    st.rng = ScriptedRng(outcomes)
+    game.state = st
+    game._ev = game.evaluator_class(game.rs, st)
+    try:
+        if resume == RESOLVE:
+            M.resolve(game._ev)
+        M.run(game._ev)
+    except NeedChance as need:
+        shown = base.copy()
+        shown.actions.extend(_entries(outcomes))
+        game.state = shown
+        game._ev = game.evaluator_class(game.rs, shown)
+        options = [(v, p, show(item, game.rs)) for v, p, item in need.outcomes]
+        game._chance = ChanceNode(base, resume, outcomes, options)
+        return
+    st.rng = ScriptedRng()
+    st.actions.extend(_entries(outcomes))
+    game._chance = None
+
+
+def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
+    node = game._chance
+    if node is None:
+        return []
+    return [({"player": CHANCE, "key": str(v), "label": label}, p) for v, p, label in node.options]
+
+
+def apply_outcome(game: Game, value: int) -> None:
+    """Apply the chance outcome `value` (an action's key as a number); refuse any other."""
+    node = game._chance
+    if node is None:
+        raise IllegalAction(Problem("G009", "this is not a chance event"))
+    if value not in [v for v, _, _ in node.options]:
+        raise IllegalAction(Problem("G008", f"{value!r} is not an outcome of this chance event"))
+    run_step(game, node.base, node.resume, node.outcomes + [value])
+
+
+def apply_chance_action(game: Game, action: Any) -> None:
+    """`Game.apply` at a chance node: an outcome's action, its index, or its label."""
+    acts = [a for a, _ in chance_actions(game)]
+    if isinstance(action, bool):
+        raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
+    if isinstance(action, int):
+        if not 0 <= action < len(acts):
+            raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))
+        action = acts[action]
+    elif isinstance(action, str):
+        matches = [a for a in acts if a["label"] == action]
+        if not matches:
+            raise IllegalAction(Problem("G006", f"no chance outcome is labelled {action!r}"))
+        action = matches[0]
+    if not isinstance(action, dict) or action.get("player") != CHANCE:
+        raise IllegalAction(Problem("G003", "this is a chance event: only a chance outcome can be applied"))
+    key = action.get("key")
+    if not isinstance(key, str) or not key.isdigit():
+        raise IllegalAction(Problem("G008", f"{key!r} is not an outcome of this chance event"))
+    apply_outcome(game, int(key))
