@@ -1,0 +1,163 @@
+"""Chance as a decision: with chance="explicit" every random event is a chance node with exact
+probabilities; without it, games run from their seed exactly as they always did."""
+
+import hashlib
+import json
+import textwrap
+from collections import Counter
+from fractions import Fraction
+
+import meeple
+import pytest
+from meeple.errors import IllegalAction
+from meeple.runtime.chance import CHANCE
+from meeple.runtime.game import Game
+from meeple.runtime.rules import load_ruleset
+from support import random_game
+
+TOY = """\
+meeple: 1
+name: Toy
+players: {min: 2, max: 2}
+counters:
+  game: {roll: 0}
+  player: {points: 0}
+zones:
+  game: {deck: {visibility: hidden}, row: {}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    items:
+      - {id: ace, name: Ace, value: 1, count: 2}
+      - {id: king, name: King, value: 3}
+setup: |
+  SETUP
+flow: |
+  FLOW
+scoring:
+  score: p.points
+"""
+
+
+def toy(tmp_path, setup="move(components(\"card\"), deck)", flow="pass"):
+    text = TOY.replace("SETUP", textwrap.indent(textwrap.dedent(setup).strip(), "  ").lstrip())
+    text = text.replace("FLOW", textwrap.indent(textwrap.dedent(flow).strip(), "  ").lstrip())
+    path = tmp_path / "toy.yaml"
+    path.write_text(text)
+    return load_ruleset(path)
+
+
+def leaves(game, prob=Fraction(1)):
+    """Every way the chance events of a game (with no player decision) can go: (final game, probability)."""
+    if not game.is_chance:
+        yield game, prob
+        return
+    for action, p in game.chance_outcomes():
+        g = game.copy()
+        g.apply(action)
+        yield from leaves(g, prob * p)
+
+
+# Fingerprints of seeded random games, recorded before chance nodes existed.
+SEEDED = {
+    "speicherstadt/1": "d89700c5174b9f8d", "speicherstadt/2": "3bac52b5d725d620",
+    "merchants/1": "2958307b899e8492", "merchants/2": "a93501c4385add07",
+    "camel_up_off_season/1": "2c64e9f1c89af25d", "camel_up_off_season/2": "7befa340014e9f1f",
+    "demoludy/1": "f7d88697fcbf9131", "demoludy/2": "20601e2f04e89ba7",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SEEDED))
+def test_seeded_games_are_unchanged(case):
+    name, seed = case.split("/")
+    rs = meeple.load_ruleset(name)
+    g = random_game(rs, rs.min_players, int(seed))
+    fp = json.dumps([g.state.actions, g.state.zones, g.scores], sort_keys=True, default=str)
+    assert hashlib.sha256(fp.encode()).hexdigest()[:16] == SEEDED[case]
+    assert not g.explicit_chance and not g.is_chance
+
+
+def test_a_shuffle_is_drawn_card_by_card_and_identical_cards_are_one_outcome(tmp_path):
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)')
+    g = rs.new_game(2, chance="explicit")
+    assert g.is_chance and g.current_player == CHANCE and g.deciders == []
+    outcomes = {a["label"]: p for a, p in g.chance_outcomes()}
+    assert outcomes == {"Ace": Fraction(2, 3), "King": Fraction(1, 3)}
+    orders = Counter()
+    for end, p in leaves(g):
+        orders[tuple(end.evaluate("[c.name for c in deck]"))] += p
+    assert orders == {("Ace", "Ace", "King"): Fraction(1, 3), ("Ace", "King", "Ace"): Fraction(1, 3),
+                      ("King", "Ace", "Ace"): Fraction(1, 3)}
+
+
+def test_random_pick_groups_equal_values_with_summed_probability(tmp_path):
+    rs = toy(tmp_path, setup="roll = random_pick([1, 1, 2, 3])")
+    g = rs.new_game(2, chance="explicit")
+    got = {a["label"]: p for a, p in g.chance_outcomes()}
+    assert got == {"1": Fraction(1, 2), "2": Fraction(1, 4), "3": Fraction(1, 4)}
+    assert sum(got.values()) == 1
+    g.apply("3")
+    assert not g.is_chance and g.is_over and g.evaluate("roll") == 3
+
+
+def test_a_sure_thing_is_no_chance_event(tmp_path):
+    rs = toy(tmp_path, setup='roll = random_pick([5, 5])\nmove(components("ace"), deck)\nshuffle(deck)')
+    g = rs.new_game(2, chance="explicit")
+    assert not g.is_chance and g.evaluate("roll") == 5
+
+
+def test_chance_after_a_decision_and_in_the_log(tmp_path):
+    flow = """
+    choose player(0) "Draw?":
+        option "Draw":
+            shuffle(deck)
+            draw(1, deck, player(0).hand)
+        option "Stay":
+            pass
+    """
+    rs = toy(tmp_path, flow=flow)
+    g = rs.new_game(2, chance="explicit")
+    assert not g.is_chance and g.current_player == 0
+    g.apply("Draw")
+    assert g.is_chance and g.num_actions() == 2
+    before = g.to_json()
+    with pytest.raises(IllegalAction):
+        g.apply({"player": 0, "key": "0"})
+    with pytest.raises(IllegalAction):
+        g.apply({"player": CHANCE, "key": "7"})
+    assert g.to_json() == before
+    g.apply("King")
+    assert g.is_over
+    assert g.evaluate("[c.name for c in player(0).hand]") == ["King"]
+    assert [a["player"] for a in g.state.actions] == [0, CHANCE]
+    again = Game.from_json(rs, g.dumps())
+    assert again.explicit_chance and again.state.actions == g.state.actions
+    assert again.evaluate("list(player(0).hand)") == g.evaluate("list(player(0).hand)")
+
+
+def test_chance_nodes_are_copied_not_shared(tmp_path):
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)')
+    g = rs.new_game(2, chance="explicit")
+    fork = g.copy()
+    fork.apply("King")
+    assert g.is_chance and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
+    assert not fork.is_chance and fork.evaluate("[c.name for c in deck]") == ["King", "Ace", "Ace"]
+
+
+@pytest.mark.parametrize("name", ["merchants", "camel_up_off_season"])
+def test_bundled_games_play_to_the_end_with_explicit_chance(name):
+    rs = meeple.load_ruleset(name)
+    g = rs.new_game(rs.min_players, 3, chance="explicit")
+    chance_nodes = 0
+    i = 0
+    while not g.is_over:
+        if g.is_chance:
+            outs = g.chance_outcomes()
+            assert sum(p for _, p in outs) == 1 and all(p > 0 for _, p in outs)
+            assert len({a["key"] for a, _ in outs}) == len(outs)
+            chance_nodes += 1
+        i += 1
+        g.apply_index(i % g.num_actions())
+    assert chance_nodes > 0
+    replayed = Game.replay(rs, rs.min_players, 3, g.state.actions, chance="explicit")
+    assert replayed.scores == g.scores and replayed.state.zones == g.state.zones
