@@ -1,0 +1,111 @@
+"""What the adapters must know before a game starts: sizes, bounds and the kind of game.
+
+OpenSpiel and PettingZoo want fixed numbers up front: how many actions a decision can offer, how many
+outcomes a chance event can have, how long a game can last, the range of the payoffs. A ruleset does
+not state them (a menu of bids grows with a player's coins), so they are measured: seeded random games
+are played, with an RNG that notes the largest draw. The measured figures get a margin, the callers
+accept explicit values instead, and the adapters refuse a game that outgrows them with a clear error
+rather than a wrong answer. Whether a game has chance or hidden information is read from the
+ruleset itself, not measured.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.game import Game
+from meeple.runtime.state import Rng
+
+RANDOM_BUILTINS = ("shuffle", "random_pick")
+
+
+class _CountingRng(Rng):
+    """The seeded RNG, noting the largest number of candidates a single draw had."""
+
+    __slots__ = ("widest",)
+
+    def __init__(self, state: int) -> None:
+        super().__init__(state)
+        self.widest = 0
+
+    def copy(self) -> _CountingRng:
+        r = _CountingRng(self.state)
+        r.widest = self.widest
+        return r
+
+    def pick(self, items: Sequence[Any], key: Callable[[Any], Hashable] | None = None) -> int:
+        self.widest = max(self.widest, len(items))
+        return super().pick(items, key)
+
+    def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
+        self.widest = max(self.widest, len(items))
+        super().shuffle(items, key)
+
+
+@dataclass(frozen=True)
+class Profile:
+    max_actions: int  # the most options one decision offered
+    max_outcomes: int  # the most candidates of one random event (an upper bound on chance outcomes)
+    max_decisions: int  # the most player decisions in one game
+    min_score: float
+    max_score: float
+    zero_sum: bool  # every measured game's scores summed to zero
+    has_chance: bool  # the ruleset calls a random built-in somewhere
+    perfect_information: bool  # nothing is hidden: no owner or hidden zones or counters, no face-down
+
+
+def _all_nodes(rs: Ruleset) -> list[Any]:
+    return [n for _, root in rs.scripts() for n in A.walk(root)]
+
+
+def uses_chance(rs: Ruleset) -> bool:
+    return any(type(n) is A.Call and n.func in RANDOM_BUILTINS for n in _all_nodes(rs))
+
+
+def perfect_information(rs: Ruleset) -> bool:
+    decls = [*rs.game_counters.values(), *rs.player_counters.values(), *rs.game_zones.values(),
+             *rs.player_zones.values(), *(d for k in rs.kinds.values() for d in (*k.counters.values(),
+                                                                                  *k.slots.values()))]
+    nodes = _all_nodes(rs)
+    hides = any(type(n) is A.Call and n.func == "conceal" or type(n) is A.Simultaneous for n in nodes)
+    return not hides and all(d.visibility == "public" for d in decls)
+
+
+_CACHE: dict[tuple[int, int, int], tuple[Ruleset, Profile]] = {}
+
+
+def profile(rs: Ruleset, players: int, games: int = 12) -> Profile:
+    """Measure `games` seeded random games of `rs` (cached per ruleset object and player count)."""
+    cache_key = (id(rs), players, games)
+    cached = _CACHE.get(cache_key)
+    if cached is not None and cached[0] is rs:  # the ruleset is kept, so its id cannot be reused
+        return cached[1]
+    widest_menu = widest_draw = longest = 0
+    scores: list[float] = []
+    zero = True
+    for seed in range(games):
+        g = Game.new(rs, players, seed)
+        # Draws after setup are counted; the setup's shuffles are bounded by the component count.
+        g.state.rng = _CountingRng(g.state.rng.state)
+        pick = random.Random(seed)
+        decisions = 0
+        while not g.is_over:
+            n = g.num_actions()
+            widest_menu = max(widest_menu, max(g.num_actions(s) for s in g.deciders))
+            g.apply_index(pick.randrange(n))
+            decisions += 1
+        widest_draw = max(widest_draw, g.state.rng.widest)
+        longest = max(longest, decisions)
+        s = [float(x) for x in g.scores]
+        scores += s
+        zero = zero and abs(sum(s)) < 1e-9
+    prof = Profile(max_actions=max(widest_menu, 1), max_outcomes=max(widest_draw, len(rs.components), 1),
+                   max_decisions=longest, min_score=min(scores), max_score=max(scores), zero_sum=zero,
+                   has_chance=uses_chance(rs), perfect_information=perfect_information(rs))
+    _CACHE[cache_key] = (rs, prof)
+    return prof
