@@ -1,7 +1,9 @@
 """The package's folders show the pipeline, and imports run one way.
 
 Stages, in the order a ruleset flows: errors (shared by all) -> loading -> language -> checker ->
-runtime -> tools -> the command line; the package's `__init__` (the public API) sits on top. A module
+runtime -> tools -> the command line -> the adapters for other libraries (`meeple.pettingzoo`,
+`meeple.openspiel`); the package's `__init__` (the public API) sits on top, and never imports the
+adapters, whose libraries are optional extras. A module
 may import modules of its own stage or of earlier ones, never of a later one, and no two modules may
 import each other, even lazily (inside a function) or only for type checking.
 """
@@ -9,10 +11,13 @@ import each other, even lazily (inside a function) or only for type checking.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "__init__"]
+STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "adapters", "__init__"]
+ADAPTERS = {"pettingzoo", "openspiel"}  # top-level modules meeple.X, each needing an optional extra
 
 
 def module_files() -> dict[str, Path]:
@@ -48,6 +53,8 @@ def stage(module: str) -> int:
         return STAGES.index("__init__")
     if parts[1] == "__main__":
         return STAGES.index("__init__")
+    if parts[1] in ADAPTERS and len(parts) == 2:
+        return STAGES.index("adapters")
     return STAGES.index(parts[1])
 
 
@@ -90,12 +97,23 @@ def test_no_import_cycles():
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
 
 
+def test_importing_meeple_needs_no_extra():
+    # the public API never imports an adapter, even lazily, and no module imports the public API back
+    g = graph()
+    assert not {f"meeple.{a}" for a in ADAPTERS} & g["meeple"]
+    assert not [m for m, deps in g.items() if "meeple" in deps]
+    code = "import sys, meeple; print(sorted(m for m in ('pettingzoo', 'pyspiel', 'gymnasium') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_the_checks_can_fail(tmp_path):
     # a lazy import back up is seen, and a loop of three modules is found
     f = tmp_path / "m.py"
     f.write_text("def f():\n    from meeple.tools.agents import Agent\n", encoding="utf-8")
     assert imports_of(f, {"meeple.tools.agents": f}) == {"meeple.tools.agents"}
     assert stage("meeple.tools.agents") > stage("meeple.runtime.state")
+    assert stage("meeple.tools.pettingzoo_env") < stage("meeple.pettingzoo") < stage("meeple")
     assert cycles_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a -> b -> c -> a"]
 
 

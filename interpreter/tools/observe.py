@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 from meeple.language.model import Ruleset
 
 

@@ -10,15 +10,16 @@ node with exact outcome probabilities. What OpenSpiel asks for comes from the Ga
   a chance action id is the outcome's value (runtime/chance.py). Action strings are the labels.
 * sealed choices (`simultaneous`) are taken one seat after the other; no seat's view shows another's
   pending choice, so the game stays sequential without leaking anything.
-* information states (perfect recall): everything the seat has seen, as the list of its distinct
-  successive views (JSON) and its own actions. Observation strings are the current view, observation
-  tensors its fixed-size encoding (tools/observe.py).
+* information states (perfect recall): everything the seat has seen: a digest of each of its distinct
+  successive views, its own actions (labels), then its current view in full (JSON). Observation
+  strings are the current view, observation tensors its fixed-size encoding (tools/observe.py).
 * returns: the scores (`utility="score"`), or a share of the win (`utility="win"`: 1 split among the
   winners, a constant-sum game). Sizes and bounds are measured (tools/probe.py) unless given.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from os import PathLike
@@ -137,14 +138,29 @@ class _Node:
     seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
     by deep-copying its attributes; a snapshot is shared instead."""
 
-    __slots__ = ("_trails", "action", "actor", "game", "parent")
+    __slots__ = ("_tensors", "_trails", "_views", "action", "actor", "game", "parent")
 
     def __init__(self, game: Game, parent: _Node | None, actor: int, action: int) -> None:
         self.game, self.parent, self.actor, self.action = game, parent, actor, action
         self._trails: list[list[str]] | None = None
+        self._views: dict[int, str] = {}
+        self._tensors: dict[int, np.ndarray] = {}
+
+    def view_text(self, seat: int) -> str:
+        """The seat's view as JSON (made once per state: views are the costly part)."""
+        text = self._views.get(seat)
+        if text is None:
+            text = self._views[seat] = json.dumps(self.game.view(seat), sort_keys=True, separators=(",", ":"))
+        return text
+
+    def tensor(self, seat: int, layout: Layout) -> np.ndarray:
+        out = self._tensors.get(seat)
+        if out is None:
+            out = self._tensors[seat] = layout.encode(json.loads(self.view_text(seat)))
+        return out
 
     def trail(self, seat: int) -> list[str]:
-        """What `seat` has seen: its distinct successive views, and its own actions."""
+        """What `seat` has seen: digests of its distinct successive views, and its own actions."""
         if self._trails is None:
             chain = []
             node: _Node | None = self
@@ -158,19 +174,15 @@ class _Node:
                 if n.parent is not None and n.actor >= 0:
                     trails[n.actor].append("> " + _player_labels(n.parent.game, n.actor)[n.action])
                 for p, t in enumerate(trails):
-                    text = _view_text(n.game, p)
-                    if not t or t[-1] != text:
-                        t.append(text)
+                    digest = hashlib.sha256(n.view_text(p).encode()).hexdigest()[:20]
+                    if not t or t[-1] != digest:
+                        t.append(digest)
                 n._trails = trails
         assert self._trails is not None
         return self._trails[seat]
 
     def __deepcopy__(self, memo: dict) -> _Node:
         return self
-
-
-def _view_text(game: Game, seat: int) -> str:
-    return json.dumps(game.view(seat), sort_keys=True, separators=(",", ":"))
 
 
 def _unique(labels: list[str], keys: list[str]) -> list[str]:
@@ -270,9 +282,9 @@ class Observer:
 
     def set_from(self, state: MeepleState, player: int) -> None:
         if self.tensor is not None:
-            self.tensor[:] = self.config.layout.encode(state.node.game.view(player))
+            self.tensor[:] = state.node.tensor(player, self.config.layout)
 
     def string_from(self, state: MeepleState, player: int) -> str:
-        if self.perfect_recall:
-            return "\n".join(state.node.trail(player))
-        return _view_text(state.node.game, player)
+        if self.perfect_recall:  # the past as digests of views, the present in full
+            return "\n".join([*state.node.trail(player), state.node.view_text(player)])
+        return state.node.view_text(player)

@@ -1,0 +1,141 @@
+"""Any ruleset as a PettingZoo AEC environment (the `meeple.pettingzoo` adapter; needs
+`pip install 'meeple[pettingzoo]'`).
+
+    env = meeple.pettingzoo.env("merchants", players=3)
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+* agents are `player_0`, `player_1`, ...; the agent to act is the (first) seat that must decide.
+  Sealed choices (`simultaneous`) are asked one seat after the other, and no seat's observation shows
+  another's pending choice.
+* an observation is `{"observation": float32 vector, "action_mask": int8 vector}`: the seat's view
+  encoded with the fixed layout of tools/observe.py, and 1 for each option of the seat's menu.
+* the action space is Discrete(N): action i is the i-th option of the menu, in the order of
+  `game.legal_actions(seat)`. N is measured by playing seeded games (tools/probe.py) with a margin,
+  or given as `max_actions`; a menu that outgrows it is an error that says so.
+* rewards come only at the end: the scores (`utility="score"`), or 1 split among the winners
+  (`utility="win"`). Random events draw from the game's seed, which `reset(seed=...)` sets.
+"""
+
+from __future__ import annotations
+
+import re
+from os import PathLike
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from meeple.errors import IllegalAction
+from meeple.language.model import Ruleset
+from meeple.runtime.game import Game
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.observe import Layout
+from meeple.tools.probe import profile
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+
+def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> AECEnv:
+    """The environment, wrapped as PettingZoo's own environments are (calls in the right order)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(ruleset, players, **kwargs))
+
+
+class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped environment
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "name": "meeple", "is_parallelizable": False}
+
+    def __init__(self, ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = "score",
+                 max_actions: int | None = None) -> None:
+        super().__init__()
+        rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
+        if utility not in ("score", "win"):
+            raise ValueError(f"utility must be 'score' or 'win', not {utility!r}")
+        if not rs.min_players <= players <= rs.max_players:
+            raise ValueError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        self.rs, self.players, self.utility = rs, players, utility
+        self.metadata = {**self.metadata, "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower())}
+        prof = profile(rs, players)
+        self.num_actions = max_actions or prof.max_actions + prof.max_actions // 2
+        self.layout = Layout(rs, players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+        self._act_space = spaces.Discrete(self.num_actions)
+        self._seeds: np.random.Generator | None = None
+        self.game: Game | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self._seeds is None:
+            self._seeds = np.random.default_rng(seed)
+        self.game = Game.new(self.rs, self.players, int(self._seeds.integers(2**31)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._check_menu()
+        self.agent_selection = self._to_act()
+
+    def _to_act(self) -> str:
+        assert self.game is not None
+        return self.possible_agents[self.game.deciders[0]]
+
+    def _check_menu(self) -> None:
+        assert self.game is not None
+        for seat in self.game.deciders:
+            n = self.game.num_actions(seat)
+            if n > self.num_actions:
+                raise RuntimeError(f"a decision offers {n} options, more than this environment's "
+                                   f"{self.num_actions}: pass max_actions= to meeple.pettingzoo.env")
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game is not None
+        seat = self.possible_agents.index(agent)
+        mask = np.zeros(self.num_actions, np.int8)
+        if seat in self.game.deciders:
+            mask[:self.game.num_actions(seat)] = 1
+        return {"observation": self.layout.encode(self.game.view(seat)), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            game.apply_index(int(action), seat)
+        except IllegalAction as e:
+            raise ValueError(f"{agent} cannot take action {action}: {e}") from None
+        self.rewards = {a: 0.0 for a in self.agents}
+        if game.is_over:
+            for a, r in zip(self.possible_agents, self._returns(game)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+            self.agent_selection = self.possible_agents[(seat + 1) % self.players]
+        else:
+            self._check_menu()
+            self.agent_selection = self._to_act()
+        self._accumulate_rewards()
+
+    def _returns(self, game: Game) -> list[float]:
+        if self.utility == "win":
+            won = game.winners
+            return [1.0 / len(won) if p in won else 0.0 for p in range(self.players)]
+        return [float(s) for s in game.scores]
+
+    def close(self) -> None:
+        self.game = None
