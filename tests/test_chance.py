@@ -144,7 +144,7 @@ def test_chance_nodes_are_copied_not_shared(tmp_path):
     assert not fork.is_chance and fork.evaluate("[c.name for c in deck]") == ["King", "Ace", "Ace"]
 
 
-@pytest.mark.parametrize("name", ["merchants", "camel_up_off_season"])
+@pytest.mark.parametrize("name", ["merchants", "demoludy"])
 def test_bundled_games_play_to_the_end_with_explicit_chance(name):
     rs = meeple.load_ruleset(name)
     g = rs.new_game(rs.min_players, 3, chance="explicit")

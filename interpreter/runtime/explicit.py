@@ -15,6 +15,8 @@ from fractions import Fraction
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
 from meeple.runtime.state import GameState
@@ -22,6 +24,19 @@ from meeple.runtime.values import show
 
 Game = Any  # runtime.game.Game, which imports this module
 START, RESOLVE = "start", "resolve"
+RANDOM_BUILTINS = ("shuffle", "random_pick")
+_DRAWS: dict[int, tuple[Ruleset, bool]] = {}
+
+
+def may_draw(rs: Ruleset) -> bool:
+    """Whether any script of the ruleset calls a random built-in. A ruleset that never does needs no
+    replays: its steps run in place, as in a seeded game. (Cached; the ruleset is kept so that its id
+    cannot be reused.)"""
+    hit = _DRAWS.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        found = any(type(n) is A.Call and n.func in RANDOM_BUILTINS for _, root in rs.scripts() for n in A.walk(root))
+        hit = _DRAWS[id(rs)] = (rs, found)
+    return hit[1]
 
 
 class ChanceNode:
@@ -44,10 +59,16 @@ def _entries(outcomes: list[int]) -> list[dict]:
 def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
     """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
     or at the next chance node if the step needs one more outcome."""
+    if not may_draw(game.rs):
+        game._chance = None
+        if resume == RESOLVE:
+            M.resolve(game._ev)
+        M.run(game._ev)
+        return
     st = base.copy()
     st.rng = ScriptedRng(outcomes)
     game.state = st
-    game._ev = game.evaluator_class(game.rs, st)
+    game._ev = type(game._ev)(game.rs, st)
     try:
         if resume == RESOLVE:
             M.resolve(game._ev)
@@ -56,7 +77,7 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         shown = base.copy()
         shown.actions.extend(_entries(outcomes))
         game.state = shown
-        game._ev = game.evaluator_class(game.rs, shown)
+        game._ev = type(game._ev)(game.rs, shown)
         options = [(v, p, show(item, game.rs)) for v, p, item in need.outcomes]
         game._chance = ChanceNode(base, resume, outcomes, options)
         return

@@ -18,10 +18,9 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.runtime.explicit import may_draw
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
-
-RANDOM_BUILTINS = ("shuffle", "random_pick")
 
 
 class _CountingRng(Rng):
@@ -64,7 +63,7 @@ def _all_nodes(rs: Ruleset) -> list[Any]:
 
 
 def uses_chance(rs: Ruleset) -> bool:
-    return any(type(n) is A.Call and n.func in RANDOM_BUILTINS for n in _all_nodes(rs))
+    return may_draw(rs)
 
 
 def perfect_information(rs: Ruleset) -> bool:

@@ -1,0 +1,77 @@
+"""Every bundled ruleset is an OpenSpiel game that passes OpenSpiel's own consistency checks, and the
+reference games give the published figures under OpenSpiel's own algorithms."""
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import meeple  # noqa: E402
+import meeple.openspiel as mos  # noqa: E402
+from meeple.loading.files import bundled  # noqa: E402
+from open_spiel.python.algorithms import get_all_states, minimax  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+KUHN = str(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")
+TTT = str(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
+
+
+@pytest.mark.parametrize("name", [*bundled(), KUHN, TTT], ids=lambda n: Path(n).stem)
+def test_openspiel_random_simulation_checks(name):
+    # OpenSpiel's RandomSimTest: clones, legal actions sorted and unique strings, chance outcomes,
+    # observation and information-state calls for every seat, returns within bounds, history.
+    rs = meeple.load_ruleset(name)
+    game = mos.load(rs, players=rs.min_players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_kuhn_has_the_same_tree_as_openspiels_own():
+    ours, theirs = mos.load(KUHN, players=2), pyspiel.load_game("kuhn_poker")
+    for chance in (False, True):
+        assert len(get_all_states.get_all_states(ours, include_chance_states=chance)) == \
+            len(get_all_states.get_all_states(theirs, include_chance_states=chance))  # 58, then 58 + 4
+    states = get_all_states.get_all_states(ours, include_terminals=False)
+    infosets = {(s.current_player(), s.information_state_string()) for s in states.values()}
+    assert len(infosets) == 12  # 3 cards x (P1 opens, P2 answers a pass or a bet, P1 answers a bet)
+    root = ours.new_initial_state()
+    assert root.is_chance_node() and root.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+
+
+def test_information_states_hold_only_what_the_seat_saw():
+    game = mos.load(KUHN, players=2)
+    deals = []
+    for top in range(3):  # the shuffle draws the top card (P1's) first, then the next (P2's)
+        for nxt in range(2):
+            s = game.new_initial_state()
+            s.apply_action(top)
+            s.apply_action(nxt)
+            cards = [s.meeple.evaluate(f"first(player({p}).hand).name") for p in (0, 1)]
+            deals.append((cards, s))
+    assert sorted(tuple(c) for c, _ in deals) == sorted((a, b) for a in "JQK" for b in "JQK" if a != b)
+    for seat in (0, 1):
+        for cards, s in deals:
+            for other_cards, t in deals:
+                same = s.information_state_string(seat) == t.information_state_string(seat)
+                assert same == (cards[seat] == other_cards[seat])
+
+
+def test_cfr_on_kuhn_reaches_the_game_value():
+    game = mos.load(KUHN, players=2)
+    solver = pyspiel.CFRSolver(game)
+    for _ in range(1000):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert pyspiel.exploitability(game, policy) < 1e-3
+    value = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)
+    assert value[0] == pytest.approx(float(Fraction(-1, 18)), abs=1e-3)
+    assert value[1] == pytest.approx(-value[0])
+
+
+def test_minimax_solves_tic_tac_toe_as_a_draw():
+    game = mos.load(TTT, players=2)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    value, _ = minimax.alpha_beta_search(game)
+    assert value == 0.0

@@ -1,0 +1,92 @@
+"""Every bundled ruleset, variant and reference game is a PettingZoo AEC environment that passes
+PettingZoo's own API and seeding tests; observations are fixed-size views, sealed choices stay sealed."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import meeple  # noqa: E402
+import meeple.pettingzoo as mpz  # noqa: E402
+from meeple.loading.files import bundled  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ALL = bundled() + sorted(str(p) for d in ("variants", "reference") for p in (ROOT / "rulesets" / d).glob("*.yaml"))
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("name", ALL, ids=lambda n: Path(n).stem)
+def test_pettingzoo_api_and_seed_tests(name):
+    rs = meeple.load_ruleset(name)
+    api_test(mpz.env(rs, rs.min_players), num_cycles=15)
+    seed_test(lambda: mpz.env(rs, rs.min_players), num_cycles=15)
+
+
+def play(env, seed, choose):
+    env.reset(seed=seed)
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        rewards[agent] += reward
+        env.step(None if terminated or truncated else choose(agent, obs))
+    return rewards
+
+
+def test_a_whole_game_ends_with_the_scores_as_rewards():
+    env = mpz.raw_env("merchants", players=3)
+    seen = []
+
+    def first_legal(agent, obs):
+        mask = obs["action_mask"]
+        assert obs["observation"].shape == (env.layout.size,) and obs["observation"].dtype == np.float32
+        assert mask.sum() == env.game.num_actions(env.possible_agents.index(agent))
+        seen.append(agent)
+        return int(np.flatnonzero(mask)[-1])
+
+    rewards = play(env, 7, first_legal)
+    assert env.game.is_over and not env.agents
+    assert [rewards[a] for a in env.possible_agents] == [float(s) for s in env.game.scores]
+    assert set(seen) == set(env.possible_agents)
+
+
+def test_win_utility_splits_one_among_the_winners():
+    env = mpz.raw_env("rulesets/reference/tic_tac_toe.yaml", players=2, utility="win")
+    rewards = play(env, 1, lambda agent, obs: int(np.flatnonzero(obs["action_mask"])[0]))
+    assert sum(rewards.values()) == pytest.approx(1.0)
+    assert rewards == {a: (1.0 / len(env.game.winners) if i in env.game.winners else 0.0)
+                       for i, a in enumerate(env.possible_agents)}
+
+
+def test_an_illegal_action_is_refused():
+    env = mpz.raw_env("rulesets/reference/kuhn_poker.yaml", players=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="cannot take action"):
+        env.step(2)
+    assert env.game.state.actions == []
+
+
+def test_sealed_choices_stay_sealed():
+    # At a sealed decision, the seat that decides second observes the same whatever the first chose.
+    env_a, env_b = mpz.raw_env("camel_up_off_season", players=3), mpz.raw_env("camel_up_off_season", players=3)
+    for env in (env_a, env_b):
+        env.reset(seed=3)
+    step = 0
+    while not env_a.game.is_over:
+        deciders = env_a.game.deciders
+        if len(deciders) > 1 and env_a.game.num_actions(deciders[0]) > 1:
+            env_a.step(0)
+            env_b.step(1)
+            second = env_a.agent_selection
+            assert second == env_b.agent_selection == env_a.possible_agents[deciders[1]]
+            oa, ob = env_a.observe(second), env_b.observe(second)
+            assert np.array_equal(oa["observation"], ob["observation"])
+            assert np.array_equal(oa["action_mask"], ob["action_mask"])
+            assert env_a.game.state.pending["chosen"] != env_b.game.state.pending["chosen"]
+            return
+        step += 1
+        for env in (env_a, env_b):
+            env.step(step % env.game.num_actions(env.game.deciders[0]))
+    pytest.fail("no sealed decision with a choice was met")
