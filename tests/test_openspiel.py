@@ -1,6 +1,8 @@
 """Every bundled ruleset is an OpenSpiel game that passes OpenSpiel's own consistency checks, and the
 reference games give the published figures under OpenSpiel's own algorithms."""
 
+import random
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
@@ -75,3 +77,52 @@ def test_minimax_solves_tic_tac_toe_as_a_draw():
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
     value, _ = minimax.alpha_beta_search(game)
     assert value == 0.0
+
+
+# ---------------------------------------------------------------- reference games against OpenSpiel's own
+LEDUC = str(ROOT / "rulesets" / "reference" / "leduc_poker.yaml")
+CONNECT_FOUR = str(ROOT / "rulesets" / "reference" / "connect_four.yaml")
+
+
+def play_alongside(ours, theirs, seed, our_label):
+    """Play one random game in both: at every step the same player (or chance) moves, with the same legal
+    actions (and chance probabilities); the same action is applied to both; the payoffs agree."""
+    rng = random.Random(seed)
+    g = ours.new_game(2, seed, chance="explicit")
+    s = theirs.new_initial_state()
+    while not s.is_terminal():
+        assert not g.is_over
+        if s.is_chance_node():
+            assert g.is_chance
+            mine = {our_label(a["label"]): (a, p) for a, p in g.chance_outcomes()}
+            outcomes = s.chance_outcomes()
+            assert {a: pytest.approx(p) for a, p in outcomes} == {a: float(p) for a, (_, p) in mine.items()}
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            g.apply(mine[action][0])
+        else:
+            assert g.current_player == s.current_player()
+            mine = {our_label(a["label"]): a for a in g.legal_actions()}
+            assert sorted(mine) == s.legal_actions()
+            action = rng.choice(s.legal_actions())
+            g.apply(mine[action])
+        s.apply_action(action)
+    assert g.is_over and [float(x) for x in g.scores] == s.returns()
+    return s.returns()
+
+
+def test_leduc_poker_plays_move_for_move_like_openspiels():
+    ours = meeple.load_ruleset(LEDUC)
+    theirs = pyspiel.load_game("leduc_poker", {"suit_isomorphism": True})
+    ranks = {"J": 0, "Q": 1, "K": 2}
+    moves = {"Fold": 0, "Call": 1, "Raise": 2}
+    results = Counter(tuple(play_alongside(ours, theirs, seed, lambda x: ranks.get(x, moves.get(x))))
+                      for seed in range(150))
+    assert len(results) > 8  # folds, showdowns and splits of several sizes were met
+
+
+def test_connect_four_plays_move_for_move_like_openspiels():
+    ours = meeple.load_ruleset(CONNECT_FOUR)
+    theirs = pyspiel.load_game("connect_four")
+    results = Counter(tuple(play_alongside(ours, theirs, seed, lambda x: int(x.split()[-1]) - 1))
+                      for seed in range(60))
+    assert set(results) >= {(1.0, -1.0), (-1.0, 1.0)}

@@ -3,10 +3,12 @@
 A step of the game is what runs between two decisions: the start (setup and the flow up to the first
 decision), or the resolution of a choice. In a game with explicit chance, a step runs with a
 `ScriptedRng`. When it needs an outcome the script does not hold, the step is abandoned and the game
-shows a chance node: the state as it was before the step (with the choice that started it recorded),
+keeps a chance node: the state as it was before the step (with the choice that started it recorded),
 the outcomes chosen so far and the ones possible now. Applying an outcome runs the step again, from a
 copy of that saved state, with one more outcome in the script. Only copies run, so a chance node is as
-much plain data as any other decision point: a saved state, a flag and a list of numbers.
+much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
+shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
+step's effects up to the draw, which itself has not happened yet.
 """
 
 from __future__ import annotations
@@ -74,10 +76,11 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
             M.resolve(game._ev)
         M.run(game._ev)
     except NeedChance as need:
-        shown = base.copy()
-        shown.actions.extend(_entries(outcomes))
-        game.state = shown
-        game._ev = type(game._ev)(game.rs, shown)
+        # Shown: the state as the random event finds it (the step's effects so far). It is only looked
+        # at, never resumed: applying an outcome reruns the step from `base`.
+        st.rng = ScriptedRng()
+        st.actions.extend(_entries(outcomes))
+        game._ev = type(game._ev)(game.rs, st)
         options = [(v, p, show(item, game.rs)) for v, p, item in need.outcomes]
         game._chance = ChanceNode(base, resume, outcomes, options)
         return
