@@ -10,10 +10,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import meeple  # noqa: E402
-import meeple.openspiel as mos  # noqa: E402
-from meeple.loading.files import bundled  # noqa: E402
-from open_spiel.python.algorithms import get_all_states, minimax  # noqa: E402
+import meeple
+import meeple.openspiel as mos
+from meeple.loading.files import bundled
+from open_spiel.python.algorithms import get_all_states, minimax
 
 ROOT = Path(__file__).resolve().parent.parent
 KUHN = str(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")

@@ -8,10 +8,10 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-import meeple  # noqa: E402
-import meeple.pettingzoo as mpz  # noqa: E402
-from meeple.loading.files import bundled  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import meeple
+import meeple.pettingzoo as mpz
+from meeple.loading.files import bundled
+from pettingzoo.test import api_test, seed_test
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = bundled() + sorted(str(p) for d in ("variants", "reference") for p in (ROOT / "rulesets" / d).glob("*.yaml"))

@@ -54,7 +54,7 @@ class ScriptedRng(Rng):
     def below(self, n: int) -> int:
         return self.pick(list(range(n)), None)
 
-    def pick(self, items: Sequence[Any], key: Callable[[Any], Hashable] | None) -> int:
+    def pick(self, items: Sequence[Any], key: Callable[[Any], Hashable] | None = None) -> int:
         groups: dict[Hashable, list[int]] = {}
         for i, x in enumerate(items):
             groups.setdefault(key(x) if key is not None else i, []).append(i)

@@ -52,7 +52,8 @@ def _width(initial: Any) -> int:
     return 1 + len(initial) if isinstance(initial, list) else 1
 
 
-def _write(out: np.ndarray, at: int, width: int, v: Any) -> None:
+def _write(out: np.ndarray, cells: tuple[int, int], v: Any) -> None:
+    at, width = cells
     out[at] = scalar(v)
     if width > 1 and isinstance(v, list):
         for i, x in enumerate(v[:width - 1]):
@@ -100,11 +101,11 @@ class Layout:
         out[self.phase + self.phases.get(view["phase"], len(self.phases))] = 1.0
         for n, v in view["counters"].items():
             if n in self.game_counters:
-                _write(out, *self.game_counters[n], v)
+                _write(out, self.game_counters[n], v)
         for seat in view["seats"]:
             p = seat["seat"]
             for n, v in seat["counters"].items():
-                _write(out, *self.player_counters[(p, n)], v)
+                _write(out, self.player_counters[(p, n)], v)
             for n, z in seat["zones"].items():
                 self._zone(out, (str(p), n), z)
         for n, z in view["zones"].items():
@@ -127,6 +128,6 @@ class Layout:
             out[base + nplaces + 1] = 1.0 if c.get("facedown") else 0.0
             out[base + nplaces + 2] = 1.0
             for n, v in c.get("counters", {}).items():
-                _write(out, *counters[n], v)
+                _write(out, counters[n], v)
             for s, inner in c.get("slots", {}).items():
                 self._zone(out, ("#", s), inner)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from os import PathLike
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -44,7 +44,6 @@ def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> A
 
 
 class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped environment
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "name": "meeple", "is_parallelizable": False}
 
     def __init__(self, ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = "score",
                  max_actions: int | None = None) -> None:
@@ -55,7 +54,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         if not rs.min_players <= players <= rs.max_players:
             raise ValueError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
         self.rs, self.players, self.utility = rs, players, utility
-        self.metadata = {**self.metadata, "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower())}
+        self.metadata = {"render_modes": [], "is_parallelizable": False,
+                         "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")}
         prof = profile(rs, players)
         self.num_actions = max_actions or prof.max_actions + prof.max_actions // 2
         self.layout = Layout(rs, players)

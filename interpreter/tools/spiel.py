@@ -88,6 +88,7 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
     prof = profile(rs, players)
     slug = re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")
     name = f"meeple_{slug}_{ruleset_digest(rs)[:8]}_{players}p_{utility}"
+    total: float | None
     if utility == "win":
         kind, lo, hi, total = T.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0
     else:
