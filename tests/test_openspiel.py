@@ -20,13 +20,18 @@ KUHN = str(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")
 TTT = str(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
 
 
-@pytest.mark.parametrize("name", [*bundled(), KUHN, TTT], ids=lambda n: Path(n).stem)
+REFERENCE = sorted(str(p) for p in (ROOT / "rulesets" / "reference").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", [*bundled(), *REFERENCE], ids=lambda n: Path(n).stem)
 def test_openspiel_random_simulation_checks(name):
     # OpenSpiel's RandomSimTest: clones, legal actions sorted and unique strings, chance outcomes,
-    # observation and information-state calls for every seat, returns within bounds, history.
+    # observation and information-state calls for every seat, returns within bounds, history; for the
+    # small reference games also serialising and deserialising states along the way.
     rs = meeple.load_ruleset(name)
     game = mos.load(rs, players=rs.min_players)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    small = name in REFERENCE
+    pyspiel.random_sim_test(game, num_sims=3 if small else 1, serialize=small, verbose=False)
 
 
 def test_kuhn_has_the_same_tree_as_openspiels_own():

@@ -45,15 +45,15 @@ class _Config:
 
     CACHE_LIMIT = 200_000
 
-    def __init__(self, rs: Ruleset, players: int, utility: str, zero_sum: bool) -> None:
-        self.rs, self.players, self.utility, self.zero_sum = rs, players, utility, zero_sum
+    def __init__(self, name: str, rs: Ruleset, players: int, utility: str, zero_sum: bool) -> None:
+        self.name, self.rs, self.players, self.utility, self.zero_sum = name, rs, players, utility, zero_sum
         self.layout = Layout(rs, players)
         self._root: _Node | None = None
         self.children: dict[tuple[int, ...], _Node] = {}
 
     def root(self) -> _Node:
         if self._root is None:
-            self._root = _Node(Game.new(self.rs, self.players, 0, chance="explicit"), None, -1, -1)
+            self._root = _Node(self, Game.new(self.rs, self.players, 0, chance="explicit"), None, -1, ())
         return self._root
 
     def child(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
@@ -68,11 +68,29 @@ class _Config:
         if len(self.children) >= self.CACHE_LIMIT:
             self.children.clear()
         actor = node.game.current_player
-        out = self.children[history] = _Node(g, node, CHANCE if actor is None else actor, action)
+        out = self.children[history] = _Node(self, g, node, CHANCE if actor is None else actor, history)
         return out
 
     def __deepcopy__(self, memo: dict) -> _Config:  # shared by every state of the game, never copied
         return self
+
+    def __reduce__(self) -> tuple:  # pickled (pyspiel's serialize) as its registered name
+        return _config, (self.name,)
+
+    def at(self, history: tuple[int, ...]) -> _Node:
+        """The state after `history` from the start, replayed (or found among the expanded ones)."""
+        node = self.root()
+        for i in range(len(history)):
+            node = self.child(history[:i + 1], node, history[i])
+        return node
+
+
+def _config(name: str) -> _Config:
+    return _CONFIGS[name]
+
+
+def _node(name: str, history: tuple[int, ...]) -> _Node:
+    return _CONFIGS[name].at(history)
 
 
 _CONFIGS: dict[str, _Config] = {}
@@ -109,7 +127,7 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
         num_players=players, min_utility=float(lo), max_utility=float(hi),
         utility_sum=total, max_game_length=2 * prof.max_decisions + 10)
     known = name in _CONFIGS
-    _CONFIGS[name] = _Config(rs, players, utility, prof.zero_sum and utility == "score")
+    _CONFIGS[name] = _Config(name, rs, players, utility, prof.zero_sum and utility == "score")
     if not known:
         # A class per game, not a closure: pyspiel keeps the creator until after Python has shut down,
         # and a class (which refers to itself) is never freed then, where a closure would crash the exit.
@@ -139,10 +157,11 @@ class _Node:
     seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
     by deep-copying its attributes; a snapshot is shared instead."""
 
-    __slots__ = ("_tensors", "_trails", "_views", "action", "actor", "game", "parent")
+    __slots__ = ("_tensors", "_trails", "_views", "actor", "config", "game", "history", "parent")
 
-    def __init__(self, game: Game, parent: _Node | None, actor: int, action: int) -> None:
-        self.game, self.parent, self.actor, self.action = game, parent, actor, action
+    def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
+                 history: tuple[int, ...]) -> None:
+        self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
         self._trails: list[list[str]] | None = None
         self._views: dict[int, str] = {}
         self._tensors: dict[int, np.ndarray] = {}
@@ -173,7 +192,7 @@ class _Node:
                 trails = [t[:] for t in n.parent._trails] if n.parent is not None and n.parent._trails \
                     else [[] for _ in range(players)]
                 if n.parent is not None and n.actor >= 0:
-                    trails[n.actor].append("> " + _player_labels(n.parent.game, n.actor)[n.action])
+                    trails[n.actor].append("> " + _player_labels(n.parent.game, n.actor)[n.history[-1]])
                 for p, t in enumerate(trails):
                     digest = hashlib.sha256(n.view_text(p).encode()).hexdigest()[:20]
                     if not t or t[-1] != digest:
@@ -184,6 +203,9 @@ class _Node:
 
     def __deepcopy__(self, memo: dict) -> _Node:
         return self
+
+    def __reduce__(self) -> tuple:  # pickled as its history, and replayed when loaded
+        return _node, (self.config.name, self.history)
 
 
 def _unique(labels: list[str], keys: list[str]) -> list[str]:
