@@ -1,7 +1,10 @@
 """The language reference lists every built-in, as the registry describes it."""
 
 import re
+import shlex
 from pathlib import Path
+
+import pytest
 
 from interpreter.primitives import REGISTRY, reference_table
 
@@ -19,3 +22,31 @@ def test_reference_table_is_current():
 def test_every_primitive_is_documented_with_an_example_or_sentence():
     for p in REGISTRY.values():
         assert p.doc, f"{p.name} has no docstring"
+
+
+# Every example in the docs that shows a `$ meeple ...` command followed by its output.
+EXAMPLES = Path(__file__).resolve().parent.parent / "docs"
+
+
+def documented_runs():
+    for doc in sorted(EXAMPLES.glob("*.md")):
+        text = doc.read_text(encoding="utf-8")
+        for block in re.findall(r"^```\n(\$ meeple [^\n]*)\n(.*?)^```$", text, re.DOTALL | re.MULTILINE):
+            yield pytest.param(block[0][2:], block[1], id=f"{doc.name}: {block[0][2:]}")
+
+
+@pytest.mark.parametrize("command,shown", list(documented_runs()))
+def test_documented_command_output_is_what_it_prints(command, shown):
+    from click.testing import CliRunner
+
+    from cli.main import meeple
+
+    args = shlex.split(command)[1:]
+    result = CliRunner().invoke(meeple, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip("\n") == shown.rstrip("\n"), (
+        f"the docs show an output of `{command}` that it no longer prints: paste the real output")
+
+
+def test_the_docs_show_some_runs():
+    assert len(list(documented_runs())) >= 2
