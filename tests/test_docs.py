@@ -5,7 +5,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-
 from meeple.language.builtins import SIGNATURES, reference_table
 from meeple.runtime.library import REGISTRY
 
@@ -44,7 +43,6 @@ def documented_runs():
 @pytest.mark.parametrize("command,shown", list(documented_runs()))
 def test_documented_command_output_is_what_it_prints(command, shown):
     from click.testing import CliRunner
-
     from meeple.cli.main import meeple
 
     args = shlex.split(command)[1:]
