@@ -5,12 +5,15 @@ import json
 import textwrap
 from collections import Counter
 from fractions import Fraction
+from math import factorial
 
 import meeple
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from meeple.errors import IllegalAction
 from meeple.runtime import state as state_module
-from meeple.runtime.chance import CHANCE
+from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from meeple.runtime.state import MASK64
@@ -188,3 +191,33 @@ def test_bundled_games_play_to_the_end_with_explicit_chance(name):
     assert chance_nodes > 0
     replayed = Game.replay(rs, rs.min_players, 3, g.state.actions, chance="explicit")
     assert replayed.scores == g.scores and replayed.state.zones == g.state.zones
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from("abc"), min_size=0, max_size=6))
+def test_a_shuffle_deals_every_distinct_order_with_its_exact_probability(items):
+    # Walk every sequence of outcomes of one scripted shuffle: each distinct order of the items comes
+    # out exactly once, with probability (product of the counts' factorials) / n!, i.e. uniformly.
+    orders: dict[tuple, Fraction] = {}
+
+    def walk(script, prob):
+        rng = ScriptedRng(script)
+        deck = list(items)
+        try:
+            rng.shuffle(deck, key=lambda x: x)
+        except NeedChance as need:
+            assert sum(p for _, p, _ in need.outcomes) == 1
+            for value, p, _ in need.outcomes:
+                walk(script + [value], prob * p)
+            return
+        assert tuple(deck) not in orders
+        orders[tuple(deck)] = prob
+
+    walk([], Fraction(1))
+    counts = Counter(items)
+    distinct = factorial(len(items))
+    for c in counts.values():
+        distinct //= factorial(c)
+    assert len(orders) == distinct
+    assert set(orders.values()) == {Fraction(1, distinct)}
+    assert all(Counter(o) == counts for o in orders)
