@@ -1,4 +1,4 @@
-"""Every bundled ruleset is an OpenSpiel game that passes OpenSpiel's own consistency checks, and the
+"""Every bundled ruleset and variant is an OpenSpiel game that passes OpenSpiel's own consistency checks, and the
 reference games give the published figures under OpenSpiel's own algorithms."""
 
 import random
@@ -23,7 +23,10 @@ TTT = str(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
 REFERENCE = sorted(str(p) for p in (ROOT / "rulesets" / "reference").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("name", [*bundled(), *REFERENCE], ids=lambda n: Path(n).stem)
+VARIANTS = sorted(str(p) for p in (ROOT / "rulesets" / "variants").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", [*bundled(), *VARIANTS, *REFERENCE], ids=lambda n: Path(n).stem)
 def test_openspiel_random_simulation_checks(name):
     # OpenSpiel's RandomSimTest: clones, legal actions sorted and unique strings, chance outcomes,
     # observation and information-state calls for every seat, returns within bounds, history; for the
