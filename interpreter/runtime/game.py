@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from fractions import Fraction
 from typing import Any
@@ -21,6 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
+from meeple.runtime.saves import check_counters, dec_pending, enc_pending, ruleset_digest
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -263,7 +263,7 @@ class Game:
             "state": {
                 "rng": st.rng.state, "counters": {k: encode(v) for k, v in st.counters.items()},
                 "zones": st.zones, "facedown": sorted(st.facedown), "log": [list(x) for x in st.log],
-                "pending": _enc_pending(st.pending), "over": st.over, "phase": st.phase, "steps": st.steps,
+                "pending": enc_pending(st.pending), "over": st.over, "phase": st.phase, "steps": st.steps,
                 "stack": frames, "coverage": st.coverage,
             },
             "actions": st.actions,
@@ -296,7 +296,7 @@ class Game:
             st.loc = {c: k for k, v in st.zones.items() for c in v}
             st.facedown = {int(c) for c in s["facedown"]}
             st.log = [(int(a), str(t)) for a, t in s["log"]]
-            st.pending = _dec_pending(s["pending"])
+            st.pending = dec_pending(s["pending"])
             st.over = bool(s["over"])
             st.phase = str(s["phase"])
             st.steps = int(s["steps"])
@@ -304,7 +304,7 @@ class Game:
             st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
             st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
             M.assert_state(st)
-            _check_counters(rs, st)
+            check_counters(rs, st)
             if len(st.loc) != len(rs.components):
                 raise ValueError("the save does not account for every component")
             game = cls(rs, st)
@@ -313,7 +313,7 @@ class Game:
                 probe = game.copy()
                 probe.state.pending = None
                 M.run(probe._ev)
-                if _enc_pending(probe.state.pending)["options"] != _enc_pending(st.pending)["options"]:
+                if enc_pending(probe.state.pending)["options"] != enc_pending(st.pending)["options"]:
                     raise ValueError("the save is inconsistent: its pending decision does not match its state")
         except SaveError:
             raise
@@ -330,41 +330,4 @@ class Game:
         return g
 
 
-def _check_counters(rs: Ruleset, st: GameState) -> None:
-    """Every declared counter is present, and number counters hold numbers."""
-    expected: dict[str, Any] = {n: d.initial for n, d in rs.game_counters.items()}
-    for p in range(st.nplayers):
-        expected.update({f"{p}.{n}": d.initial for n, d in rs.player_counters.items()})
-    for c in rs.components:
-        expected.update({f"#{c.id}.{n}": d.initial for n, d in rs.kinds[c.kind].counters.items()})
-    if set(expected) != set(st.counters):
-        raise ValueError("the save's counters do not match the ruleset's")
-    for key, initial in expected.items():
-        if type(initial) is int and type(st.counters[key]) is not int:
-            raise ValueError(f"counter `{key}` should hold a number")
-
-
-def _enc_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": p["players"], "options": [[s, encode(p["options"][s])] for s in p["options"]],
-            "chosen": [[s, i] for s, i in p["chosen"].items()]}
-
-
-def _dec_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": [int(x) for x in p["players"]], "options": {int(s): decode(o) for s, o in p["options"]},
-            "chosen": {int(s): int(i) for s, i in p["chosen"]}}
-
-
-def ruleset_digest(rs: Ruleset) -> str:
-    """A digest of the ruleset's data: a save only loads into the ruleset it was made with."""
-    cached = getattr(rs, "_digest", None)
-    if cached is None:
-        cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        rs._digest = cached
-    return cached
-
-
-__all__ = ["Action", "Comp", "Game", "Zone"]
+__all__ = ["Action", "Comp", "Game", "Zone", "ruleset_digest"]
