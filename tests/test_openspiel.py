@@ -134,3 +134,10 @@ def test_connect_four_plays_move_for_move_like_openspiels():
     results = Counter(tuple(play_alongside(ours, theirs, seed, lambda x: int(x.split()[-1]) - 1))
                       for seed in range(60))
     assert set(results) >= {(1.0, -1.0), (-1.0, 1.0)}
+
+
+def test_bad_settings_are_refused_with_a_reason():
+    with pytest.raises(ValueError, match="for 3 to 5 players, not 2"):
+        mos.load("camel_up_off_season", players=2)
+    with pytest.raises(ValueError, match="utility must be"):
+        mos.load(KUHN, players=2, utility="chips")

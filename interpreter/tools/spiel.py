@@ -103,6 +103,8 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
     rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
     if utility not in ("score", "win"):
         raise ValueError(f"utility must be 'score' or 'win', not {utility!r}")
+    if not rs.min_players <= players <= rs.max_players:
+        raise ValueError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
     prof = profile(rs, players)
     slug = re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")
     name = f"meeple_{slug}_{ruleset_digest(rs)[:8]}_{players}p_{utility}"
