@@ -128,6 +128,13 @@ def test_leduc_poker_plays_move_for_move_like_openspiels():
     assert len(results) > 8  # folds, showdowns and splits of several sizes were met
 
 
+def test_leduc_poker_has_the_same_tree_as_openspiels_own():
+    ours = mos.load(LEDUC, players=2)
+    theirs = pyspiel.load_game("leduc_poker", {"suit_isomorphism": True})
+    counts = [len(get_all_states.get_all_states(g, include_chance_states=True)) for g in (ours, theirs)]
+    assert counts[0] == counts[1] == 1939
+
+
 def test_connect_four_plays_move_for_move_like_openspiels():
     ours = meeple.load_ruleset(CONNECT_FOUR)
     theirs = pyspiel.load_game("connect_four")
