@@ -148,3 +148,17 @@ def test_bad_settings_are_refused_with_a_reason():
         mos.load("camel_up_off_season", players=2)
     with pytest.raises(ValueError, match="utility must be"):
         mos.load(KUHN, players=2, utility="chips")
+
+
+def test_which_copy_of_a_card_was_dealt_tells_nothing():
+    # Leduc has two jacks. Whether P1 holds a jack or a queen, P2's jack must look the same to P2
+    # (the draw takes the first jack left, so its id alone would give P1's card away).
+    game = mos.load(LEDUC, players=2)
+    seen = []
+    for first in ("J", "Q"):
+        s = game.new_initial_state()
+        for card in (first, "J"):
+            s.apply_action(next(a for a, _ in s.chance_outcomes() if s.action_to_string(a).endswith(card)))
+        assert s.meeple.evaluate("first(player(1).hand).name") == "J"
+        seen.append((s.information_state_string(1), s.observation_string(1), list(s.observation_tensor(1))))
+    assert seen[0] == seen[1]

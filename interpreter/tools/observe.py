@@ -14,7 +14,7 @@ Layout, in order (docs/interop.md gives the same table):
 | game counters | per public counter | its value (see below) |
 | player counters | players x counters | each seat's counter, 0 when hidden from the viewer |
 | zone sizes | game zones + players x player zones | how many components each holds (counts are public) |
-| components | components x (places + 3 + counters) | for each component the viewer can see: a one-hot of where it is (each game zone, each seat's zone, each slot name), its position in that zone, 1 if face down, 1 (seen), its counters; all 0 when unseen |
+| components | components x (places + 3 + counters) | for each component the viewer can see: a one-hot of where it is (each game zone, each seat's zone, each slot name), its position in that zone, 1 if face down, 1 (seen), its counters; all 0 when unseen. The copies of one item fill their blocks in order of place and position, so the vector never tells which copy is which |
 
 A counter's value: a number as itself, true/false as 1/0, none as 0, a player as seat + 1, a component
 as id + 1, a text as 0, a map by its size. A list counter takes one cell for its length, plus one cell
@@ -23,10 +23,14 @@ per item of its declared initial value (a 3x3 board declared as nine numbers tak
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import numpy as np
 from meeple.language.model import Ruleset
+
+_ID = re.compile(r"#(\d+)")
 
 
 def scalar(v: Any) -> float:
@@ -102,32 +106,65 @@ class Layout:
         for n, v in view["counters"].items():
             if n in self.game_counters:
                 _write(out, self.game_counters[n], v)
+        seen: list = []
         for seat in view["seats"]:
             p = seat["seat"]
             for n, v in seat["counters"].items():
                 _write(out, self.player_counters[(p, n)], v)
             for n, z in seat["zones"].items():
-                self._zone(out, (str(p), n), z)
+                self._zone(out, (str(p), n), z, seen)
         for n, z in view["zones"].items():
-            self._zone(out, ("", n), z)
+            self._zone(out, ("", n), z, seen)
+        self._components(out, seen)
         return out
 
-    def _zone(self, out: np.ndarray, place: tuple[str, str], z: Any) -> None:
+    def _zone(self, out: np.ndarray, place: tuple[str, str], z: Any, seen: list | None = None) -> None:
+        """Zone sizes, and the visible components of the zone (and of their slots) into `seen`."""
         if place[0] != "#":
             out[self.zone_sizes[place]] = z["count"] if isinstance(z, dict) else len(z)
-        if isinstance(z, dict):
+        if isinstance(z, dict) or seen is None:
             return
-        where = self.places[place]
         for i, c in enumerate(z):
-            if "id" not in c:
-                continue
-            base, counters = self.comp[c["id"]]
-            out[base + where] = 1.0
-            nplaces = len(self.places)
-            out[base + nplaces] = float(i)
-            out[base + nplaces + 1] = 1.0 if c.get("facedown") else 0.0
-            out[base + nplaces + 2] = 1.0
-            for n, v in c.get("counters", {}).items():
-                _write(out, counters[n], v)
-            for s, inner in c.get("slots", {}).items():
-                self._zone(out, ("#", s), inner)
+            if "id" in c:
+                seen.append((self.places[place], i, c))
+                for s, inner in c.get("slots", {}).items():
+                    self._zone(out, ("#", s), inner, seen)
+
+    def _components(self, out: np.ndarray, seen: list) -> None:
+        """Copies of one item are interchangeable, and which copy went where can depend on what the
+        viewer cannot see: the blocks of an item's copies are filled in order of place and position,
+        never by component id."""
+        by_item: dict[str, list] = {}
+        for where, i, c in seen:
+            by_item.setdefault(self.rs.components[c["id"]].item, []).append((where, i, c))
+        nplaces = len(self.places)
+        for item, copies in by_item.items():
+            copies.sort(key=lambda x: (x[0], x[1], json.dumps(x[2].get("counters"), sort_keys=True)))
+            for cid, (where, i, c) in zip(self.rs.items[item], copies):
+                base, counters = self.comp[cid]
+                out[base + where] = 1.0
+                out[base + nplaces] = float(i)
+                out[base + nplaces + 1] = 1.0 if c.get("facedown") else 0.0
+                out[base + nplaces + 2] = 1.0
+                for n, v in c.get("counters", {}).items():
+                    _write(out, counters[n], v)
+
+
+def canonical(view: dict, rs: Ruleset) -> dict:
+    """The view with each component named by its item instead of its id (also inside action keys).
+    Copies of an item are interchangeable; under explicit chance, which copy a draw moved is chosen
+    by a fixed rule, so its id could tell what the viewer may not see (which copies are elsewhere)."""
+
+    def walk(x: Any) -> Any:
+        if isinstance(x, dict):
+            if "id" in x and "kind" in x:
+                x = {k: v for k, v in x.items() if k != "id"} | {"item": rs.components[x["id"]].item}
+            out = {k: walk(v) for k, v in x.items()}
+            if "key" in out and isinstance(out["key"], str):
+                out["key"] = _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, out["key"])
+            return out
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        return x
+
+    return walk(view)

@@ -31,7 +31,7 @@ from meeple.language.model import Ruleset
 from meeple.runtime.chance import CHANCE
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
-from meeple.tools.observe import Layout
+from meeple.tools.observe import Layout, canonical
 from meeple.tools.probe import profile
 
 T = pyspiel.GameType
@@ -159,26 +159,35 @@ class _Node:
     seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
     by deep-copying its attributes; a snapshot is shared instead."""
 
-    __slots__ = ("_tensors", "_trails", "_views", "actor", "config", "game", "history", "parent")
+    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent")
 
     def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
                  history: tuple[int, ...]) -> None:
         self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
         self._trails: list[list[str]] | None = None
-        self._views: dict[int, str] = {}
+        self._views: dict[int, dict] = {}
+        self._texts: dict[int, str] = {}
         self._tensors: dict[int, np.ndarray] = {}
 
+    def view(self, seat: int) -> dict:
+        """The seat's view, made once per state: views are the costly part."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(seat)
+        return view
+
     def view_text(self, seat: int) -> str:
-        """The seat's view as JSON (made once per state: views are the costly part)."""
-        text = self._views.get(seat)
+        """The seat's view as JSON, copies of an item not told apart (observe.canonical)."""
+        text = self._texts.get(seat)
         if text is None:
-            text = self._views[seat] = json.dumps(self.game.view(seat), sort_keys=True, separators=(",", ":"))
+            text = json.dumps(canonical(self.view(seat), self.config.rs), sort_keys=True, separators=(",", ":"))
+            self._texts[seat] = text
         return text
 
     def tensor(self, seat: int, layout: Layout) -> np.ndarray:
         out = self._tensors.get(seat)
         if out is None:
-            out = self._tensors[seat] = layout.encode(json.loads(self.view_text(seat)))
+            out = self._tensors[seat] = layout.encode(self.view(seat))
         return out
 
     def trail(self, seat: int) -> list[str]:
