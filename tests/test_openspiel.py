@@ -131,8 +131,14 @@ def test_leduc_poker_plays_move_for_move_like_openspiels():
 def test_leduc_poker_has_the_same_tree_as_openspiels_own():
     ours = mos.load(LEDUC, players=2)
     theirs = pyspiel.load_game("leduc_poker", {"suit_isomorphism": True})
-    counts = [len(get_all_states.get_all_states(g, include_chance_states=True)) for g in (ours, theirs)]
+    counts, infosets = [], []
+    for g in (ours, theirs):
+        states = get_all_states.get_all_states(g, include_chance_states=True)
+        counts.append(len(states))
+        infosets.append(len({(s.current_player(), s.information_state_string())
+                             for s in states.values() if not s.is_terminal() and not s.is_chance_node()}))
     assert counts[0] == counts[1] == 1939
+    assert infosets[0] == infosets[1]  # the same information structure: no seat knows more or less
 
 
 def test_connect_four_plays_move_for_move_like_openspiels():
