@@ -168,3 +168,9 @@ def test_which_copy_of_a_card_was_dealt_tells_nothing():
         assert s.meeple.evaluate("first(player(1).hand).name") == "J"
         seen.append((s.information_state_string(1), s.observation_string(1), list(s.observation_tensor(1))))
     assert seen[0] == seen[1]
+
+
+def test_sizes_and_bounds_can_be_given():
+    game = mos.load(KUHN, players=2, max_actions=5, utility_range=(-2, 2))
+    assert (game.num_distinct_actions(), game.min_utility(), game.max_utility()) == (5, -2.0, 2.0)
+    assert mos.load(KUHN, players=2).num_distinct_actions() == 3  # measured: 2 options, half again

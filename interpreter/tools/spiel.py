@@ -108,6 +108,8 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
     prof = profile(rs, players)
     slug = re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")
     name = f"meeple_{slug}_{ruleset_digest(rs)[:8]}_{players}p_{utility}"
+    if (max_actions, max_outcomes, utility_range) != (None, None, None):  # pyspiel keeps games by name
+        name += "_" + re.sub(r"[^0-9a-z]+", "_", f"{max_actions}_{max_outcomes}_{utility_range}".lower()).strip("_")
     total: float | None
     if utility == "win":
         kind, lo, hi, total = T.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0
