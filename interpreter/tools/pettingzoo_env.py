@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo AEC environment (the `meeple.pettingzoo` adapter; needs
 `pip install 'meeple[pettingzoo]'`).
 
-    env = meeple.pettingzoo.env("merchants", players=3)
+    env = meeple.pettingzoo.env("my_game.yaml", players=3)
     env.reset(seed=1)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()

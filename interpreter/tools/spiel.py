@@ -1,6 +1,6 @@
 """Any ruleset as an OpenSpiel game (the `meeple.openspiel` adapter; needs `pip install 'meeple[openspiel]'`).
 
-    game = meeple.openspiel.load("kuhn_poker", players=2)     # a pyspiel.Game, registered by name
+    game = meeple.openspiel.load("my_game.yaml", players=2)   # a pyspiel.Game, registered by name
     state = game.new_initial_state()
 
 The game runs with explicit chance (runtime/explicit.py), so every shuffle and random pick is a chance
