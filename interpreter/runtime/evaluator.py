@@ -15,6 +15,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.limits import DEPTH_MESSAGE, MAX_DEPTH, MAX_STEPS, STEPS_MESSAGE
 from meeple.runtime.state import GameState
 from meeple.runtime.values import (  # show, type_name: also imported from here
     MISSING,
@@ -23,7 +24,8 @@ from meeple.runtime.values import (  # show, type_name: also imported from here
     type_name,
 )
 
-MAX_STEPS = 2_000_000  # statements per game before we call it a runaway loop
+__all__ = ["MAX_STEPS", "BreakSig", "ContinueSig", "EndGameSig", "Evaluator", "ReturnSig", "iteration", "show",
+           "type_name"]
 
 
 def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
@@ -61,6 +63,10 @@ class Evaluator(ValueOps):
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         super().__init__(rs, state)
+        # Budgets (limits.py): the step count at which the rules have run too long since the last decision
+        # (the game sets it whenever it calls into the rules), and the depth of procedure calls.
+        self.limit = state.steps + MAX_STEPS
+        self.depth = 0
 
         self.prims = REGISTRY
         self._expr: dict[type, Callable[[Any, dict], Any]] = {
@@ -73,10 +79,10 @@ class Evaluator(ValueOps):
             A.Index: self._index,
             A.Call: self.call,
             A.ListLit: lambda n, s: [self.eval(x, s) for x in n.items],
-            A.MapLit: lambda n, s: {self.eval(k, s): self.eval(v, s) for k, v in n.pairs},
+            A.MapLit: lambda n, s: self.make_map(n, [(self.eval(k, s), self.eval(v, s)) for k, v in n.pairs]),
             A.Comp: self._comp,
             A.BinOp: self._binop,
-            A.Neg: lambda n, s: -self.eval(n.operand, s),
+            A.Neg: lambda n, s: self.negate(n, self.eval(n.operand, s)),
             A.Not: lambda n, s: not self.eval(n.operand, s),
             A.BoolOp: self._boolop,
             A.Compare: self._compare,
@@ -133,15 +139,19 @@ class Evaluator(ValueOps):
             if n.func in self.rs.suspending_procs:
                 raise self.fail(n, f"`{n.func}` asks a player to decide, so it cannot be called here")
             inner = {p: self.eval(a, scope) for p, a in zip(proc.params, n.args)}
+            self.enter(n)
             try:
                 self.exec_block(proc.body, inner)
             except ReturnSig as r:
                 return r.value
+            finally:
+                self.depth -= 1
             return None
         raise self.fail(n, f"`{n.func}` is not a function or procedure")
 
     def _comp(self, n: A.Comp, scope: dict) -> list:
         items = self.iterate(self.eval(n.iter, scope), n.iter)
+        self.spend(len(items), n)
         old = scope.get(n.var, MISSING)
         out = []
         ev = self.eval
@@ -173,13 +183,27 @@ class Evaluator(ValueOps):
     def exec(self, node: Any, scope: dict) -> None:
         st = self.st
         st.steps += 1
-        if st.steps > MAX_STEPS:
-            raise self.fail(node, "the game ran more than 2,000,000 statements: a loop that never ends?")
+        if st.steps > self.limit:
+            raise self.fail(node, STEPS_MESSAGE)
         if st.coverage is not None:
             nid = self.rs.node_ids.get(id(node))
             if nid is not None:
                 st.coverage[nid] = st.coverage.get(nid, 0) + 1
         self._stmt[type(node)](node, scope)
+
+    def spend(self, steps: int, node: Any) -> None:
+        """Count work that is not a statement (loop passes, comprehensions, menus) against the budget."""
+        st = self.st
+        st.steps += steps
+        if st.steps > self.limit:
+            raise self.fail(node, STEPS_MESSAGE)
+
+    def enter(self, node: Any) -> None:
+        """One procedure call deeper; the caller decrements `depth` when the call returns."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.depth -= 1
+            raise self.fail(node, DEPTH_MESSAGE)
 
     def exec_block(self, block: A.Block, scope: dict) -> None:
         ex = self.exec
@@ -194,10 +218,10 @@ class Evaluator(ValueOps):
         d = self.eval(n.value, scope)
         if type(cur) is not int or type(d) is not int:
             if type(cur) is list and n.op == "+":
-                self.assign(n.target, cur + (d if type(d) is list else [d]), scope)
+                self.assign(n.target, self.concat(n, cur, d if type(d) is list else [d]), scope)
                 return
             raise self.fail(n, f"`{n.op}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
-        self.assign(n.target, cur + d if n.op == "+" else cur - d, scope)
+        self.assign(n.target, self.number(n, cur + d if n.op == "+" else cur - d), scope)
 
     def assign(self, target: Any, value: Any, scope: dict) -> None:
         t = type(target)
@@ -217,6 +241,7 @@ class Evaluator(ValueOps):
             obj = self.eval(target.obj, scope)
             i = self.eval(target.index, scope)
             if type(obj) is dict:
+                self.check_key(target, i)
                 obj[i] = value
                 return
             if type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
@@ -240,15 +265,16 @@ class Evaluator(ValueOps):
 
     def _while(self, n: A.While, scope: dict) -> None:
         while self.eval(n.test, scope):
+            self.spend(1, n)
             if not iteration(self.exec_block, n.body, scope):
                 break
-            self.st.steps += 1
 
     def _repeat(self, n: A.Repeat, scope: dict) -> None:
         count = self.eval(n.count, scope)
         if type(count) is not int:
             raise self.fail(n.count, f"`repeat` needs a number, not {type_name(count)}")
         for _ in range(count):
+            self.spend(1, n)
             if not iteration(self.exec_block, n.body, scope):
                 break
 
@@ -266,7 +292,11 @@ class Evaluator(ValueOps):
 
     def _phase(self, n: A.Phase, scope: dict) -> None:
         self.st.phase = n.name
-        self.exec_block(self.rs.phases[n.name], {})
+        self.enter(n)
+        try:
+            self.exec_block(self.rs.phases[n.name], {})
+        finally:
+            self.depth -= 1
 
     def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
         """The (component, handler) pairs that `trigger event on target` runs, in order."""
@@ -287,7 +317,10 @@ class Evaluator(ValueOps):
 
     def _trigger(self, n: A.Trigger, scope: dict) -> None:
         for c, h in self.handlers(n.event, self.eval(n.target, scope), n):
+            self.enter(n)
             try:
                 self.exec_block(h, self.handler_scope(c))
             except ReturnSig:
                 pass
+            finally:
+                self.depth -= 1

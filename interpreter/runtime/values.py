@@ -14,6 +14,7 @@ from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.limits import MAX_INT, MAX_ITEMS, number_message, size_message
 from meeple.runtime.state import GameState
 
 MISSING = object()  # "not in the scope", distinct from a variable holding none
@@ -172,14 +173,47 @@ class ValueOps:
             return list(v)
         raise self.fail(node, f"cannot loop over {type_name(v)}")
 
+    # ------------------------------------------------------------ bounded values (limits.py)
+    def number(self, n: Any, v: int) -> int:
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise self.fail(n, f"this makes {number_message(v)}")
+
+    def concat(self, n: Any, a: Any, b: Any) -> Any:
+        """a + b for two lists or two strings, within the size limit."""
+        if len(a) + len(b) > MAX_ITEMS:
+            raise self.fail(n, f"this makes {size_message('a list or string', len(a) + len(b))}")
+        return a + b
+
+    def negate(self, n: Any, v: Any) -> int:
+        if type(v) is not int:
+            raise self.fail(n, f"`-` needs a number, not {type_name(v)}")
+        return -v
+
+    def check_key(self, n: Any, k: Any) -> None:
+        if type(k) is list or type(k) is dict:
+            raise self.fail(n, f"{type_name(k)} cannot be a map key", hint="use a string, a number, a player "
+                                                                         "or a component as the key")
+
+    def make_map(self, n: Any, pairs: list) -> dict:
+        for k, _ in pairs:
+            self.check_key(n, k)
+        return dict(pairs)
+
     def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
         op = n.op
         try:
+            if type(a) is int and type(b) is int and op in ("+", "-", "*"):
+                if op == "*" and (a.bit_length() + b.bit_length() > 64):
+                    raise self.fail(n, f"this makes {number_message(0)}")
+                return self.number(n, a + b if op == "+" else a - b if op == "-" else a * b)
             if op == "+":
                 if type(a) is Zone or type(b) is Zone:
                     raise TypeError
                 if type(a) is list and type(b) is not list:
-                    return a + [b]
+                    return self.concat(n, a, [b])
+                if type(a) is type(b) and (type(a) is list or type(a) is str):
+                    return self.concat(n, a, b)
                 return a + b
             if op == "-":
                 if type(a) is list:
@@ -187,6 +221,10 @@ class ValueOps:
                     return [x for x in a if x not in drop]
                 return a - b
             if op == "*":
+                if type(a) in (list, str) and type(b) is int or type(b) in (list, str) and type(a) is int:
+                    k, seq = (b, a) if type(b) is int else (a, b)
+                    if len(seq) * max(k, 0) > MAX_ITEMS:
+                        raise self.fail(n, f"this makes {size_message('a list or string', len(seq) * k)}")
                 return a * b
             if op == "//":
                 return a // b
