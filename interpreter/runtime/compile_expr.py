@@ -60,7 +60,7 @@ class ExprCompiler:
                 else:
                     v = p(ev, s)
                     out.append(v if type(v) is str else show(v, rs))
-            return "".join(out)
+            return ev.text(n, "".join(out))
         return f
 
     def _e_Name(self, n):

@@ -112,7 +112,7 @@ class Evaluator(ValueOps):
 
     def _interp(self, n: A.Interp, scope: dict) -> str:
         rs = self.rs
-        return "".join(p if type(p) is str else show(self.eval(p, scope), rs) for p in n.parts)
+        return self.text(n, "".join(p if type(p) is str else show(self.eval(p, scope), rs) for p in n.parts))
 
     def _name(self, n: A.Name, scope: dict) -> Any:
         v = scope.get(n.name, MISSING)

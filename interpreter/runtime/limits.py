@@ -33,7 +33,7 @@ def number_message(n: Any) -> str:
 
 
 def size_message(what: str, n: int) -> str:
-    return f"{what} of {n:,} items is more than the engine's limit of {MAX_ITEMS:,}"
+    return f"{what} of {n:,} items, more than the engine's limit of {MAX_ITEMS:,}"
 
 
 def _node_span(frame: types.FrameType) -> Span | None:

@@ -185,6 +185,11 @@ class ValueOps:
             raise self.fail(n, f"this makes {size_message('a list or string', len(a) + len(b))}")
         return a + b
 
+    def text(self, n: Any, v: str) -> str:
+        if len(v) > MAX_ITEMS:
+            raise self.fail(n, f"this makes {size_message('a string', len(v))}")
+        return v
+
     def negate(self, n: Any, v: Any) -> int:
         if type(v) is not int:
             raise self.fail(n, f"`-` needs a number, not {type_name(v)}")
