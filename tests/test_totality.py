@@ -67,7 +67,7 @@ def outcome(path: Path, cls: type[Game], decisions: int = 200) -> str:
             g.legal_actions()
             g.view(0)
             g.apply_index(0)
-        g.scores, g.winners
+        assert len(g.scores) == 2 and g.winners
         g.to_json()
     except RuntimeRuleError as e:
         [p] = e.problems

@@ -398,7 +398,7 @@ def _check_counters(rs: Ruleset, st: GameState) -> None:
 def _enc_pending(p: Any) -> Any:
     if p is None:
         return None
-    return {"players": p["players"], "options": [[s, encode(p["options"][s])] for s in p["options"]],
+    return {"players": list(p["players"]), "options": [[s, encode(p["options"][s])] for s in p["options"]],
             "chosen": [[s, i] for s, i in p["chosen"].items()]}
 
 
