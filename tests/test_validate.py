@@ -99,15 +99,12 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_files_get_a_clear_located_error_quickly(tmp_path: Path, name: str) -> None:
-    import time
-
+    # (Refused at once, or parsed up to a budget: no timing here, tests assert no speed; the budgets are the
+    # size limits that the messages name.)
     path = tmp_path / f"{name}.yaml"
     path.write_bytes(HOSTILE[name])
-    start = time.perf_counter()
     with pytest.raises(MeepleError) as info:
         load_ruleset(path)
-    # many long scripts are parsed up to a budget (a few seconds); everything else is refused at once
-    assert time.perf_counter() - start < (5.0 if name == "many_scripts" else 1.0)
     # a file that is no ruleset at all (empty, binary) is a usage error; a broken ruleset is invalid input
     assert info.value.exit_code == (2 if name in ("binary", "empty") else 1)
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value

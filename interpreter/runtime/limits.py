@@ -13,12 +13,13 @@ import types
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, RuntimeRuleError, Span
+from meeple.language.parse_errors import MAX_NUMBER
 
 MAX_STEPS = 2_000_000  # statements (and loop passes, calls, decisions opened) between two decisions
 MAX_DEPTH = 150  # nested procedure calls, triggers and phases run directly
 MAX_FRAMES = 1_000  # frames of statements that may wait for a decision (each suspended call adds a few)
 MAX_ITEMS = 1_000_000  # elements of a list, a map or a range; characters of a string
-MAX_INT = 2**53 - 1  # numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
+MAX_INT = MAX_NUMBER  # 2**53 - 1: numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
 
 STEPS_MESSAGE = "the rules ran more than 2,000,000 statements without a decision: a loop that never ends?"
 DEPTH_MESSAGE = f"procedures nested more than {MAX_DEPTH} deep: a procedure that calls itself without end?"
