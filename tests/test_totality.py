@@ -164,3 +164,22 @@ def test_evaluate_is_guarded_too(tmp_path):
     for expr in ["-none", "{[1]: 1}", "[0] * 10000000000", "zone_of(1)", "sorted([1, 'a'])"]:
         with pytest.raises(MeepleError):
             g.evaluate(expr)
+
+
+def test_evaluate_holds_nothing_per_call():
+    """Expressions parsed on the fly are used once: evaluating many of them must not grow memory."""
+    import tracemalloc
+
+    g = load_ruleset("speicherstadt").new_game(3, 1)
+    for _ in range(100):
+        g.evaluate("count(players) + sum([1, 2, 3])")
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for _ in range(400):
+            g.evaluate("count(players) + sum([1, 2, 3])")
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    assert grown < 100_000, f"{grown:,} bytes kept by 400 calls"

@@ -15,7 +15,6 @@ from meeple.checker.opcheck import Ops, src
 from meeple.checker.typesys import T
 from meeple.language import ast as A
 
-
 # Built-ins that return none when there is nothing to return (the language reference says "or none").
 MAYBE_NONE = frozenset({"first", "last", "random_pick", "owner", "zone_of"})
 

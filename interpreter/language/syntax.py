@@ -8,7 +8,7 @@ from typing import Any
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language.parse_errors import MAX_SCRIPT, MAX_SCRIPTS
 
-MAX_SCRIPT_COUNT = 5_000  # scripts in one load: phases, procedures, handlers, options, expressions
+MAX_SCRIPT_COUNT = 2_000  # scripts in one load: phases, procedures, handlers, options, expressions
 from meeple.language.parser import parse_expr, parse_options, parse_script
 
 

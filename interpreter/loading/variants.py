@@ -23,7 +23,7 @@ from typing import Any
 from meeple.errors import MeepleError, Problem, RulesetError, Span
 from meeple.loading.files import ALLOW_ENV, OutsideError, allowed_roots, find_reference, load_document
 from meeple.loading.schema import validate_document
-from meeple.loading.yamlsrc import Document
+from meeple.loading.yamlsrc import Document, load_yaml_file
 
 ITEMS = "items"
 WHOLE = {"procedures"}  # sections whose entries a variant replaces whole instead of merging into
@@ -132,14 +132,12 @@ def _read_reference(read: Callable[[Path], Document], path: Path, by: Document, 
     """Read a file that another names. A file that is no ruleset at all is reported where it is named,
     without quoting it: `extends: /etc/passwd`-like mistakes must not print other files."""
     try:
-        doc = read(path)
-    except MeepleError as e:
-        if any(p.code.startswith("Y") for p in e.problems):
-            raise _fail(code, f"`{name}` is not a Meeple ruleset file", by.span(at)) from None
-        raise
-    if not isinstance(doc.data, dict) or "meeple" not in doc.data:
+        raw = load_yaml_file(path)
+    except MeepleError:
+        raise _fail(code, f"`{name}` is not a Meeple ruleset file", by.span(at)) from None
+    if not isinstance(raw.data, dict) or "meeple" not in raw.data:
         raise _fail(code, f"`{name}` is not a Meeple ruleset file (it has no `meeple:` key)", by.span(at))
-    return doc
+    return read(path)
 
 
 # ------------------------------------------------------------------ id space and back
