@@ -65,3 +65,11 @@ def visible_ids(view):
 
     walk(view)
     return out
+
+
+def examples(ci: int, long: int) -> int:
+    """How many hypothesis examples a property test runs: `ci` normally, `long` with `pytest --long` (or
+    MEEPLE_LONG=1)."""
+    import os
+
+    return long if os.environ.get("MEEPLE_LONG") == "1" else ci

@@ -41,7 +41,18 @@ class ReferenceGame(Game):
     evaluator_class = Evaluator
 
 
-EVALUATORS = {"compiled": Game, "reference": ReferenceGame}
+# The budget is counted on every path whatever its size; a smaller one keeps these tests quick.
+class QuickGame(Game):
+    __slots__ = ()
+    max_steps = 100_000
+
+
+class QuickReferenceGame(ReferenceGame):
+    __slots__ = ()
+    max_steps = 100_000
+
+
+EVALUATORS = {"compiled": QuickGame, "reference": QuickReferenceGame}
 
 
 def write(tmp_path: Path, flow: str, procs: str = "return n", score: str = "p.points") -> Path:
@@ -138,12 +149,16 @@ def test_a_procedure_that_asks_and_calls_itself_stops_or_is_refused(tmp_path, cl
     assert outcome(write(tmp_path, "helper(1)", procs), cls) in ("invalid", "error")
 
 
+def test_the_default_budget_stops_a_loop_that_never_decides(tmp_path):
+    assert outcome(write(tmp_path, HANGS["while around a choose never reached"]), Game) == "error"
+
+
 @pytest.mark.parametrize("cls", EVALUATORS.values(), ids=EVALUATORS.keys())
 def test_a_budget_is_per_decision_so_long_games_are_not_cut_short(tmp_path, cls):
     """Each decision gets the whole budget: a game whose turns each do real work plays on."""
     flow = """\
         repeat 5:
-            x = [y for y in between(1, 400000)]
+            x = [y for y in between(1, 60000)]
             choose players[0] "Go on":
                 option "Yes": total += 1"""
     path = write(tmp_path, flow)
@@ -171,15 +186,15 @@ def test_evaluate_holds_nothing_per_call():
     import tracemalloc
 
     g = load_ruleset("speicherstadt").new_game(3, 1)
-    for _ in range(100):
+    for _ in range(50):
         g.evaluate("count(players) + sum([1, 2, 3])")
     tracemalloc.start()
     try:
         before = tracemalloc.take_snapshot()
-        for _ in range(400):
+        for _ in range(200):
             g.evaluate("count(players) + sum([1, 2, 3])")
         after = tracemalloc.take_snapshot()
     finally:
         tracemalloc.stop()
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
-    assert grown < 100_000, f"{grown:,} bytes kept by 400 calls"
+    assert grown < 50_000, f"{grown:,} bytes kept by 200 calls"

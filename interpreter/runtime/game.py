@@ -41,6 +41,8 @@ class Game:
 
     # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
     evaluator_class: type = CompiledEvaluator
+    # Statements the rules may run between two decisions (limits.py); a server or a fuzzer may lower it.
+    max_steps: int = MAX_STEPS
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
@@ -88,7 +90,7 @@ class Game:
     def _rules(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the rules with a fresh step budget; any Python failure inside them becomes a located
         rules error (a ruleset that validates never crashes the engine)."""
-        self._ev.limit = self.state.steps + MAX_STEPS
+        self._ev.limit = self.state.steps + self.max_steps
         self._ev.depth = 0
         try:
             return fn(*args)
@@ -256,7 +258,7 @@ class Game:
         # The reference evaluator, not the compiled one: the compiler caches per node, and a node parsed on
         # the fly is used once, so caching it would only grow memory with every call.
         ev = Evaluator(self.rs, self.state)
-        ev.limit = self.state.steps + MAX_STEPS
+        ev.limit = self.state.steps + self.max_steps
         try:
             return ev.eval(node, dict(scope or {}))
         except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
