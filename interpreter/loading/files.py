@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from meeple.errors import Problem, RulesetError, UsageError
+from meeple.errors import MeepleError, Problem, RulesetError, UsageError
 from meeple.loading.resources import data_dir
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document, load_yaml_file
@@ -84,6 +84,24 @@ def find_reference(name: str, relative_to: Path, roots: tuple[Path, ...], librar
     if p.is_absolute() and p.is_file():
         raise OutsideError(f"`{name}` is an absolute path; name a file relative to this one")
     raise FileNotFoundError(name)
+
+
+OUTSIDE_HINT = (f"name a bundled ruleset, or a file in this ruleset's folder; to read other folders, list "
+                f"them in the environment variable {ALLOW_ENV}")
+
+
+def read_reference(read: Callable[[Path], Document], path: Path, by: Document, at: tuple, name: str,
+                    code: str) -> Document:
+    """Read a file that another names. A file that is no ruleset at all is reported where it is named,
+    without quoting it: `extends: /etc/passwd`-like mistakes must not print other files."""
+    try:
+        raw = load_yaml_file(path)
+    except MeepleError:
+        raise RulesetError(Problem(code, f"`{name}` is not a Meeple ruleset file", by.span(at))) from None
+    if not isinstance(raw.data, dict) or "meeple" not in raw.data:
+        raise RulesetError(Problem(code, f"`{name}` is not a Meeple ruleset file (it has no `meeple:` key)",
+                                   by.span(at)))
+    return read(path)
 
 
 def display_path(p: Path) -> str:

@@ -20,10 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeple.errors import MeepleError, Problem, RulesetError, Span
-from meeple.loading.files import ALLOW_ENV, OutsideError, allowed_roots, find_reference, load_document
+from meeple.errors import Problem, RulesetError, Span
+from meeple.loading.files import (
+    OUTSIDE_HINT,
+    OutsideError,
+    allowed_roots,
+    find_reference,
+    load_document,
+    read_reference,
+)
 from meeple.loading.schema import validate_document
-from meeple.loading.yamlsrc import Document, load_yaml_file
+from meeple.loading.yamlsrc import Document
 
 ITEMS = "items"
 WHOLE = {"procedures"}  # sections whose entries a variant replaces whole instead of merging into
@@ -100,10 +107,6 @@ def resolve_layers(path: Path, read: Callable[[Path], Document] = load_document,
     return layers
 
 
-OUTSIDE_HINT = (f"name a bundled ruleset, or a file in this ruleset's folder; to read other folders, list "
-                f"them in the environment variable {ALLOW_ENV}")
-
-
 def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]) -> list[Document]:
     """[base, variant, variant of the variant, ...], following `extends:` from the file asked for."""
     docs = [read(path)]
@@ -123,21 +126,8 @@ def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]
             raise _fail("V003", f"the variants extend each other in a circle: {loop}", doc.span(("extends",)),
                         "one of them must extend a game")
         seen.append(base.resolve())
-        docs.insert(0, _read_reference(read, base, doc, ("extends",), name, "V001"))
+        docs.insert(0, read_reference(read, base, doc, ("extends",), name, "V001"))
     return docs
-
-
-def _read_reference(read: Callable[[Path], Document], path: Path, by: Document, at: tuple, name: str,
-                    code: str) -> Document:
-    """Read a file that another names. A file that is no ruleset at all is reported where it is named,
-    without quoting it: `extends: /etc/passwd`-like mistakes must not print other files."""
-    try:
-        raw = load_yaml_file(path)
-    except MeepleError:
-        raise _fail(code, f"`{name}` is not a Meeple ruleset file", by.span(at)) from None
-    if not isinstance(raw.data, dict) or "meeple" not in raw.data:
-        raise _fail(code, f"`{name}` is not a Meeple ruleset file (it has no `meeple:` key)", by.span(at))
-    return read(path)
 
 
 # ------------------------------------------------------------------ id space and back
@@ -340,5 +330,5 @@ def _imports(layers: Layers, read: Callable[[Path], Document], roots: tuple[Path
                                     "import itself", doc.span(("import", i)))
             if key not in seen:
                 seen.add(key)
-                lib = _read_reference(read, lib_path, doc, ("import", i), str(name), "I001")
+                lib = read_reference(read, lib_path, doc, ("import", i), str(name), "I001")
                 layers.libraries.append((lib, lib.data))

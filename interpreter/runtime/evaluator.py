@@ -13,9 +13,8 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
-from meeple.runtime.limits import DEPTH_MESSAGE, MAX_DEPTH, MAX_STEPS, STEPS_MESSAGE
+from meeple.runtime.limits import MAX_STEPS, STEPS_MESSAGE, Budget
 from meeple.runtime.state import GameState
 from meeple.runtime.values import (  # show, type_name: also imported from here
     MISSING,
@@ -23,9 +22,6 @@ from meeple.runtime.values import (  # show, type_name: also imported from here
     show,
     type_name,
 )
-
-__all__ = ["MAX_STEPS", "BreakSig", "ContinueSig", "EndGameSig", "Evaluator", "ReturnSig", "iteration", "show",
-           "type_name"]
 
 
 def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
@@ -58,7 +54,7 @@ class EndGameSig(Exception):
     pass
 
 
-class Evaluator(ValueOps):
+class Evaluator(ValueOps, Budget):
     """Evaluates AST nodes against one ruleset and one state. Create one per game step; it is cheap."""
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
@@ -191,20 +187,6 @@ class Evaluator(ValueOps):
                 st.coverage[nid] = st.coverage.get(nid, 0) + 1
         self._stmt[type(node)](node, scope)
 
-    def spend(self, steps: int, node: Any) -> None:
-        """Count work that is not a statement (loop passes, comprehensions, menus) against the budget."""
-        st = self.st
-        st.steps += steps
-        if st.steps > self.limit:
-            raise self.fail(node, STEPS_MESSAGE)
-
-    def enter(self, node: Any) -> None:
-        """One procedure call deeper; the caller decrements `depth` when the call returns."""
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            self.depth -= 1
-            raise self.fail(node, DEPTH_MESSAGE)
-
     def exec_block(self, block: A.Block, scope: dict) -> None:
         ex = self.exec
         for s in block.body:
@@ -297,23 +279,6 @@ class Evaluator(ValueOps):
             self.exec_block(self.rs.phases[n.name], {})
         finally:
             self.depth -= 1
-
-    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
-        """The (component, handler) pairs that `trigger event on target` runs, in order."""
-        if type(target) is Zone:
-            target = self.st.zones[target.key]
-        comps = target if type(target) is list else [target]
-        out: list[tuple[Comp, A.Block]] = []
-        for c in list(comps):
-            if type(c) is not Comp:
-                raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
-            h = self.rs.components[c].on.get(event)
-            if h is not None:
-                out.append((c, h))
-        return out
-
-    def handler_scope(self, c: int) -> dict:
-        return {"self": Comp(c), "owner": self.owner(c)}
 
     def _trigger(self, n: A.Trigger, scope: dict) -> None:
         for c, h in self.handlers(n.event, self.eval(n.target, scope), n):

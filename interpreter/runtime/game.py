@@ -9,31 +9,22 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from meeple.errors import IllegalAction, MeepleError, Problem, RuntimeRuleError, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
+from meeple.runtime import saves as S
 from meeple.runtime.compiler import CompiledEvaluator
-from meeple.runtime.data import Comp, Player, Zone, decode, encode
+from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
-from meeple.runtime.state import GameState
-
-SAVE_FORMAT = "meeple-save"
-SAVE_VERSION = 1
+from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
 T = TypeVar("T")
-
-# Saves made by this process carry a seal under a key that never leaves it, so that loading them back
-# (undo, search, tests) can trust them without a replay; any other save is verified by replaying it.
-_SEAL_KEY = os.urandom(32)
 
 
 class Game:
@@ -52,33 +43,12 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
+        if type(players) is not int or type(seed) is not int:
+            raise IllegalAction(Problem("G001", "the number of players and the seed must be whole numbers"))
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
-        st = GameState(players, seed)
-        if coverage:
-            st.coverage = {}
-        for name, d in rs.game_counters.items():
-            st.counters[name] = decode(d.initial)
-        for p in range(players):
-            for name, d in rs.player_counters.items():
-                st.counters[f"{p}.{name}"] = decode(d.initial)
-            for name in rs.player_zones:
-                st.zones[f"{p}.{name}"] = []
-        for name in rs.game_zones:
-            st.zones[name] = []
-        for c in rs.components:
-            kind = rs.kinds[c.kind]
-            for name, d in kind.counters.items():
-                st.counters[f"#{c.id}.{name}"] = decode(d.initial)
-            for name in kind.slots:
-                st.zones[f"#{c.id}.{name}"] = []
-            st.zones["box"].append(Comp(c.id))
-            st.loc[c.id] = "box"
-        if rs.flow is not None:
-            st.stack.append([M.BLOCK, rs.flow, {}, 0])
-        if rs.setup is not None:
-            st.stack.append([M.BLOCK, rs.setup, {}, 0])
+        st = initial_state(rs, players, seed, coverage)
         g = cls(rs, st)
         g._rules(M.run, g._ev)
         return g
@@ -276,22 +246,7 @@ class Game:
     def to_json(self) -> dict:
         """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
         without touching the game)."""
-        st = self.state
-        frames = M.frames_to_json(st.stack, self.rs.node_ids)
-        data = {
-            "format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.rs.name,
-            "ruleset_digest": ruleset_digest(self.rs), "players": st.nplayers, "seed": st.seed,
-            "state": {
-                "rng": st.rng.state, "counters": {k: encode(v) for k, v in st.counters.items()},
-                "zones": {k: [int(c) for c in v] for k, v in st.zones.items()}, "facedown": sorted(st.facedown),
-                "log": [list(x) for x in st.log], "pending": _enc_pending(st.pending), "over": st.over,
-                "phase": st.phase, "steps": st.steps, "stack": frames,
-                "coverage": None if st.coverage is None else dict(st.coverage),
-            },
-            "actions": [{"player": a["player"], "key": a["key"]} for a in st.actions],
-        }
-        data["seal"] = _seal(data)
-        return data
+        return S.state_to_json(self.rs, self.state)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -302,19 +257,12 @@ class Game:
         not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
         this process are sealed and load without the replay."""
         try:
-            if isinstance(data, str):
-                data = json.loads(data)
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                raise ValueError("this is not a Meeple save file")
-            if data.get("version") != SAVE_VERSION:
-                raise ValueError(f"save format version {str(data.get('version'))[:20]} is not supported")
-            if data.get("ruleset_digest") != ruleset_digest(rs):
-                raise ValueError(f"this save is from a different version of the ruleset "
-                                 f"({str(data.get('ruleset'))[:60]!r})")
-            if isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], _seal(data)):
-                return cls._decode(rs, data)
-            game = cls._replay_save(rs, data)
-            if _canonical(game.to_json(), verified=True) != _canonical(data, verified=True):
+            save = S.check_header(rs, json.loads(data) if isinstance(data, str) else data)
+            if S.is_sealed(save):
+                return cls(rs, S.state_from_json(rs, save))
+            players, seed, actions, coverage = S.replay_input(save)
+            game = cls.replay(rs, players, seed, actions, coverage=coverage)
+            if not S.same_game(game.to_json(), save):
                 raise ValueError("the save does not match its own seed and action log: it is corrupt or was "
                                  "edited")
         except SaveError:
@@ -331,37 +279,6 @@ class Game:
         return game
 
     @classmethod
-    def _replay_save(cls, rs: Ruleset, data: dict) -> Game:
-        players, seed, actions = data["players"], data["seed"], data["actions"]
-        if type(players) is not int or type(seed) is not int or type(actions) is not list:
-            raise ValueError("the save's players, seed or action log is not what a save holds")
-        if any(type(a) is not dict or set(a) != {"player", "key"} for a in actions):
-            raise ValueError("the save's action log holds something that is not an action")
-        state = data["state"]
-        coverage = type(state) is dict and state.get("coverage") is not None
-        return cls.replay(rs, players, seed, actions, coverage=coverage)
-
-    @classmethod
-    def _decode(cls, rs: Ruleset, data: dict) -> Game:
-        """Rebuild a game from a sealed save (one this process wrote), without replaying it."""
-        s = data["state"]
-        st = GameState(int(data["players"]), int(data["seed"]))
-        st.rng.state = int(s["rng"])
-        st.counters = {k: decode(v) for k, v in s["counters"].items()}
-        st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
-        st.loc = {c: k for k, v in st.zones.items() for c in v}
-        st.facedown = {int(c) for c in s["facedown"]}
-        st.log = [(int(a), str(t)) for a, t in s["log"]]
-        st.pending = _dec_pending(s["pending"])
-        st.over = bool(s["over"])
-        st.phase = str(s["phase"])
-        st.steps = int(s["steps"])
-        st.stack = M.frames_from_json(s["stack"], rs.nodes)
-        st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
-        st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
-        return cls(rs, st)
-
-    @classmethod
     def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], *, coverage: bool = False) -> Game:
         g = cls.new(rs, players, seed, coverage=coverage)
         for a in actions:
@@ -369,55 +286,7 @@ class Game:
         return g
 
 
-def _canonical(data: dict, verified: bool = False) -> str:
-    """One text per save content, so that `true` and `1`, or `[1]` and `(1,)`, never compare equal. What a
-    replay verifies leaves out the step counter: it only measures work for the runaway-loop budget, and
-    evaluators may count it differently."""
-    body = {k: v for k, v in data.items() if k != "seal"}
-    if verified and type(body.get("state")) is dict:
-        body["state"] = {k: v for k, v in body["state"].items() if k != "steps"}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+# Callers name these through this module.
+SAVE_FORMAT, SAVE_VERSION, ruleset_digest = S.SAVE_FORMAT, S.SAVE_VERSION, S.ruleset_digest
 
-
-def _seal(data: dict) -> str:
-    return hmac.new(_SEAL_KEY, _canonical(data).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
-
-
-def _check_counters(rs: Ruleset, st: GameState) -> None:
-    """Every declared counter is present, and number counters hold numbers."""
-    expected: dict[str, Any] = {n: d.initial for n, d in rs.game_counters.items()}
-    for p in range(st.nplayers):
-        expected.update({f"{p}.{n}": d.initial for n, d in rs.player_counters.items()})
-    for c in rs.components:
-        expected.update({f"#{c.id}.{n}": d.initial for n, d in rs.kinds[c.kind].counters.items()})
-    if set(expected) != set(st.counters):
-        raise ValueError("the save's counters do not match the ruleset's")
-    for key, initial in expected.items():
-        if type(initial) is int and type(st.counters[key]) is not int:
-            raise ValueError(f"counter `{key}` should hold a number")
-
-
-def _enc_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": list(p["players"]), "options": [[s, encode(p["options"][s])] for s in p["options"]],
-            "chosen": [[s, i] for s, i in p["chosen"].items()]}
-
-
-def _dec_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": [int(x) for x in p["players"]], "options": {int(s): decode(o) for s, o in p["options"]},
-            "chosen": {int(s): int(i) for s, i in p["chosen"]}}
-
-
-def ruleset_digest(rs: Ruleset) -> str:
-    """A digest of the ruleset's data: a save only loads into the ruleset it was made with."""
-    cached = getattr(rs, "_digest", None)
-    if cached is None:
-        cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        rs._digest = cached
-    return cached
-
-
-__all__ = ["Action", "Comp", "Game", "Zone"]
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Action", "Comp", "Game", "Zone", "ruleset_digest"]

@@ -25,8 +25,30 @@ STEPS_MESSAGE = "the rules ran more than 2,000,000 statements without a decision
 DEPTH_MESSAGE = f"procedures nested more than {MAX_DEPTH} deep: a procedure that calls itself without end?"
 
 
-def too_big(n: int) -> bool:
-    return not -MAX_INT <= n <= MAX_INT
+class Budget:
+    """The evaluators' budget keeping (mixed into evaluator.Evaluator, which has `st`, `limit`, `depth` and
+    `fail`): work that is not a statement, and procedure depth."""
+
+    st: Any
+    limit: int
+    depth: int
+
+    def fail(self, node: Any, message: str, hint: str | None = None) -> RuntimeRuleError:
+        raise NotImplementedError  # pragma: no cover - ValueOps.fail comes first in the evaluator's bases
+
+    def spend(self, steps: int, node: Any) -> None:
+        """Count work that is not a statement (loop passes, comprehensions, menus) against the budget."""
+        st = self.st
+        st.steps += steps
+        if st.steps > self.limit:
+            raise self.fail(node, STEPS_MESSAGE)
+
+    def enter(self, node: Any) -> None:
+        """One procedure call deeper; the caller decrements `depth` when the call returns."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.depth -= 1
+            raise self.fail(node, DEPTH_MESSAGE)
 
 
 def number_message(n: Any) -> str:

@@ -144,6 +144,23 @@ class ValueOps:
             return None
         return None
 
+    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
+        """The (component, handler) pairs that `trigger event on target` runs, in order."""
+        if type(target) is Zone:
+            target = self.st.zones[target.key]
+        comps = target if type(target) is list else [target]
+        out: list[tuple[Comp, A.Block]] = []
+        for c in list(comps):
+            if type(c) is not Comp:
+                raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
+            h = self.rs.components[c].on.get(event)
+            if h is not None:
+                out.append((c, h))
+        return out
+
+    def handler_scope(self, c: int) -> dict:
+        return {"self": Comp(c), "owner": self.owner(c)}
+
     def counter_key(self, obj: Any, name: str, node: Any) -> str:
         if type(obj) is Player and name in self.rs.player_counters:
             return f"{int(obj)}.{name}"
