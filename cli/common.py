@@ -74,7 +74,7 @@ MAX_SECONDS = 86_400.0
 
 def check_games(games: int, option: str = "--games") -> None:
     if not 1 <= games <= MAX_GAMES:
-        raise usage(f"{option} must be from 1 to {MAX_GAMES:,}, not {games}")
+        raise usage(f"{option} must be at least 1 and at most {MAX_GAMES:,}, not {games}")
 
 
 def check_workers(workers: int) -> None:

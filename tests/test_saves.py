@@ -274,3 +274,10 @@ def test_a_replay_matches_the_original_even_after_refusals_and_views():
         check_refusals(g, r) if r.random() < 0.1 else g.legal_actions()
         g.apply_index(r.randrange(g.num_actions()))
     assert frozen(Game.replay(rs, 3, 11, g.state.actions)) == frozen(g)
+
+
+def test_keys_a_save_does_not_define_are_a_front_ends_own_and_do_not_matter():
+    g = midgame("demoludy", 8, 12)
+    for data in (g.to_json(), unsealed(g)):
+        data["play"] = {"seat": 1, "agents": "random"}
+        assert Game.from_json(RULESETS["demoludy"], data).to_json() == g.to_json()
