@@ -73,3 +73,15 @@ def examples(ci: int, long: int) -> int:
     import os
 
     return long if os.environ.get("MEEPLE_LONG") == "1" else ci
+
+
+def record(counts, outcome: str) -> None:
+    """Count what a fuzzed case did; with MEEPLE_LONG_LOG=FILE also append it there as it happens, so that
+    a long run stopped early still tells how far it got."""
+    import os
+
+    counts[outcome] += 1
+    path = os.environ.get("MEEPLE_LONG_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(outcome + "\n")

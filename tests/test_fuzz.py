@@ -26,7 +26,7 @@ from meeple.errors import MeepleError, RulesetError, RuntimeRuleError
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 
-from tests.support import examples
+from tests.support import examples, record
 from tests.test_mutations import MUTATIONS, SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,14 +215,14 @@ def check_mutant(name: str, structural: list, script_level: list, seed: int) -> 
 
 
 def test_fuzzed_rulesets_are_cleanly_invalid_or_play_within_a_budget():
-    @settings(max_examples=examples(40, 1500), derandomize=True, deadline=None, database=None,
+    @settings(max_examples=examples(40, 1000), derandomize=True, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(name=st.sampled_from(GAMES),
            structural=st.lists(st.sampled_from(MUTATIONS), max_size=1),
            script_level=st.lists(st.sampled_from(SCRIPT_MUTATIONS), min_size=1, max_size=3),
            seed=st.integers(0, 2**32 - 1))
     def run(name, structural, script_level, seed):
-        OUTCOMES[check_mutant(name, structural, script_level, seed)] += 1
+        record(OUTCOMES, check_mutant(name, structural, script_level, seed))
 
     run()
 
@@ -230,4 +230,4 @@ def test_fuzzed_rulesets_are_cleanly_invalid_or_play_within_a_budget():
 @pytest.mark.parametrize("op", SCRIPT_MUTATIONS[1:], ids=lambda f: f.__name__)
 def test_each_script_mutation_on_each_game(op):
     for name in GAMES:
-        OUTCOMES[check_mutant(name, [], [op], 1)] += 1
+        record(OUTCOMES, check_mutant(name, [], [op], 1))

@@ -21,7 +21,7 @@ from meeple.errors import IllegalAction, SaveError
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 
-from tests.support import examples, random_game
+from tests.support import examples, random_game, record
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
@@ -180,14 +180,14 @@ def check_corrupted_save(name: str, cut: int, seed: int, edits: int, sealed: boo
     except SaveError as e:
         [p] = e.problems
         assert p.message and "Traceback" not in p.message and "Error" not in p.message, p.message
-        OUTCOMES["refused"] += 1
+        record(OUTCOMES, "save refused")
         return "refused"
     # Accepted: then it is exactly the game its seed and action log replay to, and it plays on.
     replayed = Game.replay(rs, h.state.nplayers, h.state.seed, h.state.actions)
     assert frozen(h) == frozen(replayed)
     if not h.is_over:
         h.apply_index(0)
-    OUTCOMES["accepted"] += 1
+    record(OUTCOMES, "save accepted")
     return "accepted"
 
 
