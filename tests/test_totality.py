@@ -108,6 +108,15 @@ CRASHES = {
     "recursion": "helper(1)",
     "sorted mixed": "x = sorted([1, \"a\", none])",
     "index with a list": "m = {1: 2}\nx = m[[1]]",
+    # Shared lists: tiny in memory, but a copy, a save or a label writes each out in full.
+    "a list of itself, doubled": "x = [1]\nrepeat 40:\n    x = [x, x]",
+    "a list of itself, concatenated": "x = [[1]]\nrepeat 40:\n    x = x + x",
+    "a map of itself, doubled": "x = {1: 1}\nrepeat 40:\n    x = {1: x, 2: x}",
+    "a list that holds itself": "m = [0]\nm[0] = m",
+    "a map that holds itself": "m = {}\nm[1] = m",
+    "nested a thousand deep": "x = [1]\nrepeat 1000:\n    x = [x]",
+    "repeated big lists": "L = between(1, 100000)\nx = [L] * 1000",
+    "a comprehension of big lists": "L = between(1, 100000)\nx = [L for i in between(1, 100)]",
 }
 
 

@@ -150,7 +150,7 @@ class ExprCompiler:
 
     def _e_ListLit(self, n):
         items = [self.expr(x) for x in n.items]
-        return lambda ev, s: [f(ev, s) for f in items]
+        return lambda ev, s: ev.nested(n, [f(ev, s) for f in items])
 
     def _e_MapLit(self, n):
         pairs = [(self.expr(k), self.expr(v)) for k, v in n.pairs]
@@ -180,7 +180,7 @@ class ExprCompiler:
                     s.pop(var, None)
                 else:
                     s[var] = old
-            return out
+            return ev.nested(n, out)
         return f
 
     def _e_BinOp(self, n):

@@ -74,7 +74,7 @@ class Evaluator(ValueOps, Budget):
             A.Attr: self._attr,
             A.Index: self._index,
             A.Call: self.call,
-            A.ListLit: lambda n, s: [self.eval(x, s) for x in n.items],
+            A.ListLit: lambda n, s: self.nested(n, [self.eval(x, s) for x in n.items]),
             A.MapLit: lambda n, s: self.make_map(n, [(self.eval(k, s), self.eval(v, s)) for k, v in n.pairs]),
             A.Comp: self._comp,
             A.BinOp: self._binop,
@@ -161,7 +161,7 @@ class Evaluator(ValueOps, Budget):
                 scope.pop(n.var, None)
             else:
                 scope[n.var] = old
-        return out
+        return self.nested(n, out)
 
     def _binop(self, n: A.BinOp, scope: dict) -> Any:
         return self.binop(n, self.eval(n.left, scope), self.eval(n.right, scope))
@@ -225,9 +225,11 @@ class Evaluator(ValueOps, Budget):
             if type(obj) is dict:
                 self.check_key(target, i)
                 obj[i] = value
+                self.nested(target, obj)
                 return
             if type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
                 obj[i] = value
+                self.nested(target, obj)
                 return
             raise self.fail(target, f"cannot set an entry of {type_name(obj)}")
         raise self.fail(target, "cannot assign to this")

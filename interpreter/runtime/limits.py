@@ -19,6 +19,7 @@ MAX_STEPS = 2_000_000  # statements (and loop passes, calls, decisions opened) b
 MAX_DEPTH = 150  # nested procedure calls, triggers and phases run directly
 MAX_FRAMES = 1_000  # frames of statements that may wait for a decision (each suspended call adds a few)
 MAX_ITEMS = 1_000_000  # elements of a list, a map or a range; characters of a string
+MAX_NESTING = 64  # lists and maps inside lists and maps
 MAX_INT = MAX_NUMBER  # 2**53 - 1: numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
 
 STEPS_MESSAGE = "the rules ran more than 2,000,000 statements without a decision: a loop that never ends?"
@@ -49,6 +50,27 @@ class Budget:
         if self.depth > MAX_DEPTH:
             self.depth -= 1
             raise self.fail(node, DEPTH_MESSAGE)
+
+
+def tree_size(v: Any, memo: dict[int, int], open_: set[int], depth: int = 0) -> int:
+    """How many items `v` holds counting every nested list and map as often as it appears (what a copy or
+    a save writes out), or MAX_ITEMS + 1 once it is over the limit, nested too deeply, or holds itself.
+    Lists shared inside `v` are measured once (`memo`), so `x = [x, x]` costs one step per level."""
+    key = id(v)
+    if key in memo:
+        return memo[key]
+    if key in open_ or depth > MAX_NESTING:
+        return MAX_ITEMS + 1
+    open_.add(key)
+    total = 1
+    for x in (v if type(v) is list else v.values()):
+        tx = type(x)
+        total += tree_size(x, memo, open_, depth + 1) if tx is list or tx is dict else 1
+        if total > MAX_ITEMS:
+            break
+    open_.discard(key)
+    memo[key] = total
+    return total
 
 
 def number_message(n: Any) -> str:

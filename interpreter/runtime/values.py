@@ -14,7 +14,7 @@ from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Player, Zone
-from meeple.runtime.limits import MAX_INT, MAX_ITEMS, number_message, size_message
+from meeple.runtime.limits import MAX_INT, MAX_ITEMS, MAX_NESTING, number_message, size_message, tree_size
 from meeple.runtime.state import GameState
 
 MISSING = object()  # "not in the scope", distinct from a variable holding none
@@ -200,7 +200,20 @@ class ValueOps:
         """a + b for two lists or two strings, within the size limit."""
         if len(a) + len(b) > MAX_ITEMS:
             raise self.fail(n, f"this makes {size_message('a list or string', len(a) + len(b))}")
-        return a + b
+        return self.nested(n, a + b) if type(a) is list else a + b
+
+    def nested(self, n: Any, v: Any) -> Any:
+        """A new list or map, if it holds lists or maps: within the limits when counted as a copy or a save
+        writes it out (shared lists once per appearance), not nested too deeply, and not holding itself."""
+        for x in (v if type(v) is list else v.values()):
+            if type(x) is list or type(x) is dict:
+                break
+        else:
+            return v
+        if tree_size(v, {}, set()) > MAX_ITEMS:
+            raise self.fail(n, f"this makes a list or map that holds more than {MAX_ITEMS:,} items counting "
+                               f"what it holds, nested more than {MAX_NESTING} deep, or holding itself")
+        return v
 
     def text(self, n: Any, v: str) -> str:
         if len(v) > MAX_ITEMS:
@@ -220,7 +233,7 @@ class ValueOps:
     def make_map(self, n: Any, pairs: list) -> dict:
         for k, _ in pairs:
             self.check_key(n, k)
-        return dict(pairs)
+        return self.nested(n, dict(pairs))
 
     def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
         op = n.op
@@ -247,6 +260,8 @@ class ValueOps:
                     k, seq = (b, a) if type(b) is int else (a, b)
                     if len(seq) * max(k, 0) > MAX_ITEMS:
                         raise self.fail(n, f"this makes {size_message('a list or string', len(seq) * k)}")
+                    if type(seq) is list:
+                        return self.nested(n, a * b)
                 return a * b
             if op == "//":
                 return a // b
