@@ -94,13 +94,14 @@ def insert_statement(data: dict, r: random.Random) -> None:
         return
     i = r.choice(spots)
     ind = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-    procs = data.get("procedures") or {}
+    procs = data.get("procedures") if isinstance(data.get("procedures"), dict) else {}
     proc = path[1] if path[0] == "procedures" else (r.choice(sorted(procs)) if procs else None)
     hazard = r.choice(HAZARDS + PROC_CALL * 3)
     if "{name}" in hazard or hazard == "{proc}":
         if proc is None:
             return
-        params = (procs.get(proc) or {}).get("params") or [] if isinstance(procs.get(proc), dict) else []
+        params = procs[proc].get("params") if isinstance(procs.get(proc), dict) else []
+        params = params if isinstance(params, list) else []  # a structural mutation may have broken them
         args = ", ".join(r.choice(["1", "players[0]", "none", "[]"]) for _ in params)
         hazard = (hazard if hazard != "{proc}" else r.choice(PROC_CALL)).format(name=proc, args=args)
     lines.insert(i, ind + hazard.format(ind=ind, proc=proc))
