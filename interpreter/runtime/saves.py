@@ -102,9 +102,10 @@ SAVE_KEYS = ("format", "version", "ruleset", "ruleset_digest", "players", "seed"
 def _canonical(data: dict, verified: bool = False) -> str:
     """One text per save content, so that `true` and `1`, or `[1]` and `(1,)`, never compare equal. Keys
     a save does not define (a front end's own settings, such as `meeple play`'s) are not the game's."""
-    body = {k: data.get(k) for k in SAVE_KEYS}
-    if verified and type(body.get("state")) is dict:
-        body["state"] = {k: v for k, v in body["state"].items() if k != "steps"}
+    body: dict[str, Any] = {k: data.get(k) for k in SAVE_KEYS}
+    state = body["state"]
+    if verified and isinstance(state, dict):
+        body["state"] = {k: v for k, v in state.items() if k != "steps"}
     return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
