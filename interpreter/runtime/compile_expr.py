@@ -150,7 +150,14 @@ class ExprCompiler:
 
     def _e_ListLit(self, n):
         items = [self.expr(x) for x in n.items]
-        return lambda ev, s: ev.nested(n, [f(ev, s) for f in items])
+
+        def listlit(ev, s):
+            out = [f(ev, s) for f in items]
+            for v in out:  # only lists that hold lists or maps need measuring (values.nested)
+                if type(v) is list or type(v) is dict:
+                    return ev.nested(n, out)
+            return out
+        return listlit
 
     def _e_MapLit(self, n):
         pairs = [(self.expr(k), self.expr(v)) for k, v in n.pairs]
@@ -167,7 +174,10 @@ class ExprCompiler:
             t = type(src)
             # Lists are values (never mutated in place); a zone is copied since the body may move things.
             items = src if t is list else list(ev.st.zones[src.key]) if t is Zone else list(ev.iterate(src, it))
-            ev.spend(len(items), n)
+            st = ev.st
+            st.steps += len(items)
+            if st.steps > ev.limit:
+                ev.spend(0, n)
             old = s.get(var, MISSING)
             out = []
             try:
@@ -180,7 +190,10 @@ class ExprCompiler:
                     s.pop(var, None)
                 else:
                     s[var] = old
-            return ev.nested(n, out)
+            for v in out:
+                if type(v) is list or type(v) is dict:
+                    return ev.nested(n, out)
+            return out
         return f
 
     def _e_BinOp(self, n):

@@ -232,7 +232,10 @@ class Compiler(ExprCompiler):
 
         def f(ev, s):
             items = list(ev.iterate(fit(ev, s), n.iter))
-            ev.spend(len(items), n)
+            st = ev.st
+            st.steps += len(items)
+            if st.steps > ev.limit:
+                ev.spend(0, n)
             for x in items:
                 s[var] = x
                 if not iteration(body, ev, s):

@@ -187,11 +187,14 @@ class Game:
         st.pending["chosen"][seat] = i
         st.actions.append({"player": seat, "key": key})
         if len(st.pending["chosen"]) == len(st.pending["players"]):
-            self._rules(self._resolve)
-
-    def _resolve(self) -> None:
-        M.resolve(self._ev)
-        M.run(self._ev)
+            ev = self._ev
+            ev.limit = st.steps + self.max_steps  # as in _rules, inlined: this is every bot's hot path
+            ev.depth = 0
+            try:
+                M.resolve(ev)
+                M.run(ev)
+            except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
+                raise located(e) from None
 
     # ------------------------------------------------------------ results
     @property

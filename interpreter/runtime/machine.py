@@ -146,7 +146,9 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
     st = ev.st
     stack = st.stack
     # Suspending statements count against the budget like any other, and frames cannot pile up without end.
-    ev.spend(1, s)
+    st.steps += 1
+    if st.steps > ev.limit:
+        ev.spend(0, s)
     if len(stack) > MAX_FRAMES:
         raise ev.fail(s, DEPTH_MESSAGE)
     if st.coverage is not None:
