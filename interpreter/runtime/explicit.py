@@ -21,6 +21,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
+from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
 from meeple.runtime.values import show
 
@@ -63,18 +64,14 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
     or at the next chance node if the step needs one more outcome."""
     if not may_draw(game.rs):
         game._chance = None
-        if resume == RESOLVE:
-            M.resolve(game._ev)
-        M.run(game._ev)
+        _run(game, resume)
         return
     st = base.copy()
     st.rng = ScriptedRng(outcomes)
     game.state = st
     game._ev = type(game._ev)(game.rs, st)
     try:
-        if resume == RESOLVE:
-            M.resolve(game._ev)
-        M.run(game._ev)
+        _run(game, resume)
     except NeedChance as need:
         # Shown: the state as the random event finds it (the step's effects so far). It is only looked
         # at, never resumed: applying an outcome reruns the step from `base`.
@@ -87,6 +84,20 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
     st.rng = ScriptedRng()
     st.actions.extend(_entries(outcomes))
     game._chance = None
+
+
+def _run(game: Game, resume: str) -> None:
+    """Run the rules as Game does: a fresh step budget, and any failure inside them a located rules error
+    (NeedChance is no Exception, so it passes through)."""
+    ev = game._ev
+    ev.limit = game.state.steps + game.max_steps
+    ev.depth = 0
+    try:
+        if resume == RESOLVE:
+            M.resolve(ev)
+        M.run(ev)
+    except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
+        raise located(e) from None
 
 
 def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
