@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "__init__"]
+STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "web", "cli", "__init__"]
 
 
 def module_files() -> dict[str, Path]:
