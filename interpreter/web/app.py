@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from meeple.errors import MeepleError, Problem, UsageError
+from meeple.web.designer import has_matplotlib, run_compare
+from meeple.web.lobby import Lobby
+from meeple.web.render import OMNISCIENT, PUBLIC, ruleset_payload
+from meeple.web.tables import Registry, Table
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -24,12 +29,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
-
-from meeple.errors import MeepleError, Problem, UsageError
-from meeple.web.designer import has_matplotlib, run_compare
-from meeple.web.lobby import Lobby
-from meeple.web.render import OMNISCIENT, PUBLIC, ruleset_payload
-from meeple.web.tables import Registry, Table
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -108,9 +107,10 @@ class Server:
                 await conn.ws.send_text(dumps({"type": "error", "message": message}))
 
     def start(self, table: Table) -> None:
+        """Serve a table: from a request handler (in the server's event loop) when bots play it."""
         self.conns.setdefault(table.id, [])
-        self.wake[table.id] = asyncio.Event()
-        if not table.replay_only:
+        self.wake.setdefault(table.id, asyncio.Event())
+        if table.bots and not table.replay_only:
             self.tasks[table.id] = asyncio.get_running_loop().create_task(self.run_bots(table))
 
     # ------------------------------------------------------------ websocket

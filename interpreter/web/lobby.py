@@ -7,15 +7,15 @@ never a traceback: a form is user input like any other.
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, SaveError, UsageError
-from meeple.language.model import Ruleset
 from meeple.loading.files import bundled, rulesets_dir
 from meeple.runtime.game import Game
-from meeple.runtime.rules import load_ruleset
+from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.tools.agents import AGENTS
 from meeple.web.tables import Registry, Seat, Table, bot_budgets
 
@@ -146,6 +146,6 @@ def _num(x: Any, what: str, lo: float, hi: float) -> float:
         v = float(x)
     except (TypeError, ValueError):
         raise _bad(f"{what} must be a number, not {x!r}") from None
-    if not lo <= v <= hi or v != v:
+    if math.isnan(v) or not lo <= v <= hi:
         raise _bad(f"{what} must be between {lo:g} and {hi:g}")
     return v

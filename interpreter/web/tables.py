@@ -93,7 +93,9 @@ class Table:
         """The audiences a token may ask for: seats, PUBLIC, OMNISCIENT."""
         if token in self.tokens:
             seat = self.tokens.index(token)
-            return list(range(len(self.seats))) + [PUBLIC, OMNISCIENT] if self.open_book() else [seat]
+            if not self.open_book():
+                return [seat]
+            return [seat] + [s for s in range(len(self.seats)) if s != seat] + [PUBLIC, OMNISCIENT]
         if token == self.host:
             if self.open_book():
                 return [OMNISCIENT, PUBLIC] + list(range(len(self.seats)))

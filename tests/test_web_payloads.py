@@ -1,0 +1,178 @@
+"""What a seat's browser receives holds only what that seat may see, checked on the raw network bytes.
+
+Differential: a game and its twin that differs only in a secret (two components this seat cannot see
+swapped, then the open decision re-evaluated) are seated at a real server; the seat's page must receive
+byte-identical messages for both, while the omniscient messages differ (so the secret really differs).
+"""
+
+import json
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from meeple.runtime import machine as M  # noqa: E402
+from meeple.runtime.rules import load_ruleset  # noqa: E402
+from meeple.web.render import OMNISCIENT, seat_payload  # noqa: E402
+from tests.webserver import Running  # noqa: E402
+
+GAMES = [("speicherstadt", 3), ("merchants", 3), ("camel_up_off_season", 3), ("demoludy", 3),
+         ("variants/demoludy_points_actions", 4)]
+CHECKPOINTS = 5  # decision points checked per game
+
+
+@pytest.fixture(scope="module")
+def web():
+    running = Running()
+    yield running
+    running.stop()
+
+
+def _hidden_positions(game, seat):
+    """(zone key, index) of every component whose identity `seat` cannot see."""
+    rs, st = game.rs, game.state
+    out = []
+    for name, d in rs.game_zones.items():
+        for i, c in enumerate(st.zones[name]):
+            if d.visibility == "hidden" or c in st.facedown:
+                out.append((name, i))
+    for p in range(st.nplayers):
+        for name, d in rs.player_zones.items():
+            for i, c in enumerate(st.zones[f"{p}.{name}"]):
+                if d.visibility == "hidden" or (p != seat and (d.visibility == "owner" or c in st.facedown)):
+                    out.append((f"{p}.{name}", i))
+    return out
+
+
+def secret_twin(game, seat, rng):
+    """A copy of `game` with two components `seat` cannot see swapped (face-down marks stay with the
+    places), and the open decision evaluated again; None if no two such components differ."""
+    rs = game.rs
+    places = _hidden_positions(game, seat)
+    pairs = [(a, b) for i, a in enumerate(places) for b in places[i + 1:]
+             if rs.components[game.state.zones[a[0]][a[1]]].item != rs.components[game.state.zones[b[0]][b[1]]].item]
+    if not pairs:
+        return None
+    (za, ia), (zb, ib) = rng.choice(pairs)
+    twin = game.copy()
+    st = twin.state
+    a, b = st.zones[za][ia], st.zones[zb][ib]
+    fa, fb = a in st.facedown, b in st.facedown
+    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.loc[a], st.loc[b] = zb, za
+    st.facedown -= {a, b}
+    st.facedown |= {x for x, f in ((b, fa), (a, fb)) if f}
+    if st.pending is not None:
+        chosen = dict(st.pending["chosen"])
+        st.pending = None
+        M.run(twin._ev)
+        st.pending["chosen"] = chosen
+    return twin
+
+
+def checkpoints(name, players, seed):
+    """Copies of a random game at a few decision points, and at its end."""
+    rs = load_ruleset(name)
+    rng = random.Random(seed)
+    game = rs.new_game(players, seed)
+    out = []
+    total = 0
+    while not game.is_over:
+        if total % 17 == 3 and len(out) < CHECKPOINTS:
+            out.append(game.copy())
+        game.apply_index(rng.randrange(game.num_actions()))
+        total += 1
+    out.append(game)
+    return rs, out
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+def test_a_secret_changes_no_byte_a_seat_receives(web, name, players):
+    rs, points = checkpoints(name, players, seed=11)
+    rng = random.Random(5)
+    compared = 0
+    for game in points:
+        for seat in range(players):
+            twin = secret_twin(game, seat, rng)
+            if twin is None:
+                continue
+            ta, tb = web.seat_game(rs, game.copy()), web.seat_game(rs, twin)
+            # the secret is real: someone who sees everything can tell the two games apart
+            assert seat_payload(game, OMNISCIENT) != seat_payload(twin, OMNISCIENT)
+            ra, rb = web.first_messages(ta.tokens[seat]), web.first_messages(tb.tokens[seat])
+            assert ra == rb, f"{name}: P{seat + 1} can tell two games apart that differ only in a secret"
+            assert json.loads(ra[1])["you"] == seat
+            for path in ("/api/replay/{}", "/api/ruleset/{}", "/table/{}", "/replay/{}"):
+                assert web.get(path.format(ta.tokens[seat])) == web.get(path.format(tb.tokens[seat])), path
+            compared += 1
+    assert compared >= 3, "too few secrets to compare: the test would prove nothing"
+
+
+def test_the_differential_check_can_fail(web):
+    # the omniscient view of the same twins does change, so a payload that carried a secret would show
+    rs, points = checkpoints("merchants", 3, seed=2)
+    game = points[1]
+    twin = secret_twin(game, 0, random.Random(1))
+    assert json.dumps(seat_payload(game, OMNISCIENT)) != json.dumps(seat_payload(twin, OMNISCIENT))
+    assert json.dumps(seat_payload(game, 0)) == json.dumps(seat_payload(twin, 0))
+
+
+def _table(web, name="merchants", seats=None, **extra):
+    seats = seats or [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "agent": "random"}]
+    status, body = web.post("/api/tables", {"ruleset": name, "seats": seats, "seed": 4, "speed": 0, **extra})
+    assert status == 200, body
+    return body
+
+
+def test_a_seat_link_opens_only_its_own_seat(web):
+    body = _table(web)
+    mine = body["seats"][0]["link"].split("/")[-1]
+    with web.socket(mine) as ws:
+        ws.recv(timeout=10)
+        state = json.loads(ws.recv(timeout=10))
+        assert state["you"] == 0 and state["table"]["povs"] == [0]
+        ws.send(json.dumps({"type": "pov", "pov": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
+        ws.send(json.dumps({"type": "pov", "pov": -2}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
+    assert web.get(f"/api/replay/{mine}?pov=1")[0] == 403
+    assert web.get(f"/api/replay/{mine}?pov=-2")[0] == 403
+    assert web.get(f"/api/save/{mine}")[0] == 403  # a save holds every secret
+    host = body["host"].split("/")[-1]
+    assert web.get(f"/api/replay/{host}?pov=0")[0] == 403  # spectators of people's games see the public view
+    assert web.get(f"/api/replay/{host}?pov=-1")[0] == 200
+
+
+def test_a_page_cannot_move_for_another_seat_or_twice(web):
+    body = _table(web, seats=[{"kind": "person"}, {"kind": "person"}])
+    p2 = body["seats"][1]["link"].split("/")[-1]
+    with web.socket(p2) as ws:
+        ws.recv(timeout=10)
+        state = json.loads(ws.recv(timeout=10))
+        assert "actions" not in state.get("decision", {})  # P1 moves first in Merchants
+        ws.send(json.dumps({"type": "act", "step": state["step"], "index": 0}))
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "error"
+    p1 = body["seats"][0]["link"].split("/")[-1]
+    with web.socket(p1) as ws:
+        ws.recv(timeout=10)
+        state = json.loads(ws.recv(timeout=10))
+        ws.send(json.dumps({"type": "act", "step": state["step"] - 1, "index": 0}))
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "error" and "moved on" in reply["message"]
+
+
+def test_bad_requests_are_refused_with_a_reason(web):
+    assert web.post("/api/tables", {"ruleset": "nope", "seats": []})[1]["error"].startswith("unknown ruleset")
+    status, body = web.post("/api/tables", {"ruleset": "merchants", "seats": [{"kind": "person"}]})
+    assert status == 400 and "2 to 4 players" in body["error"]
+    status, body = web.post("/api/tables", {"ruleset": "merchants", "seats": [{"kind": "bot", "agent": "genius"}] * 2})
+    assert status == 400 and "genius" in body["error"]
+    status, body = web.post("/api/saves", {"text": "{not json"})
+    assert status == 400 and "not a Meeple save" in body["error"]
+    status, body = web.post("/api/upload", {"filename": "x.yaml", "text": "meeple: 1\nname: X\n"})
+    assert status == 400 and body["error"]
+    with web.socket("no-such-token") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
