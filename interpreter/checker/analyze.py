@@ -19,6 +19,7 @@ from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
 from meeple.checker.scriptcheck import Script
 from meeple.checker.typesys import T
+from meeple.checker.layout import layout_warnings
 from meeple.checker.usage import definition_problems, usage_warnings
 from meeple.errors import Problem, Problems, Span
 from meeple.language import ast as A
@@ -186,6 +187,7 @@ class Checker(Decls):
         definition_problems(self)
         if not self.partial:
             usage_warnings(self, roots)
+            layout_warnings(self)
         return self.problems.items
 
     # ------------------------------------------------------------ the scripts

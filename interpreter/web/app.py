@@ -289,7 +289,7 @@ def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     try:
         sock = socket.create_server((host, port), reuse_port=False)
     except OSError as e:
-        raise UsageError(Problem("W030", f"cannot listen on {host}:{port}: {e.strerror or e}",
+        raise UsageError(Problem("B030", f"cannot listen on {host}:{port}: {e.strerror or e}",
                                  hint="pick another --port")) from None
     return sock
 

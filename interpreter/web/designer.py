@@ -30,16 +30,16 @@ def has_matplotlib() -> bool:
 def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     names = [spec.get("base"), *(spec.get("variants") or [])]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
-        raise UsageError(Problem("W020", "pick a base ruleset and at least one variant from the lists"))
+        raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
     rulesets = [lobby.ruleset(n) for n in names]
     try:
         players = int(spec.get("players") or 0) or max(rulesets[0].min_players, min(4, rulesets[0].max_players))
         games = int(spec.get("games") or 100)
         seed = int(spec.get("seed") or 0)
     except (TypeError, ValueError):
-        raise UsageError(Problem("W021", "players, games and seed must be whole numbers")) from None
+        raise UsageError(Problem("B021", "players, games and seed must be whole numbers")) from None
     if not 2 <= games <= MAX_GAMES:
-        raise UsageError(Problem("W022", f"games must be between 2 and {MAX_GAMES}"))
+        raise UsageError(Problem("B022", f"games must be between 2 and {MAX_GAMES}"))
     agents = str(spec.get("agents") or "random")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
     res = compare(rulesets, players, games, seed, agents, workers=1)

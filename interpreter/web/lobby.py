@@ -24,7 +24,7 @@ MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
 
 
 def _bad(message: str, hint: str | None = None) -> UsageError:
-    return UsageError(Problem("W001", message, hint=hint))
+    return UsageError(Problem("B001", message, hint=hint))
 
 
 class Lobby:

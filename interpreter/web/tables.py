@@ -44,7 +44,7 @@ class Seat:
 
 def make_bot(name: str, seed: int, budget: float | None) -> Agent:
     if name not in AGENTS:
-        raise UsageError(Problem("W010", f"unknown bot `{name}`", hint="bots: " + ", ".join(AGENTS)))
+        raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(AGENTS)))
     cls = AGENTS[name]
     if budget is not None and "budget" in inspect.signature(cls).parameters:
         return cls(seed, budget=budget)  # type: ignore[call-arg]
@@ -126,13 +126,13 @@ class Table:
         click (the game moved on) or an illegal index is refused and nothing changes."""
         g = self.game
         if self.replay_only:
-            raise IllegalAction(Problem("W011", "this game is open for replay only"))
+            raise IllegalAction(Problem("B011", "this game is open for replay only"))
         if self.seats[seat].kind != "person":
-            raise IllegalAction(Problem("W012", f"P{seat + 1} is a bot"))
+            raise IllegalAction(Problem("B012", f"P{seat + 1} is a bot"))
         if step != len(g.state.actions):
-            raise IllegalAction(Problem("W013", "the game has moved on since this page was drawn; try again"))
+            raise IllegalAction(Problem("B013", "the game has moved on since this page was drawn; try again"))
         if type(index) is not int:
-            raise IllegalAction(Problem("W014", "an action is chosen by its number"))
+            raise IllegalAction(Problem("B014", "an action is chosen by its number"))
         g.apply_index(index, seat)
 
     def hotseat_next(self) -> int | None:
@@ -150,7 +150,7 @@ class Table:
         """The game after its first `step` actions, replayed from the start (seed and action log)."""
         actions = self.game.state.actions
         if not 0 <= step <= len(actions):
-            raise UsageError(Problem("W015", f"step {step} is outside 0..{len(actions)}"))
+            raise UsageError(Problem("B015", f"step {step} is outside 0..{len(actions)}"))
         if step == len(actions):
             return self.game
         base = max((k for k in self._snapshots if k <= step), default=0)

@@ -42,6 +42,8 @@ const Board = (() => {
     const item = rs.items[c.item] || {};
     const keys = [c.item, c.kind, c.name, ...Object.values(item.attrs || {}).map(String)];
     for (const k of keys) if (k in colours) return colours[k];
+    const attr = layoutOf(rs).colour_attribute;
+    if (attr && item.attrs && typeof item.attrs[attr] === "string") return item.attrs[attr];
     return null;
   }
 
@@ -65,7 +67,7 @@ const Board = (() => {
   const isEmpty = (v) => v === null || (Array.isArray(v) && !v.length) || (v && v.$m && !v.$m.length);
 
   function component(rs, c) {
-    if (c.hidden) return el("span", {class: "comp back", title: "face down: you cannot see what it is"}, "face down");
+    if (c.hidden) return el("span", {class: "comp back", title: "face down: you cannot see what it is"}, "face down" + (c.times > 1 ? " ×" + c.times : ""));
     const colour = colourOf(rs, c);
     const node = el("span", {class: "comp" + (c.facedown ? " facedown" : ""), title: hover(rs, c),
                              "data-item": c.item, style: colour ? "--c:" + colour : null},
@@ -82,15 +84,15 @@ const Board = (() => {
     return node;
   }
 
-  // Neighbouring identical plain components are drawn once with a count: 9 cubes, not nine chips.
+  // Neighbouring components that look the same (same item, same counters and contents) are drawn
+  // once with a count: 9 cubes, not nine chips.
   function grouped(items) {
     const out = [];
     for (const c of items) {
       const last = out[out.length - 1];
-      const plain = !c.hidden && !c.facedown && !c.counters && !c.slots;
-      if (last && last.plain && plain && last.c.item === c.item) { last.n += 1; continue; }
-      if (last && last.c.hidden && c.hidden) { last.n += 1; continue; }
-      out.push({c, n: 1, plain});
+      const look = c.hidden ? "hidden" : JSON.stringify([c.item, !!c.facedown, c.counters || null, c.slots || null]);
+      if (last && last.look === look) { last.n += 1; continue; }
+      out.push({c, n: 1, look});
     }
     return out.map(({c, n}) => (n > 1 ? {...c, times: n} : c));
   }
@@ -109,7 +111,7 @@ const Board = (() => {
   }
 
   function counters(rs, ctrs, decls) {
-    const hidden = new Set((layoutOf(rs).hide || []));
+    const hidden = new Set(layoutOf(rs).hide || []);
     return el("div", {class: "counters"}, Object.entries(ctrs).filter(([k]) => !hidden.has(k)).map(([k, v]) =>
       el("span", {class: "counter", "data-counter": k, title: (decls[k] && decls[k].description) || null},
          el("small", {text: k + " "}), el("b", {text: value(v, rs)}))));
@@ -118,7 +120,7 @@ const Board = (() => {
   // Zones in the order the layout names them (then the rest), grouped under titles if it says so.
   function zones(rs, zs, decls, scope) {
     const lay = layoutOf(rs);
-    const hide = new Set(lay.hide || ["box"]);
+    const hide = new Set(["box", ...(lay.hide || [])]);  // the interpreter's box of unused components
     const order = lay.order || [];
     const names = Object.keys(zs).filter((n) => !hide.has(n));
     names.sort((a, b) => (order.includes(a) ? order.indexOf(a) : 1e6) - (order.includes(b) ? order.indexOf(b) : 1e6));
@@ -200,7 +202,7 @@ const Board = (() => {
 
   function log(st) {
     const lines = st.view.log || [];
-    const ol = el("ol", {class: "log"}, lines.map((t) => el("li", {text: t})));
+    const ol = el("ul", {class: "log"}, lines.length ? lines.map((t) => el("li", {text: t})) : el("li", {class: "empty", text: "nothing yet"}));
     return el("aside", {class: "logbox"}, el("h3", {text: "Log"}), ol);
   }
 

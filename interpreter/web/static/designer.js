@@ -44,7 +44,7 @@
     });
     const items = Object.entries(sums[0].items).map(([item, b]) => ({cells: [item + " (" + b.kind + (b.copies > 1 ? " ×" + b.copies : "") + ")",
       ...sums.map((s) => (s.items[item] ? pct(s.items[item].held_rate) + " / " + pct(s.items[item].owner_win_rate) : "(removed)"))]}));
-    out.push(el("h2", {text: "Items: held in how many games / their owners' win rate"}), table(["item", ...letters], items, "items"));
+    out.push(el("h2", {text: "Items: held in how many games / their owners' win rate"}), table(["item", ...letters], items, "itemtable"));
     if (sums.some((s) => s.coverage)) {
       out.push(el("h2", {text: "Rules coverage: what never ran"}));
       sums.forEach((s, i) => out.push(el("p", {text: letters[i] + ": " + s.coverage.never_ran.length + " of " + s.coverage.units + " never ran" +

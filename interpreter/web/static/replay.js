@@ -33,6 +33,7 @@
     pov = current;
     $("pov").replaceChildren(...st.table.povs.map((p) => Board.el("option", {value: p, selected: p === current}, "View: " + Board.povName(p))));
     Board.render($("root"), ruleset, st, null);
+    document.body.dataset.step = step;
   }
 
   const go = (s) => show(Math.max(0, Math.min(length, s)));

@@ -55,7 +55,10 @@
     if (msg.type === "ruleset") { ruleset = msg; document.title = "Meeple · " + msg.name; return; }
     if (msg.type === "error") { showError(msg.message); return; }
     if (msg.type === "handover") {
+      state = null;
+      drawing = false;
       root.replaceChildren();
+      document.body.dataset.step = "handover";
       controls.replaceChildren();
       document.getElementById("handover-title").textContent = "Pass the screen to " + msg.name;
       document.getElementById("handover-go").textContent = "I am " + msg.name + ": show my seat";
@@ -64,12 +67,23 @@
       return;
     }
     if (msg.type === "state") {
-      handover.hidden = true;
       state = msg;
-      const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only;
-      Board.render(root, ruleset, msg, mine ? act : null);
-      drawControls(msg);
+      // Bots can move faster than a page draws: draw only the newest state, once per frame.
+      if (!drawing) { drawing = true; requestAnimationFrame(draw); }
     }
+  }
+
+  let drawing = false;
+  function draw() {
+    drawing = false;
+    const msg = state;
+    if (!msg) return;  // a hand-over came after this frame was asked for
+    handover.hidden = true;
+    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only;
+    Board.render(root, ruleset, msg, mine ? act : null);
+    drawControls(msg);
+    document.body.dataset.step = msg.step;  // lets people (and tests) see the page is up to date
+    document.body.dataset.over = msg.view.over;
   }
 
   function connect() {
