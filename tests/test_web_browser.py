@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
 
-from tests.webserver import Running  # noqa: E402
+from tests.webserver import Running
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -13,10 +13,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from meeple.runtime import machine as M  # noqa: E402
-from meeple.runtime.rules import load_ruleset  # noqa: E402
-from meeple.web.render import OMNISCIENT, seat_payload  # noqa: E402
-from tests.webserver import Running  # noqa: E402
+from meeple.runtime import machine as M
+from meeple.runtime.rules import load_ruleset
+from meeple.web.render import OMNISCIENT, seat_payload
+
+from tests.webserver import Running
 
 GAMES = [("speicherstadt", 3), ("merchants", 3), ("camel_up_off_season", 3), ("demoludy", 3),
          ("variants/demoludy_points_actions", 4)]
@@ -110,9 +111,9 @@ def test_a_secret_changes_no_byte_a_seat_receives(web, name, players):
     assert compared >= 3, "too few secrets to compare: the test would prove nothing"
 
 
-def test_the_differential_check_can_fail(web):
+def test_the_differential_check_can_fail():
     # the omniscient view of the same twins does change, so a payload that carried a secret would show
-    rs, points = checkpoints("merchants", 3, seed=2)
+    _, points = checkpoints("merchants", 3, seed=2)
     game = points[1]
     twin = secret_twin(game, 0, random.Random(1))
     assert json.dumps(seat_payload(game, OMNISCIENT)) != json.dumps(seat_payload(twin, OMNISCIENT))
@@ -176,3 +177,59 @@ def test_bad_requests_are_refused_with_a_reason(web):
     assert status == 400 and body["error"]
     with web.socket("no-such-token") as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "error"
+
+
+def _play_out(web, token):
+    """Waits on the websocket until the game is over; returns the last state."""
+    with web.socket(token) as ws:
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] == "state" and msg["view"]["over"]:
+                return msg
+
+
+def test_a_finished_game_saves_and_reopens_in_the_replay_viewer(web):
+    body = _table(web, seats=[{"kind": "bot", "agent": "random"}] * 3)
+    host = body["host"].split("/")[-1]
+    final = _play_out(web, host)
+    status, save = web.get(f"/api/save/{host}")
+    assert status == 200
+    status, opened = web.post("/api/saves", {"text": save.decode()})
+    assert status == 200, opened
+    again = opened["replay"].split("/")[-1]
+    status, end = web.get(f"/api/replay/{again}?pov=-2")
+    end = json.loads(end)
+    assert end["length"] == final["step"] and end["payload"]["view"]["scores"] == final["view"]["scores"]
+    status, start = web.get(f"/api/replay/{again}?pov=0&step=0")
+    assert json.loads(start)["payload"]["step"] == 0
+    assert web.get(f"/api/replay/{again}?step={final['step'] + 1}")[0] == 400
+    # a save whose state its action log does not lead to cannot be replayed
+    tampered = json.loads(save)
+    tampered["seed"] += 1
+    assert web.post("/api/saves", {"text": json.dumps(tampered)})[0] == 400
+
+
+def test_import_meeple_loads_no_web_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, meeple, meeple.cli.main; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('starlette', 'uvicorn') or m == 'meeple.web'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_serve_refuses_a_broken_ruleset_and_a_busy_port(tmp_path):
+    import socket
+
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("meeple: 1\nname: X\nplayers: {min: 2, max: 2}\nflow: |\n  nonsense(\n", encoding="utf-8")
+    result = CliRunner().invoke(meeple, ["serve", str(bad), "--port", "0"])
+    assert result.exit_code == 1 and "bad.yaml" in result.output
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(meeple, ["serve", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output

@@ -7,10 +7,9 @@ import time
 import urllib.error
 import urllib.request
 
-from websockets.sync.client import connect
-
 from meeple.web.app import Server, bind, uvicorn_server
 from meeple.web.tables import Seat, Table
+from websockets.sync.client import connect
 
 # Never through a proxy: the server is on loopback.
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))

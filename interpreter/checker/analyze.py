@@ -17,9 +17,9 @@ from typing import Any
 from meeple.checker import typesys as ty
 from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
+from meeple.checker.layout import layout_warnings
 from meeple.checker.scriptcheck import Script
 from meeple.checker.typesys import T
-from meeple.checker.layout import layout_warnings
 from meeple.checker.usage import definition_problems, usage_warnings
 from meeple.errors import Problem, Problems, Span
 from meeple.language import ast as A

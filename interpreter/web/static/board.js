@@ -127,13 +127,14 @@ const Board = (() => {
     const groups = (lay.groups || []).filter((g) => (g.scope || "game") === scope);
     const used = new Set();
     const out = [];
-    for (const g of groups) {
-      const members = (g.zones || []).filter((n) => names.includes(n));
-      members.forEach((n) => used.add(n));
-      if (members.length) out.push(el("fieldset", {class: "group"}, el("legend", {text: g.title || ""}),
-                                      members.map((n) => zone(rs, n, zs[n], decls[n]))));
+    for (const n of names) {  // a group is drawn where its first zone comes in the order
+      if (used.has(n)) continue;
+      const g = groups.find((x) => (x.zones || []).includes(n));
+      if (!g) { out.push(zone(rs, n, zs[n], decls[n])); continue; }
+      const members = (g.zones || []).filter((m) => names.includes(m));
+      members.forEach((m) => used.add(m));
+      out.push(el("fieldset", {class: "group"}, el("legend", {text: g.title || ""}), members.map((m) => zone(rs, m, zs[m], decls[m]))));
     }
-    for (const n of names) if (!used.has(n)) out.push(zone(rs, n, zs[n], decls[n]));
     return el("div", {class: "zones"}, out);
   }
 
