@@ -108,6 +108,8 @@ def test_a_secret_changes_no_byte_a_seat_receives(web, name, players):
             for path in ("/api/replay/{}", "/api/ruleset/{}", "/table/{}", "/replay/{}"):
                 assert web.get(path.format(ta.tokens[seat])) == web.get(path.format(tb.tokens[seat])), path
             compared += 1
+        if twin is not None and not game.is_over:  # spectators of a game in progress: the public view
+            assert web.first_messages(ta.host) == web.first_messages(tb.host)
     assert compared >= 3, "too few secrets to compare: the test would prove nothing"
 
 
@@ -233,3 +235,21 @@ def test_serve_refuses_a_broken_ruleset_and_a_busy_port(tmp_path):
         port = busy.getsockname()[1]
         result = CliRunner().invoke(meeple, ["serve", "--port", str(port)])
     assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_a_hot_seat_shows_a_seat_only_after_the_hand_over(web):
+    body = _table(web, seats=[{"kind": "person"}, {"kind": "person"}], hotseat=True)
+    host = body["host"].split("/")[-1]
+    with web.socket(host) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "ruleset"
+        handover = json.loads(ws.recv(timeout=10))
+        assert handover == {"type": "handover", "to": 0, "name": "P1"}  # nothing of the table
+        ws.send(json.dumps({"type": "pov", "pov": 0}))  # no way around the hand-over
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
+        ws.send(json.dumps({"type": "ready", "seat": 1}))  # not P2's turn
+        assert json.loads(ws.recv(timeout=10))["type"] == "handover"
+        ws.send(json.dumps({"type": "ready", "seat": 0}))
+        state = json.loads(ws.recv(timeout=10))
+        assert state["you"] == 0 and state["decision"]["actions"]
+        ws.send(json.dumps({"type": "pov", "pov": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"

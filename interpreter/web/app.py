@@ -163,7 +163,9 @@ class Server:
             return None
         if kind == "pov":
             pov = msg.get("pov")
-            if pov not in table.allowed(conn.token) or (conn.pov is None and table.hotseat_next() is not None):
+            # A hot seat changes to a person's seat only through the hand-over, never at will.
+            handover_only = conn.token == table.host and table.hotseat and not table.open_book()
+            if pov not in table.allowed(conn.token) or (handover_only and pov != PUBLIC):
                 return {"type": "error", "message": "this page may not show that point of view"}
             conn.pov = pov
             return None
