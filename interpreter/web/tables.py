@@ -72,7 +72,7 @@ class Table:
     bots: dict[int, Agent] = field(default_factory=dict)
     paused: bool = False
     start: Game | None = None  # the game at action 0, for replays
-    _snapshots: dict[int, Game] = field(default_factory=dict)
+    _snapshots: dict[int, tuple[Game, list[dict]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.tokens = [secrets.token_urlsafe(12) if s.kind == "person" else None for s in self.seats]
@@ -153,12 +153,15 @@ class Table:
             raise UsageError(Problem("B015", f"step {step} is outside 0..{len(actions)}"))
         if step == len(actions):
             return self.game
-        base = max((k for k in self._snapshots if k <= step), default=0)
-        g = (self._snapshots[base] if base else self._start()).copy()
+        # A snapshot is used only if the log still starts with the actions that led to it (a take-back
+        # may have rewritten the log since).
+        base = max((k for k, (_, prefix) in self._snapshots.items() if k <= step and actions[:k] == prefix),
+                   default=0)
+        g = (self._snapshots[base][0] if base else self._start()).copy()
         for k in range(base, step):
             g.apply(actions[k])
-            if (k + 1) % SNAPSHOT_EVERY == 0 and k + 1 not in self._snapshots:
-                self._snapshots[k + 1] = g.copy()
+            if (k + 1) % SNAPSHOT_EVERY == 0:
+                self._snapshots[k + 1] = (g.copy(), [dict(a) for a in actions[:k + 1]])
         return g
 
     def _start(self) -> Game:

@@ -98,6 +98,7 @@ const Board = (() => {
   }
 
   function zoneItems(rs, z) {
+    if (!Array.isArray(z) && !z.count) return el("span", {class: "empty", text: "empty"});
     if (!Array.isArray(z)) return el("span", {class: "comp back", title: "hidden: only the number is known"}, z.count + " hidden");
     if (!z.length) return el("span", {class: "empty", text: "empty"});
     return el("span", {class: "items"}, grouped(z).map((c) => component(rs, c)));
