@@ -253,3 +253,19 @@ def test_a_hot_seat_shows_a_seat_only_after_the_hand_over(web):
         assert state["you"] == 0 and state["decision"]["actions"]
         ws.send(json.dumps({"type": "pov", "pov": 1}))
         assert json.loads(ws.recv(timeout=10))["type"] == "error"
+
+
+def test_the_replay_shows_each_step_as_it_was_shown_live():
+    from meeple.web.tables import Seat, Table
+
+    rs = load_ruleset("merchants")
+    game = rs.new_game(3, 8)
+    rng = random.Random(8)
+    live = []
+    while not game.is_over:
+        live.append(seat_payload(game, 1))
+        game.apply_index(rng.randrange(game.num_actions()))
+    live.append(seat_payload(game, 1))
+    table = Table("t", rs, "merchants", game, [Seat("person")] * 3)
+    for step in [0, 1, 40, 33, 32, 31, len(live) - 1, 70, 2]:  # back and forth, across snapshots
+        assert seat_payload(table.at_step(step), 1) == live[step], step
