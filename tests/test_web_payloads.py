@@ -269,3 +269,17 @@ def test_the_replay_shows_each_step_as_it_was_shown_live():
     table = Table("t", rs, "merchants", game, [Seat("person")] * 3)
     for step in [0, 1, 40, 33, 32, 31, len(live) - 1, 70, 2]:  # back and forth, across snapshots
         assert seat_payload(table.at_step(step), 1) == live[step], step
+
+
+def test_a_page_sending_nonsense_gets_a_reason_and_the_game_goes_on(web):
+    body = _table(web, seats=[{"kind": "person"}, {"kind": "person"}])
+    p1 = body["seats"][0]["link"].split("/")[-1]
+    with web.socket(p1) as ws:
+        ws.recv(timeout=10)
+        state = json.loads(ws.recv(timeout=10))
+        for bad in ([1, 2], {"type": "act", "step": state["step"], "index": "0"},
+                    {"type": "act", "step": state["step"], "index": 999}, {"type": "dance"}):
+            ws.send(json.dumps(bad))
+            assert json.loads(ws.recv(timeout=10))["type"] == "error", bad
+        ws.send(json.dumps({"type": "act", "step": state["step"], "index": 0}))
+        assert json.loads(ws.recv(timeout=10))["step"] == state["step"] + 1

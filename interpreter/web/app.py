@@ -131,15 +131,20 @@ class Server:
             await ws.send_text(dumps(self.message(table, conn)))
             while True:
                 msg = json.loads(await ws.receive_text())
-                reply = self.handle(table, conn, msg if isinstance(msg, dict) else {})
-                if reply is not None:
+                if not isinstance(msg, dict):
+                    msg = {}
+                reply = self.handle(table, conn, msg)
+                if reply is not None:  # refused: only this page hears why, and nothing changed
                     await ws.send_text(dumps(reply))
-                if msg.get("type") in ("act", "speed", "pause"):
+                elif msg.get("type") in ("act", "speed", "pause"):
                     self.wake[table.id].set()
                     await self.broadcast(table)
-                elif reply is None:
+                else:
                     await ws.send_text(dumps(self.message(table, conn)))
-        except (WebSocketDisconnect, json.JSONDecodeError, RuntimeError):
+        except json.JSONDecodeError:
+            with contextlib.suppress(Exception):
+                await ws.close(code=1003)  # not JSON: this is no page of ours
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             if conn in self.conns[table.id]:

@@ -137,8 +137,16 @@ def omniscient_view(game: Game) -> dict:
     if st.over:
         view["scores"] = encode(game.scores)
         view["winners"] = game.winners
-    view["log"] = [t if a < 0 else f"(to P{a + 1}) {t}" for a, t in st.log][-60:]
+    # Every line any seat reads (engine notes and quiet lines, audiences below -1, are for no one).
+    view["log"] = [_plain(t) if a == -1 else f"(to P{a + 1}) {_plain(t)}" for a, t in st.log if a >= -1][-60:]
     return view
+
+
+def _plain(line: Any) -> str:
+    """A log line as someone who sees everything reads it: text, or parts whose holes hold their text."""
+    if isinstance(line, str):
+        return line
+    return "".join(p if isinstance(p, str) else str(p[0]) for p in line)
 
 
 def ruleset_payload(rs: Ruleset) -> dict[str, Any]:
@@ -148,7 +156,9 @@ def ruleset_payload(rs: Ruleset) -> dict[str, Any]:
     counters_raw = raw.get("counters") or {}
 
     def decls(scope: str, decl: dict, source: dict) -> dict[str, Any]:
-        return {n: {"visibility": d.visibility, "description": _description((source.get(scope) or {}).get(n))}
+        # `display` (internal bookkeeping, or a pile drawn as counts) is a hint for front ends
+        return {n: {"visibility": d.visibility, "description": _description((source.get(scope) or {}).get(n)),
+                    "display": getattr(d, "display", None)}
                 for n, d in decl.items()}
 
     return {

@@ -86,34 +86,41 @@ const Board = (() => {
 
   // Neighbouring components that look the same (same item, same counters and contents) are drawn
   // once with a count: 9 cubes, not nine chips.
-  function grouped(items) {
+  // A zone marked `display: counts` is a pile where only how many of each matter: all alike, not just
+  // neighbours, are counted together.
+  function grouped(items, counts) {
     const out = [];
+    const seen = new Map();
     for (const c of items) {
       const last = out[out.length - 1];
       const look = c.hidden ? "hidden" : JSON.stringify([c.item, !!c.facedown, c.counters || null, c.slots || null]);
-      if (last && last.look === look) { last.n += 1; continue; }
-      out.push({c, n: 1, look});
+      const same = counts ? seen.get(look) : last && last.look === look ? last : null;
+      if (same) { same.n += 1; continue; }
+      const entry = {c, n: 1, look};
+      out.push(entry);
+      seen.set(look, entry);
     }
     return out.map(({c, n}) => (n > 1 ? {...c, times: n} : c));
   }
 
-  function zoneItems(rs, z) {
+  function zoneItems(rs, z, counts) {
     if (!Array.isArray(z) && !z.count) return el("span", {class: "empty", text: "empty"});
     if (!Array.isArray(z)) return el("span", {class: "comp back", title: "hidden: only the number is known"}, z.count + " hidden");
     if (!z.length) return el("span", {class: "empty", text: "empty"});
-    return el("span", {class: "items"}, grouped(z).map((c) => component(rs, c)));
+    return el("span", {class: "items"}, grouped(z, counts).map((c) => component(rs, c)));
   }
 
   function zone(rs, name, z, decl) {
     const count = Array.isArray(z) ? z.length : z.count;
     return el("div", {class: "zone", "data-zone": name, title: (decl && decl.description) || null},
               el("div", {class: "zname"}, name, el("small", {text: " " + count + (decl && decl.visibility !== "public" ? " · " + decl.visibility : "")})),
-              zoneItems(rs, z));
+              zoneItems(rs, z, decl && decl.display === "counts"));
   }
 
   function counters(rs, ctrs, decls) {
     const hidden = new Set(layoutOf(rs).hide || []);
-    return el("div", {class: "counters"}, Object.entries(ctrs).filter(([k]) => !hidden.has(k)).map(([k, v]) =>
+    const shown = ([k]) => !hidden.has(k) && !(decls[k] && decls[k].display === "internal");
+    return el("div", {class: "counters"}, Object.entries(ctrs).filter(shown).map(([k, v]) =>
       el("span", {class: "counter", "data-counter": k, title: (decls[k] && decls[k].description) || null},
          el("small", {text: k + " "}), el("b", {text: value(v, rs)}))));
   }
@@ -123,7 +130,7 @@ const Board = (() => {
     const lay = layoutOf(rs);
     const hide = new Set(["box", ...(lay.hide || [])]);  // the interpreter's box of unused components
     const order = lay.order || [];
-    const names = Object.keys(zs).filter((n) => !hide.has(n));
+    const names = Object.keys(zs).filter((n) => !hide.has(n) && !(decls[n] && decls[n].display === "internal"));
     names.sort((a, b) => (order.includes(a) ? order.indexOf(a) : 1e6) - (order.includes(b) ? order.indexOf(b) : 1e6));
     const groups = (lay.groups || []).filter((g) => (g.scope || "game") === scope);
     const used = new Set();
