@@ -7,7 +7,8 @@ import time
 import urllib.error
 import urllib.request
 
-from meeple.web.app import Server, bind, uvicorn_server
+from meeple.web.app import bind, uvicorn_server
+from meeple.web.live import Server
 from meeple.web.tables import Seat, Table
 from websockets.sync.client import connect
 
