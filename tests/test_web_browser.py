@@ -133,6 +133,28 @@ def test_hot_seat_hands_over_with_the_table_hidden(page, web):
     click_once(page, rng)
 
 
+def test_each_person_plays_from_their_own_link(page, browser, web):
+    start_from_lobby(page, web, "merchants", 2, ["person", "person"])
+    page.wait_for_selector("#links:not([hidden])")
+    links = page.locator("a.seatlink").evaluate_all("(as) => as.map((a) => a.href)")
+    assert len(links) == 2
+    other = browser.new_context().new_page()
+    try:
+        page.goto(links[0])
+        other.goto(links[1])
+        page.wait_for_selector("section.seat.you[data-seat='0'] >> text=to move")
+        other.wait_for_selector("section.seat.you[data-seat='1']")
+        assert other.locator("button.act").count() == 0  # not P2's turn
+        play_until(page, random.Random(2), done="document.querySelector('section.seat[data-seat=\"1\"].turn') !== null")
+        other.wait_for_selector("button.act:not([disabled])")
+        # P2's page got its menu without reloading; P1's page now waits, and each hand is hidden from the other
+        assert page.locator("button.act:not([disabled])").count() == 0
+        assert other.locator("section.seat[data-seat='0'] [data-zone='hand'] .comp.back").count() == 1
+        assert page.locator("section.seat[data-seat='1'] [data-zone='hand'] .comp.back").count() == 1
+    finally:
+        other.context.close()
+
+
 def test_bots_only_game_watched_live_then_replayed_back_and_forth(page, web):
     start_from_lobby(page, web, "merchants", 3, ["bot"] * 3, speed="0.2")
     page.wait_for_url("**/table/*")
