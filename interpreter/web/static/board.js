@@ -74,6 +74,7 @@ const Board = (() => {
                     (iconOf(rs, c) ? iconOf(rs, c) + " " : "") + c.name);
     if (c.facedown) node.append(el("em", {text: " (face down)"}));
     const extras = [];
+    if (c.status) extras.push(el("small", {class: "status-note", text: String(c.status)}));  // the kind's display status
     for (const [k, v] of Object.entries(c.counters || {})) if (!isEmpty(v)) extras.push(el("small", {class: "ctr", text: k + " " + value(v, rs)}));
     for (const [k, z] of Object.entries(c.slots || {})) {
       if (Array.isArray(z) && !z.length) continue;
