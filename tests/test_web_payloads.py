@@ -283,3 +283,29 @@ def test_a_page_sending_nonsense_gets_a_reason_and_the_game_goes_on(web):
             assert json.loads(ws.recv(timeout=10))["type"] == "error", bad
         ws.send(json.dumps({"type": "act", "step": state["step"], "index": 0}))
         assert json.loads(ws.recv(timeout=10))["step"] == state["step"] + 1
+
+
+def test_an_uploaded_ruleset_is_checked_then_offered(web):
+    from tests.support import PICK
+
+    status, body = web.post("/api/upload", {"filename": "../pick me.yaml", "text": PICK})
+    assert status == 200, body
+    assert body["id"].endswith("pickme.yaml")  # the name is cleaned: no way out of the upload folder
+    listing = json.loads(web.get("/api/lobby")[1])
+    assert listing["rulesets"][0]["id"] == body["id"] and listing["rulesets"][0]["title"] == "Pick"
+    table = _table(web, name=body["id"], seats=[{"kind": "person"}, {"kind": "bot"}])
+    assert len(table["seats"]) == 1
+    status, body = web.post("/api/upload", {"filename": "bad.yaml", "text": PICK.replace("score(p.points, n)",
+                                                                                        "score(p.pointz, n)")})
+    assert status == 400 and "bad.yaml:" in body["error"] and "pointz" in body["error"]
+
+
+def test_the_designer_refuses_what_it_cannot_compare(web):
+    status, body = web.post("/api/compare", {"base": "speicherstadt", "variants": []})
+    assert status == 400 and "variant" in body["error"]
+    status, body = web.post("/api/compare", {"base": "speicherstadt", "variants": ["variants/four_workers"],
+                                             "games": 1})
+    assert status == 400 and "games" in body["error"]
+    status, body = web.post("/api/compare", {"base": "speicherstadt", "variants": ["variants/four_workers"],
+                                             "games": 3, "players": 3, "agents": "random"})
+    assert status == 200 and [s["games"] for s in body["rulesets"]] == [3, 3]
