@@ -101,6 +101,7 @@ class Lobby:
         if not isinstance(data, dict):
             raise SaveError(Problem("L001", "this is not a Meeple save file"))
         candidates = [name] if name else self.names()
+        refused: SaveError | None = None
         for cand in candidates:
             try:
                 rs = self.ruleset(cand)
@@ -108,13 +109,19 @@ class Lobby:
                 continue
             if rs.name != data.get("ruleset") and not name:
                 continue
-            game = Game.from_json(rs, data)  # a corrupt save raises SaveError
+            try:
+                game = Game.from_json(rs, data)  # a corrupt save, or one from another version, is refused
+            except SaveError as e:
+                refused = e  # another offered ruleset of the same name may be the one
+                continue
             replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions)
             if replayed.to_json()["state"] != game.to_json()["state"]:
                 raise SaveError(Problem("L002", "the save's action log does not lead to its state, "
                                                 "so it cannot be replayed"))
             seats = [Seat("person") for _ in range(game.state.nplayers)]
             return reg.add(Table(reg.new_id(), rs, cand, game, seats, replay_only=True))
+        if refused is not None:
+            raise refused
         raise _bad(f"no offered ruleset is called {data.get('ruleset')!r}",
                    "start `meeple serve` with the ruleset file, or pick it in the form")
 
