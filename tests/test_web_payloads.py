@@ -204,6 +204,10 @@ def test_a_finished_game_saves_and_reopens_in_the_replay_viewer(web):
     assert end["length"] == final["step"] and end["payload"]["view"]["scores"] == final["view"]["scores"]
     status, start = web.get(f"/api/replay/{again}?pov=0&step=0")
     assert json.loads(start)["payload"]["step"] == 0
+    # everything-seeing replays say who did what at each step; a seat's replay never does
+    moved = json.loads(web.get(f"/api/replay/{again}?pov=-2&step=1")[1])
+    assert moved["move"].startswith("P1: ")
+    assert "move" not in json.loads(web.get(f"/api/replay/{again}?pov=0&step=1")[1])
     assert web.get(f"/api/replay/{again}?step={final['step'] + 1}")[0] == 400
     # a save whose state its action log does not lead to cannot be replayed
     tampered = json.loads(save)

@@ -89,7 +89,10 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
             game = table.at_step(step)
         except MeepleError as e:
             return problem_response(e)
-        return JSONResponse({"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)})
+        out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
+        if pov == OMNISCIENT:
+            out["move"] = table.move_text(step)
+        return JSONResponse(out)
 
     async def ruleset(request: Request) -> Response:
         table = srv.registry.by_token(request.path_params["token"])

@@ -164,6 +164,17 @@ class Table:
                 self._snapshots[k + 1] = (g.copy(), [dict(a) for a in actions[:k + 1]])
         return g
 
+    def move_text(self, step: int) -> str | None:
+        """Who did what as action `step` (1-based), in the engine's own words: for audiences that see
+        everything only, since another seat's label may name what it chose in secret."""
+        if not 0 < step <= len(self.game.state.actions):
+            return None
+        action = self.game.state.actions[step - 1]
+        before = self.at_step(step - 1)
+        label = next((a["label"] for a in before.legal_actions(action["player"]) if a["key"] == action["key"]),
+                     action["key"])
+        return f"P{action['player'] + 1}: {label}"
+
     def _start(self) -> Game:
         if self.start is None:
             self.start = Game.new(self.rs, self.game.state.nplayers, self.game.state.seed)

@@ -29,6 +29,7 @@
     $("slider").max = length;
     $("slider").value = step;
     $("stepno").textContent = "step " + step + " / " + length;
+    $("move").textContent = body.move ? "step " + step + " was " + body.move : "";
     const current = st.you !== null ? st.you : st.audience === "omniscient" ? -2 : -1;
     pov = current;
     $("pov").replaceChildren(...st.table.povs.map((p) => Board.el("option", {value: p, selected: p === current}, "View: " + Board.povName(p))));
