@@ -83,7 +83,7 @@ def click_once(page, rng):
     if menu["ranges"][i]:
         lo, hi = menu["ranges"][i]
         button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)))
-    button.click()
+    button.click(force=True)  # a real mouse click; the board is not animated, so no waiting for it to settle
     page.wait_for_function(f"document.body.dataset.step !== '{menu['step']}' || !document.getElementById('error').hidden")
 
 
