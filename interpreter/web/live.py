@@ -67,8 +67,8 @@ class Server:
         wake = self.wake[table.id]
         while not table.game.is_over:
             if table.bot_turn() and not table.paused:
-                if table.speed:
-                    await asyncio.sleep(table.speed)
+                # Even at full speed, let the server answer other pages between two bot moves.
+                await asyncio.sleep(table.speed)
                 if table.paused or not table.bot_turn():
                     continue
                 try:
