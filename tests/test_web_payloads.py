@@ -313,3 +313,16 @@ def test_the_designer_refuses_what_it_cannot_compare(web):
     status, body = web.post("/api/compare", {"base": "speicherstadt", "variants": ["variants/four_workers"],
                                              "games": 3, "players": 3, "agents": "random"})
     assert status == 200 and [s["games"] for s in body["rulesets"]] == [3, 3]
+
+
+def test_showing_a_game_changes_nothing_in_it():
+    # labels and prompts run script statements; rendering a game for every audience leaves it as it was
+    rs = load_ruleset("merchants")
+    game = rs.new_game(3, 4)
+    rng = random.Random(1)
+    while not game.is_over:
+        before = game.dumps()
+        for audience in (0, 1, 2, -1, OMNISCIENT):
+            seat_payload(game, audience)
+        assert game.dumps() == before
+        game.apply_index(rng.randrange(game.num_actions()))

@@ -28,6 +28,16 @@ MIN_RANGE = 4  # a run of at least this many consecutive numbers becomes one num
 def seat_payload(game: Game, audience: int, seats: list[dict] | None = None) -> dict[str, Any]:
     """What `audience` (a seat, PUBLIC or OMNISCIENT) is sent about `game` now. `seats` is the public
     description of who plays each seat (person or bot), shown on the table."""
+    # Building labels and prompts runs script statements, which count against the game's runaway guard
+    # (state.steps); showing a game must not change it, or a watched game would differ from its replay.
+    steps = game.state.steps
+    try:
+        return _payload(game, audience, seats)
+    finally:
+        game.state.steps = steps
+
+
+def _payload(game: Game, audience: int, seats: list[dict] | None) -> dict[str, Any]:
     rs = game.rs
     view = omniscient_view(game) if audience == OMNISCIENT else make_view(game, audience)
     decision = view.pop("decision", None)
