@@ -1,9 +1,9 @@
 """The package's folders show the pipeline, and imports run one way.
 
 Stages, in the order a ruleset flows: errors (shared by all) -> loading -> language -> checker ->
-runtime -> tools -> the command line -> the adapters for other libraries (`meeple.pettingzoo`,
-`meeple.openspiel`); the package's `__init__` (the public API) sits on top, and never imports the
-adapters, whose libraries are optional extras. A module
+runtime -> tools -> web (the browser front end) -> the command line -> the adapters for other
+libraries (`meeple.pettingzoo`, `meeple.openspiel`); the package's `__init__` (the public API) sits on
+top, and never imports the adapters, whose libraries are optional extras. A module
 may import modules of its own stage or of earlier ones, never of a later one, and no two modules may
 import each other, even lazily (inside a function) or only for type checking.
 """
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "adapters", "__init__"]
+STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "web", "cli", "adapters", "__init__"]
 ADAPTERS = {"pettingzoo", "openspiel"}  # top-level modules meeple.X, each needing an optional extra
 
 
