@@ -87,6 +87,7 @@ class Decls:
             for n, e in tab.items():
                 self.comp_attrs.setdefault(n, []).append(e)
 
+        self.attr_values = attribute_values(rs)
         self.counter_init: dict[tuple, T | None] = {}
         for name, d in rs.game_counters.items():
             self.counter_init[("g", name)] = _initial(d.initial)
@@ -127,6 +128,19 @@ class Decls:
         if what == "a game zone":
             return "move components with `move(...)`, or use another name for a variable"
         return "use another name for a variable"
+
+
+def attribute_values(rs: Ruleset) -> dict[str, set[Any]]:
+    """Every value each attribute takes on some item (lists contribute their elements): a comparison
+    with a literal outside these is always false (datacheck.py)."""
+    out: dict[str, set[Any]] = {}
+    for c in rs.components:
+        for k, v in c.attrs.items():
+            vals = out.setdefault(k, set())
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, (str, int, float, bool, type(None))):
+                    vals.add(x)
+    return out
 
 
 def _initial(v: Any) -> T | None:

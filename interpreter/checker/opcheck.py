@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.checker import typesys as ty
+from meeple.checker.datacheck import amount_problems, literal_problems, reveal_problems
 from meeple.checker.typesys import NUMLIKE, T
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
@@ -41,6 +42,8 @@ class Ops:
         ck = self.ck
         prim = SIGNATURES.get(n.func)
         if prim is not None:
+            amount_problems(self, n)
+            reveal_problems(self, n)
             if not prim.min_args <= len(n.args) <= prim.max_args:
                 want = (f"{prim.min_args}" if prim.min_args == prim.max_args
                         else f"{prim.min_args} to {prim.max_args}")
@@ -164,6 +167,7 @@ class Ops:
         a, b = self.expr(n.left), self.expr(n.right)
         op, ka, kb = n.op, a.k, b.k
         known = ka != "any" and kb != "any"
+        literal_problems(self, n)
         if op in ("==", "!="):
             if known and ka != kb and "none" not in (ka, kb):
                 self.add("C011", f"{a} is never equal to {b}, so `{op}` is always "
