@@ -110,3 +110,24 @@ def test_hostile_files_get_a_clear_located_error(tmp_path: Path, name: str) -> N
     # a file that is no ruleset at all (empty, binary) is a usage error; a broken ruleset is invalid input
     assert info.value.exit_code == (2 if name in ("binary", "empty") else 1)
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value
+
+
+@pytest.mark.parametrize("name", ["c022_typo_in_anchor", "c002_typo_in_anchor_handler"])
+def test_a_mistake_inside_a_yaml_anchor_is_reported_once_at_the_anchor(name: str) -> None:
+    """Three items merge the anchor; the mistake is one line of YAML, so it is one problem."""
+    valid, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
+    assert not valid and len(problems) == 1, [str(p) for p in problems]
+
+
+def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
+    """`bnak:` is refused as a misspelling (V009); `bank_2: {new: true}` adds a card."""
+    path = tmp_path / "v.yaml"
+    path.write_text("meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n"
+                    "      bank_2: {new: true, name: Bank II, type: bank, season: C}\n")
+    rs = load_ruleset(path)
+    (c,) = [c for c in rs.components if c.item == "bank_2"]
+    assert c.attrs["type"] == "bank" and "new" not in c.attrs
+    path.write_text("meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n"
+                    "      bank: {new: true}\n")
+    valid, problems = validate(path)
+    assert not valid and [p.code for p in problems] == ["V009"]

@@ -54,11 +54,13 @@ def attribute_problems(ck: Any) -> None:
                 if mark in seen:
                     continue
                 seen.add(mark)
-                others = sum(1 for _, it in _items(kd) if key in it)
+                without = [str(it.get("id", w)) for w, it in _items(kd) if key not in it]
+                others = len(_items(kd)) - len(without)
                 guess = did_you_mean(key, declared | set(ck.rs.kinds[kind].counters if kind in ck.rs.kinds else ()))
                 ck.problems.add(
                     "C022", f"`{key}` is not an attribute of `{kind}`: {others} of its {len(_items(kd))} "
-                    "items give it and it is not declared", span,
+                    "items give it (not " + ", ".join(f"`{x}`" for x in without[:3])
+                    + (", ..." if len(without) > 3 else "") + ") and it is not declared", span,
                     hint=(guess + " " if guess else "") + "an attribute that some items leave out is declared "
                     f"under `components.{kind}.defaults` (with the value for the others) or `attributes`")
 

@@ -45,8 +45,23 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     # Even when some scripts did not parse, check the others, so one run reports every problem
     # (`partial`: names of the broken scripts still count as defined; no warnings).
     problems = analyze(rs, partial=broken, locate=locate) if check else []
-    rs_problems = b.problems.items + problems
+    rs_problems = _once(b.problems.items + problems)
     if any(p.severity == "error" for p in rs_problems):
         raise RulesetError(sorted(rs_problems, key=problem_position))
     rs.warnings = [p for p in rs_problems if p.severity == "warning"]
     return rs
+
+
+def _once(problems: list) -> list:
+    """Each mistake once: items that share a script through a YAML anchor (`<<: *merchant`) each
+    parse and check their own copy of it, so the same problem would be reported at the anchor
+    once per item."""
+    seen: set[tuple] = set()
+    out = []
+    for p in problems:
+        s = p.span
+        key = (p.code, p.message, (s.file, s.line, s.col) if s is not None else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
