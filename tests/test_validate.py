@@ -131,3 +131,16 @@ def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
                     "      bank: {new: true}\n")
     valid, problems = validate(path)
     assert not valid and [p.code for p in problems] == ["V009"]
+
+
+@pytest.mark.parametrize("name, meeple_way", [
+    ("c001_python_none", "`none`"), ("c003_python_len", "count("), ("c003_python_range", "between("),
+    ("c003_python_str", "text("), ("p001_python_fstring", "drop the `f`"), ("p001_python_def", "procedures:"),
+    ("p001_python_is", "=="), ("p001_python_tuple", "[1, 0]"), ("p001_python_chained_comparison", " and "),
+    ("p001_option_outside_choose", "choose"), ("s001_score_number", '"0"'),
+    ("c022_undeclared_attribute", "`value`"), ("c023_literal_no_item_has", "`fireman`"),
+    ("c024_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`")])
+def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
+    """A Python habit (or a near miss) gets a hint naming what to write instead."""
+    _, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
+    assert any(meeple_way in (p.hint or "") for p in problems), [(str(p), p.hint) for p in problems]

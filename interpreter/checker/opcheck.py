@@ -8,6 +8,7 @@ from typing import Any
 
 from meeple.checker import typesys as ty
 from meeple.checker.datacheck import amount_problems, literal_problems, reveal_problems
+from meeple.checker.decls import PYTHON_FUNCTIONS
 from meeple.checker.typesys import NUMLIKE, T
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
@@ -84,7 +85,7 @@ class Ops:
         for a in n.args:
             self.expr(a)
         hint = (f"`{n.func}` is a phase: run it with `phase {n.func}`" if n.func in ck.phase_names
-                else ck.did_you_mean(n.func, set(SIGNATURES) | ck.proc_names))
+                else PYTHON_FUNCTIONS.get(n.func) or ck.did_you_mean(n.func, set(SIGNATURES) | ck.proc_names))
         self.add("C003", f"there is no function or procedure `{n.func}`", n.span, hint=hint)
         return ty.ANY
 

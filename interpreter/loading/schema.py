@@ -114,7 +114,11 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         types = [value] if isinstance(value, str) else list(value)
         if "number" in types and "integer" in types:
             types.remove("integer")
-        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}")]
+        # YAML reads `score: 0` as a number: a script that is one number or `true` needs quotes.
+        quote = (f"quote it so that YAML reads text: `{path[-1]}: \"{json.dumps(inst)}\"`"
+                 if types == ["string"] and isinstance(inst, (int, float, bool)) and path else None)
+        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}",
+                   hint=quote)]
     if rule == "required":
         lead = f"{where} is missing" if path else "missing"
         return [at("S002", f"{lead} the required key `{k}`", key=True) for k in value if k not in inst]
