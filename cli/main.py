@@ -211,7 +211,7 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
             for p in r.problems:
                 span = p.span or r.span
                 where = f"{span.file}:{span.line}" if span else r.file
-                click.echo(f"FAIL {where}: {p.message}")
+                click.echo(f"FAIL {where}: {r.name}: {p.message}")
                 if p.hint:
                     click.echo(f"  hint: {p.hint}")
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")

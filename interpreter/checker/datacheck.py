@@ -41,7 +41,9 @@ def declared_attributes(kd: Any) -> tuple[set[str], set[str]]:
 def attribute_problems(ck: Any) -> None:
     """C022: an item key that its kind does not declare."""
     raw = ck.rs.raw if isinstance(ck.rs.raw, dict) else {}
-    kinds = raw.get("components") if isinstance(raw.get("components"), dict) else {}
+    kinds = raw.get("components")
+    if not isinstance(kinds, dict):
+        return
     seen: set[tuple] = set()  # a key that items share through a YAML anchor is one mistake
     for kind, kd in kinds.items():
         declared, _ = declared_attributes(kd)

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem, SaveError
+from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.compiler import CompiledEvaluator
@@ -39,7 +40,10 @@ class Game:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
+    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False,
+            before_flow: A.Block | None = None) -> Game:
+        """A new game at its first decision. `before_flow` is a script (parsed by the caller, e.g. a
+        rule test) run after the ruleset's `setup` and before its `flow`: to arrange a starting state."""
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
@@ -65,6 +69,8 @@ class Game:
             st.loc[c.id] = "box"
         if rs.flow is not None:
             st.stack.append([M.BLOCK, rs.flow, {}, 0])
+        if before_flow is not None:
+            st.stack.append([M.BLOCK, before_flow, {}, 0])
         if rs.setup is not None:
             st.stack.append([M.BLOCK, rs.setup, {}, 0])
         g = cls(rs, st)

@@ -8,6 +8,7 @@ which keeps imports flowing one way (the model never imports the game).
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from meeple.checker import load
 from meeple.language import model
@@ -19,9 +20,11 @@ class Ruleset(model.Ruleset):
 
     __slots__ = ()
 
-    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
-        """A new game at its first decision (or over, if it never asks for one)."""
-        return Game.new(self, players, seed, coverage=coverage)
+    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False,
+                 before_flow: Any = None) -> Game:
+        """A new game at its first decision (or over, if it never asks for one); `before_flow`: a parsed
+        script run between the ruleset's setup and its flow (rule tests arrange states with it)."""
+        return Game.new(self, players, seed, coverage=coverage, before_flow=before_flow)
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True) -> Ruleset:
