@@ -26,6 +26,8 @@ def meeple() -> None:
 meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.show import show; meeple.add_command(show)  # noqa: I001
+from meeple.cli.show import new; meeple.add_command(new)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
