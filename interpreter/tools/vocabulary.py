@@ -50,14 +50,14 @@ def vocabulary(rs: Ruleset) -> dict[str, Any]:
         attrs = [{"name": a, "default": defaults.get(a), "description": str(described.get(a) or ""),
                   "declared_by": "defaults" if a in defaults else "attributes" if a in described else "every item"}
                  for a in sorted(declared)]
-        items = [{"id": str(it.get("id", kind)), "name": str(it.get("name", it.get("id", kind))),
+        items: list[dict[str, Any]] = [{"id": str(it.get("id", kind)), "name": str(it.get("name", it.get("id", kind))),
                   "count": int(it.get("count", 1)),
                   "effects": sorted({f"{h} {ev}" for h in SCRIPT_KEYS for ev in (it.get(h) or {})})}
                  for it in _items(kd)]
         kinds.append({"kind": kind, "description": _desc(kd), "attributes": attrs,
                       "counters": sorted((kd or {}).get("counters") or {}),
                       "slots": sorted((kd or {}).get("slots") or {}), "items": items,
-                      "copies": sum(i["count"] for i in items)})
+                      "copies": sum(int(i["count"]) for i in items)})
     procs = []
     for name, p in rs.procedures.items():
         spec = (raw.get("procedures") or {}).get(name)
