@@ -1,8 +1,10 @@
 """`meeple compare BASE VARIANT...`: play every ruleset on the same seeds and show the results side by side.
 
-The figures come from interpreter/tools/compare.py. Each cell of a variant is marked against the base:
-`*` when the difference is significant (p < 0.05), `~` when it is not; the "differences" section says
-it in words. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
+The figures come from interpreter/tools/compare.py. The report leads with what each variant changes
+(from `meeple diff`) and how often the changed parts ran. Each cell of a variant is marked against the
+base: `*` when the difference is significant (p < 0.05 after Holm's correction over all the figures of
+that variant), `~` when it is not; the "differences" section says it in words. The first-player
+advantage is tested against the fair share, in a section of its own. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
 """
 
 from __future__ import annotations
@@ -35,6 +37,61 @@ def _star(rows: list[dict], what: str) -> str:
     return "*" if any(r["what"] == what and r["significant"] for r in rows) else ""
 
 
+def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a variant changed (as `meeple diff` says it), each with how often the changed part ran in the
+    variant's games (from coverage): a change that never runs cannot explain a difference."""
+    from meeple.cli.diff import semantic_diff
+
+    cov = summary.get("coverage") or {}
+    counts, procs, games = cov.get("counts") or {}, cov.get("procedure_calls") or {}, max(1, summary["games"])
+    out = []
+    for ch in semantic_diff(base.raw, variant.raw):
+        entity, section = ch["entity"], ch["section"]
+        if section == "ruleset" and entity in ("name", "description"):
+            continue  # names and prose change no rule
+        ran: dict[str, int] = {}
+        if section == "procedures" and entity in procs:
+            ran[f"procedure {entity}"] = procs[entity]
+        elif section == "phases":
+            ran.update({k: v for k, v in counts.items() if k in (f"phase {entity}", f"step {entity}")})
+        elif section == "events":
+            ran.update({k: v for k, v in counts.items() if k == f"event {entity}"})
+        elif section == "components" and " " in entity:
+            item = entity.split(" ", 1)[1].split(".")[0]
+            ran.update({k: v for k, v in counts.items() if k.startswith((f"effect {item} on ", f"effect {item} option "))})
+        scripts = [f["field"] or "script" for f in ch["fields"] if "diff" in f]
+        values = [[f["field"], f.get("old"), f.get("new")] for f in ch["fields"]
+                  if "diff" not in f and f["field"] != "description"
+                  and not isinstance(f.get("old", f.get("new")), (dict, list))]
+        out.append({"section": section, "entity": entity, "change": ch["change"], "scripts": scripts,
+                    "values": values[:4], "ran": ran, "games": games})
+    return out
+
+
+def _changes_text(letter: str, name: str, changes: list[dict]) -> list[str]:
+    out = [f"  {letter} ({name}): {len(changes)} change{'s' if len(changes) != 1 else ''}"]
+    sign = {"added": "+", "removed": "-", "changed": "~"}
+    for c in changes:
+        parts = [f"{f or 'value'} {_short(n)}" if c["change"] == "added" else
+                 f"{f or 'value'} {_short(o)}" if c["change"] == "removed" else
+                 f"{f or 'value'} {_short(o)} -> {_short(n)}" for f, o, n in c["values"]]
+        parts += [f"{f} (script) rewritten" for f in c["scripts"][:3]]
+        what = "; ".join(parts) or c["change"]
+        line = f"    {sign[c['change']]} {c['section']} {c['entity']}: {what}"
+        if c["ran"]:
+            line += "; " + ", ".join(f"{k} ran {v} times ({v / c['games']:.2f} per game)" if v else
+                                     f"{k} never ran" + (" (bots do not count calls from labels or the greedy "
+                                                         "heuristic)" if k.startswith("procedure") else "")
+                                     for k, v in c["ran"].items())
+        out.append(line)
+    return out
+
+
+def _short(v: Any) -> str:
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def render(res: dict[str, Any]) -> str:
     sums, diffs = res["rulesets"], res["differences"]
     letters = [chr(ord("A") + i) for i in range(len(sums))]
@@ -42,7 +99,16 @@ def render(res: dict[str, Any]) -> str:
             f"(seed {res['seed']}), agents {', '.join(res['agents'])}")]
     for letter, s in zip(letters, sums):
         out.append(f"  {letter} = {s['ruleset']} ({s['path']}){'  [base]' if letter == 'A' else ''}")
-    out.append("  marks against A: * significant (p < 0.05), ~ not significant\n")
+    if all(a == "random" for a in res["agents"]):
+        out.append("  note: every seat is a random bot. Random bots do not react to a rule's incentives, so a "
+                   "change that players would exploit (or avoid) may show no effect here; try --agents greedy.")
+    if res.get("changes"):
+        out.append("\nWhat each variant changes (meeple diff), and how often the changed parts ran in its games")
+        for letter, s, ch in zip(letters[1:], sums[1:], res["changes"]):
+            out += _changes_text(letter, s["ruleset"], ch)
+    tests = max((sum(r["p"] is not None for r in d["rows"]) for d in diffs), default=0)
+    out.append(f"\nVersus the base A: * significant, ~ not, at p < {res.get('alpha', 0.05)} after "
+               f"{res.get('correction', 'Holm')}'s correction for the {tests} figures compared per variant\n")
 
     def cells(fn: Any, what: str | None = None) -> list[str]:
         row = [fn(sums[0])]
@@ -55,8 +121,6 @@ def render(res: dict[str, Any]) -> str:
         rows.append([f"P{k + 1} win rate [95% CI]"] + cells(
             lambda s, k=k: f"{_pct(s['seats'][k]['win_rate'])} [{_pct(s['seats'][k]['win_ci'][0])}-"
                            f"{_pct(s['seats'][k]['win_ci'][1])}]", f"P{k + 1} win rate"))
-    rows.append(["first-player advantage"] + cells(
-        lambda s: f"{100 * s['first_player']['advantage']:+.1f} pts (p {s['first_player']['p']:.2f})"))
     rows.append(["score mean (sd)"] + cells(lambda s: f"{_num(s['score']['mean'])} ({_num(s['score']['sd'])})",
                                             "score mean"))
     rows.append(["winning margin (sd)"] + cells(
@@ -65,6 +129,12 @@ def render(res: dict[str, Any]) -> str:
         lambda s: f"{_num(s['length']['mean'])} ({_num(s['length']['sd'])})", "game length"))
     rows.append(["decisions per game"] + cells(lambda s: _num(s["decisions_mean"], 0)))
     out.append(table([""] + letters, rows))
+    out.append("\nVersus the fair share (each ruleset on its own, not against A): does P1 win more than 1 in "
+               f"{res['players']}?")
+    out += [f"  {letter}: first-player advantage {100 * s['first_player']['advantage']:+.1f} points "
+            f"(P1 wins {_pct(s['first_player']['win_rate'])}, fair {_pct(s['first_player']['fair'])}; "
+            f"p {s['first_player']['p']:.3f}, {'significant' if s['first_player']['p'] < res.get('alpha', 0.05) else 'not significant'})"
+            for letter, s in zip(letters, sums)]
 
     out.append("\nItems: held = games in which a player ends holding it; win = its owners' win rate; "
                "* = significant change")
@@ -88,14 +158,17 @@ def render(res: dict[str, Any]) -> str:
                                  ["-"] * (len(sums) - i - 1))
     out.append(table(["item"] + [f"{x}: held win" for x in letters], item_rows))
 
-    out.append("\nDifferences against A (items: only the significant ones)")
+    out.append("\nDifferences against A (items: only the significant ones; p raw, and adjusted for the "
+               "number of figures compared)")
     for letter, d in zip(letters[1:], diffs):
         out.append(f"  {letter}: {d['variant']}")
         for r in d["rows"]:
             if r["item"] is None or r["significant"]:
                 verdict = "significant" if r["significant"] else "not significant"
+                adj = r.get("p_adjusted")
                 out.append(f"    {r['what']}: {_fmt(r['base'])} -> {_fmt(r['variant'])} "
-                           f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}, {verdict})")
+                           f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}"
+                           + (f", adjusted {adj:.3f}" if adj is not None else "") + f", {verdict})")
     if any("coverage" in s for s in sums):
         out.append("\nRules coverage: what never ran")
         for letter, s in zip(letters, sums):
@@ -122,13 +195,17 @@ def plot(res: dict[str, Any], path: str) -> None:
     import matplotlib.pyplot as plt
 
     sums = res["rulesets"]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    letters = [chr(ord("A") + i) for i in range(len(sums))]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.4))
+    fig.suptitle(f"{res['players']} players, bots {', '.join(res['agents'])}, seed {res['seed']}, "
+                 f"{res['games']} games per ruleset on matched seeds", fontsize=10)
     everything = [x for scores in res["score_samples"] for x in scores] or [0]
     lo, hi = min(everything), max(everything)
     # The same bins for every ruleset, else the outlines cannot be compared; whole points when few.
     bins = [lo + i for i in range(int(hi - lo) + 2)] if hi - lo <= 60 else 40
-    for s, scores in zip(sums, res["score_samples"]):
-        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6, label=s["ruleset"])
+    for letter, s, scores in zip(letters, sums, res["score_samples"]):
+        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6,
+                 label=f"{letter}: {s['ruleset']}")
     ax1.set(title="Score distribution (all seats)", xlabel="final score", ylabel="players")
     ax1.legend(fontsize=8)
     n, width = res["players"], 0.8 / len(sums)
@@ -137,7 +214,7 @@ def plot(res: dict[str, Any], path: str) -> None:
         rates = [seat["win_rate"] for seat in s["seats"]]
         err = [[r - seat["win_ci"][0] for r, seat in zip(rates, s["seats"])],
                [seat["win_ci"][1] - r for r, seat in zip(rates, s["seats"])]]
-        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=s["ruleset"])
+        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=f"{letters[i]}: {s['ruleset']}")
     ax2.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
     ax2.set_xticks(range(n), [f"P{k + 1}" for k in range(n)])
     ax2.set(title=f"Win rate by seat (95% CI), {res['games']} games", ylabel="win rate")
@@ -145,6 +222,22 @@ def plot(res: dict[str, Any], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def check_plot_path(path: str) -> None:
+    """Before any game runs: a plot that cannot be written must not cost the games (the report is
+    printed first anyway, but a usage error now saves the wait)."""
+    import os
+    from pathlib import Path
+
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.suffix.lower() not in (".png", ".pdf", ".svg", ".jpg", ".jpeg"):
+        raise usage(f"--plot {path}: give a file name ending in .png, .pdf, .svg or .jpg", code="U032")
+    if not folder.is_dir():
+        raise usage(f"--plot {path}: the folder {folder} does not exist", code="IO01")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise usage(f"--plot {path}: cannot write there", code="IO01")
 
 
 def _need_matplotlib() -> None:
@@ -184,6 +277,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
     if plot_file:
         _need_matplotlib()
+        check_plot_path(plot_file)
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)
@@ -192,11 +286,17 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
             res = run(loaded, n, games, seed, agents, workers, coverage, progress=bar.update)
     else:
         res = run(loaded, n, games, seed, agents, workers, coverage)
-    if plot_file:
-        plot(res, plot_file)
+    res["changes"] = [changes_of(loaded[0], rs, s) for rs, s in zip(loaded[1:], res["rulesets"][1:])]
+    # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
         click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))
     else:
         click.echo(render(res))
-        if plot_file:
+    if plot_file:
+        try:
+            plot(res, plot_file)
+        except (OSError, ValueError) as e:
+            raise usage(f"the report is above, but the plot could not be written to {plot_file}: {e}",
+                        code="IO01") from None
+        if fmt != "json":
             click.echo(f"\nplot written to {plot_file}")

@@ -133,3 +133,17 @@ def significant(p: float, alpha: float = 0.05) -> bool:
 def numbers(values: Iterable[object]) -> list[float]:
     """The numeric values (scores can be anything a ruleset computes; only numbers have statistics)."""
     return [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given: with many figures compared at once, a
+    few would pass p < 0.05 by chance alone; rejecting where the adjusted p < alpha keeps the chance of
+    any false alarm among them all below alpha. NaN (no data) stays NaN and is not counted."""
+    idx = sorted((i for i, p in enumerate(ps) if not math.isnan(p)), key=lambda i: ps[i])
+    m = len(idx)
+    out = [float("nan")] * len(ps)
+    running = 0.0
+    for rank, i in enumerate(idx):
+        running = max(running, min(1.0, (m - rank) * ps[i]))  # adjusted p-values never decrease
+        out[i] = running
+    return out
