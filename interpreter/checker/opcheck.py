@@ -229,6 +229,10 @@ def _compare_hint(a: T, b: T) -> str | None:
 def _arg_hint(func: str, t: T) -> str | None:
     if t.k == "num" and func in ("count", "sum", "first", "last", "list"):
         return "it is a number already"
+    if func in ("reveal", "conceal") and t.k in ("num", "bool", "str"):
+        # `reveal(p.coins)` did nothing before this was an error: a showdown that never showed anything
+        return "only components turn face up; to make a hidden counter known to all, write it in the log: " \
+               "`log(\"{p.name} has {p.coins}\")`"
     if t.k == "zone" and func == "keys":
         return "a zone is not a map: loop over it, or use `list(zone)`"
     return None
