@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
 
 
@@ -127,3 +129,29 @@ def _strings(data: Any):
     elif isinstance(data, list):
         for v in data:
             yield from _strings(v)
+
+
+_LABELS: dict[int, tuple[Ruleset, list[re.Pattern[str]]]] = {}  # id -> (the ruleset itself, patterns)
+
+
+def could_be_a_label(rs: Ruleset, label: str) -> bool:
+    """Whether some option of the ruleset has a label template that this text fits: literal parts must
+    match exactly, each `{...}` hole stands for any text."""
+    cached = _LABELS.get(id(rs))
+    if cached is not None and cached[0] is rs:
+        pats = cached[1]
+    else:
+        pats = []
+        for _, root in rs.scripts():
+            for n in A.walk(root):
+                if type(n) is A.Option:
+                    lab = n.label
+                    if type(lab) is A.Str:
+                        pats.append(re.compile(re.escape(lab.value) + r"\Z"))
+                    elif type(lab) is A.Interp:
+                        pats.append(re.compile("".join(re.escape(p) if type(p) is str else ".*?"
+                                                       for p in lab.parts) + r"\Z", re.DOTALL))
+                    else:
+                        pats.append(re.compile(".*"))
+        _LABELS[id(rs)] = (rs, pats)
+    return any(p.match(label) for p in pats)

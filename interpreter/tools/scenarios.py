@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,7 +208,7 @@ class _Runner:
             for name, expr in step["remember"].items():
                 self.remembered[str(name)] = self.eval(expr, path + ("remember", name))
         elif "offered" in step or "not_offered" in step:
-            S.offered(self, step, path, lambda label: _could_be_a_label(self.rs, label))
+            S.offered(self, step, path, lambda label: S.could_be_a_label(self.rs, label))
         elif "menu_size" in step:
             S.menu_size(self, step, path)
         elif "seen_by" in step:
@@ -233,7 +232,7 @@ class _Runner:
         legal = g.legal_actions(seat)
         matches = [a for a in legal if a["label"] == label]
         if step.get("refused"):
-            if not matches and not _could_be_a_label(self.rs, label):
+            if not matches and not S.could_be_a_label(self.rs, label):
                 # Otherwise a misspelt label would "be refused" and the test could never fail.
                 raise self.fail(path + ("act",), f"no option of the ruleset can be labelled `{label}`",
                                 hint="check the spelling against the option labels in the ruleset")
@@ -259,32 +258,6 @@ class _Runner:
                                                     "the game is over" if g.is_over else "no decision is pending")
             raise self.fail(path + ("act",), f"no legal action for {who} is labelled `{label}`", hint=hint)
         g.apply(matches[0])
-
-
-_LABELS: dict[int, tuple[Ruleset, list[re.Pattern[str]]]] = {}  # id -> (the ruleset itself, patterns)
-
-
-def _could_be_a_label(rs: Ruleset, label: str) -> bool:
-    """Whether some option of the ruleset has a label template that this text fits: literal parts must
-    match exactly, each `{...}` hole stands for any text."""
-    cached = _LABELS.get(id(rs))
-    if cached is not None and cached[0] is rs:
-        pats = cached[1]
-    else:
-        pats = []
-        for _, root in rs.scripts():
-            for n in A.walk(root):
-                if type(n) is A.Option:
-                    lab = n.label
-                    if type(lab) is A.Str:
-                        pats.append(re.compile(re.escape(lab.value) + r"\Z"))
-                    elif type(lab) is A.Interp:
-                        pats.append(re.compile("".join(re.escape(p) if type(p) is str else ".*?"
-                                                       for p in lab.parts) + r"\Z", re.DOTALL))
-                    else:
-                        pats.append(re.compile(".*"))
-        _LABELS[id(rs)] = (rs, pats)
-    return any(p.match(label) for p in pats)
 
 
 def _with_seats(block: A.Block, players: int) -> A.Block:
