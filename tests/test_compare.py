@@ -189,3 +189,20 @@ def test_semantic_diff_of_items_by_id():
                      ("phases", "p", "changed")}
     step = next(c for c in semantic_diff(a, b) if c["section"] == "phases")["fields"][0]
     assert step["field"] == "s2" and "-b" in step["diff"] and "+c" in step["diff"]
+
+
+def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
+    """A changed card effect is listed with its coverage count in the variant's games."""
+    from meeple.cli.diff import changes_of
+    from meeple.runtime.rules import load_ruleset
+
+    path = tmp_path / "rich_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
+                    '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
+    base, var = load_ruleset(BASE), load_ruleset(path)
+    res = compare([base, var], 3, 4, seed=1, workers=1)
+    (change,) = changes_of(base, var, res["rulesets"][1])
+    assert (change["entity"], change["scripts"]) == ("card bank", ["on.income"])
+    (count,) = change["ran"].values()
+    assert list(change["ran"]) == ["effect bank on income"] and count > 0
+    assert count == res["rulesets"][1]["coverage"]["counts"]["effect bank on income"]
