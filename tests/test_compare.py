@@ -199,7 +199,7 @@ def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
     path = tmp_path / "rich_bank.yaml"
     path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
                     '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
-    base, var = load_ruleset(BASE), load_ruleset(path)
+    base, var = BASE, load_ruleset(path)
     res = compare([base, var], 3, 4, seed=1, workers=1)
     (change,) = changes_of(base, var, res["rulesets"][1])
     assert (change["entity"], change["scripts"]) == ("card bank", ["on.income"])
