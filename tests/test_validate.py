@@ -112,7 +112,7 @@ def test_hostile_files_get_a_clear_located_error(tmp_path: Path, name: str) -> N
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value
 
 
-@pytest.mark.parametrize("name", ["c022_typo_in_anchor", "c002_typo_in_anchor_handler"])
+@pytest.mark.parametrize("name", ["c022_typo_in_anchor", "c002_typo_in_anchor_handler", "s001_wrong_type_in_anchor"])
 def test_a_mistake_inside_a_yaml_anchor_is_reported_once_at_the_anchor(name: str) -> None:
     """Three items merge the anchor; the mistake is one line of YAML, so it is one problem."""
     valid, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")

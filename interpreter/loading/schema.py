@@ -53,6 +53,16 @@ def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
     for error in _validator(name).iter_errors(doc.data):
         problems.extend(_explain(_leaf(error), doc))
     unique = list(dict.fromkeys(problems))  # one `required` error lists every missing key
+    # A mistake inside a YAML anchor that several items merge is one place in the file: report it once
+    # (the messages differ only in the item's index).
+    seen: set[tuple] = set()
+    once = []
+    for p in unique:
+        key = (p.code, re.sub(r"\[\d+\]", "[]", p.message), (p.span.file, p.span.line, p.span.col) if p.span else None)
+        if key not in seen:
+            seen.add(key)
+            once.append(p)
+    unique = once
     far = (1 << 30, 0)
     return sorted(unique, key=lambda p: (p.span.line, p.span.col) if p.span else far)
 
