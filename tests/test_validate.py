@@ -145,3 +145,20 @@ def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
     """A Python habit (or a near miss) gets a hint naming what to write instead."""
     _, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
     assert any(meeple_way in (p.hint or "") for p in problems), [(str(p), p.hint) for p in problems]
+
+
+def test_attributes_are_declared_by_defaults_attributes_or_every_item(tmp_path: Path) -> None:
+    """`bonus` is on one item only: fine once `attributes:` declares it; `bonsu` is still a misspelling."""
+    base = Path(__file__).parent / "broken" / "c022_undeclared_attribute.yaml"
+    text = base.read_text().replace("        valeu: 2", "        value: 2\n        bonus: 1")
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    valid, problems = validate(path)
+    assert not valid and [(p.code, "`bonus`" in p.message) for p in problems] == [("C022", True)]
+    path.write_text(text.replace("    defaults: {value: 0}", "    defaults: {value: 0}\n    attributes:\n"
+                                 "      bonus: extra points at the end"))
+    valid, problems = validate(path)
+    assert valid, [str(p) for p in problems]
+    path.write_text(path.read_text().replace("bonus: 1", "bonsu: 1"))
+    valid, problems = validate(path)
+    assert not valid and "did you mean `bonus`?" in (problems[0].hint or "")
