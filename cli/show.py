@@ -55,7 +55,9 @@ def _vocabulary_text(v: dict[str, Any]) -> str:
                     extra = "".join(f" ({k} {json.dumps(d[k])})" for k in ("initial", "visibility") if k in d)
                     out.append(_line(d["name"], d["description"], extra))
     if v["events"]:
-        out += ["", "events: " + ", ".join(v["events"])]
+        out += ["", "events (and the items that handle them):"]
+        out += [f"  {e['name']}: " + (", ".join(e["handled_by"][:8]) + (" ..." if len(e["handled_by"]) > 8 else "")
+                                      if e["handled_by"] else "(no item handles it)") for e in v["events"]]
     for k in v["components"]:
         out += ["", f"components `{k['kind']}` ({k['copies']} in all)" + (f"  - {k['description']}" if k["description"]
                                                                       else "")]

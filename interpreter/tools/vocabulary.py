@@ -67,7 +67,8 @@ def vocabulary(rs: Ruleset) -> dict[str, Any]:
         "constants": [{"name": k, "value": v} for k, v in rs.constants.items()],
         "counters": {scope: _decls((raw.get("counters") or {}).get(scope)) for scope in ("game", "player")},
         "zones": {scope: _decls((raw.get("zones") or {}).get(scope)) for scope in ("game", "player")},
-        "events": list(rs.events),
+        "events": [{"name": ev, "handled_by": sorted({c.item for c in rs.components if ev in c.on or ev in c.options})}
+                   for ev in rs.events],
         "components": kinds,
         "procedures": procs,
         "phases": [{"name": n, "steps": list(rs.phase_steps.get(n, {}))} for n in rs.phases],
