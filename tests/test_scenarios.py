@@ -98,6 +98,9 @@ scenarios:
     results = run_file(path)
     assert [(r.name, r.ok) for r in results] == [("fine before", True), ("misspelt step", False), ("fine after", True)]
     assert results[1].problems[0].span.line == 8
+    path.write_text(path.read_text() + "descriptoin: a misspelt key of the file\n")
+    (whole,) = run_file(path)  # a mistake outside every scenario fails the file
+    assert whole.name == "(file)" and {p.span.line for p in whole.problems} == {8, 12}
 
 
 def test_failure_lines_name_the_scenario(tmp_path):

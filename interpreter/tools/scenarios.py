@@ -101,11 +101,11 @@ def _by_scenario(doc: Document, problems: list[Problem], scenarios: Any) -> dict
         return {}
     if not isinstance(scenarios, list) or not scenarios or not isinstance(doc.data.get("ruleset"), str):
         return None
-    starts = [(s.line, s.col) if (s := doc.span(("scenarios", i))) else (0, 0) for i in range(len(scenarios))]
+    spans = [doc.span(("scenarios", i)) for i in range(len(scenarios))]
     out: dict[int, list[Problem]] = {}
     for p in problems:
         at = (p.span.line, p.span.col) if p.span else (0, 0)
-        i = max((i for i, st in enumerate(starts) if st <= at), default=None)
+        i = next((i for i, s in enumerate(spans) if s and (s.line, s.col) <= at <= (s.end_line, s.end_col)), None)
         if i is None:
             return None
         out.setdefault(i, []).append(p)
