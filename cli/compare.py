@@ -10,11 +10,13 @@ advantage is tested against the fair share, in a section of its own. `--plot` dr
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
-from meeple.cli.common import format_option, table, usage
+from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
 
 
@@ -170,20 +172,21 @@ def plot(res: dict[str, Any], path: str) -> None:
     plt.close(fig)
 
 
-def check_plot_path(path: str) -> None:
-    """Before any game runs: a plot that cannot be written must not cost the games (the report is
-    printed first anyway, but a usage error now saves the wait)."""
-    import os
-    from pathlib import Path
+PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
 
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.suffix.lower() not in (".png", ".pdf", ".svg", ".jpg", ".jpeg"):
-        raise usage(f"--plot {path}: give a file name ending in .png, .pdf, .svg or .jpg", code="U032")
-    if not folder.is_dir():
-        raise usage(f"--plot {path}: the folder {folder} does not exist", code="IO01")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise usage(f"--plot {path}: cannot write there", code="IO01")
+
+def check_plot_path(path: str) -> None:
+    """A file matplotlib can write (its format named by the suffix) in a folder that exists."""
+    p = Path(path)
+    if p.is_dir():
+        raise usage(f"--plot {path} is a folder; give a file name such as {p / 'compare.png'}", code="U032")
+    if p.suffix.lower() not in PLOT_FORMATS:
+        raise usage(f"--plot {path}: the file name must end in one of {', '.join(PLOT_FORMATS)}", code="U032")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise usage(f"--plot {path}: there is no folder {parent}", code="U032")
+    if not os.access(parent, os.W_OK):
+        raise usage(f"--plot {path}: the folder {parent} is not writable", code="U032")
 
 
 def _need_matplotlib() -> None:
@@ -221,9 +224,12 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
+    check_games(games)
+    check_workers(workers)
     if plot_file:
-        _need_matplotlib()
+        # Before playing: a bad path found after minutes of games would throw the games away.
         check_plot_path(plot_file)
+        _need_matplotlib()
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)

@@ -134,6 +134,10 @@ def new_variant(name: str, base: str, force: bool) -> None:
         extends = base  # a bundled name works from anywhere
     else:
         extends = _ref(base_path, here)
+        if extends.startswith("..") or Path(extends).is_absolute():
+            # loading refuses an `extends:` outside the variant's own folder (V001)
+            raise usage(f"a variant of {base} must be written in its folder ({base_path.parent}) or a folder above it",
+                        code="U033")
     schema_dir = data_dir("schema")
     schema = _ref(schema_dir.resolve() / "meeple.schema.json", here) if schema_dir else "meeple.schema.json"
     phases = list(rs.phases)

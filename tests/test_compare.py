@@ -143,7 +143,7 @@ def test_a_bad_plot_path_fails_before_any_game(monkeypatch, tmp_path):
     monkeypatch.setattr("meeple.tools.compare.run_games", lambda *a, **k: played.append(1))
     out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-n", "2",
                                       "--plot", str(tmp_path / "missing" / "x.png")])
-    assert out.exit_code == 2 and "does not exist" in out.output and not played
+    assert out.exit_code == 2 and "there is no folder" in out.output and not played
 
 
 def test_the_report_is_written_before_a_plot_that_fails(monkeypatch, tmp_path):

@@ -57,11 +57,12 @@ def test_new_variant_loads_and_its_schema_comment_points_at_the_schema(tmp_path,
     assert run("new", "variant", "rules/house", "--extends", "merchants").exit_code == 2  # no overwrite
 
 
-def test_new_variant_of_a_file_names_it_relative_to_the_new_file(tmp_path, monkeypatch):
+def test_new_variant_of_a_file_names_it_from_the_same_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = tmp_path / "game.yaml"
     base.write_text((ROOT / "tests" / "rulesets" / "showdown.yaml").read_text())
-    (tmp_path / "v").mkdir()
-    assert run("new", "variant", "v/x", "--extends", str(base)).exit_code == 0
-    assert "extends: ../game.yaml" in (tmp_path / "v" / "x.yaml").read_text()
-    assert load_ruleset(tmp_path / "v" / "x.yaml").name == "Showdown + x"
+    assert run("new", "variant", "x", "--extends", str(base)).exit_code == 0
+    assert "extends: game.yaml" in (tmp_path / "x.yaml").read_text()
+    assert load_ruleset(tmp_path / "x.yaml").name == "Showdown + x"
+    (tmp_path / "v").mkdir()  # loading refuses a base outside the variant's folder: so does `new`
+    assert run("new", "variant", "v/y", "--extends", str(base)).exit_code == 2

@@ -112,7 +112,7 @@ def test_hostile_files_get_a_clear_located_error(tmp_path: Path, name: str) -> N
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value
 
 
-@pytest.mark.parametrize("name", ["c022_typo_in_anchor", "c002_typo_in_anchor_handler", "s001_wrong_type_in_anchor"])
+@pytest.mark.parametrize("name", ["c023_typo_in_anchor", "c002_typo_in_anchor_handler", "s001_wrong_type_in_anchor"])
 def test_a_mistake_inside_a_yaml_anchor_is_reported_once_at_the_anchor(name: str) -> None:
     """Three items merge the anchor; the mistake is one line of YAML, so it is one problem."""
     valid, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
@@ -138,9 +138,9 @@ def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
     ("c003_python_str", "text("), ("p001_python_fstring", "drop the `f`"), ("p001_python_def", "procedures:"),
     ("p001_python_is", "=="), ("p001_python_tuple", "[1, 0]"), ("p001_python_chained_comparison", " and "),
     ("p001_option_outside_choose", "choose"), ("s001_score_number", '"0"'),
-    ("c022_undeclared_attribute", "`value`"), ("c023_literal_no_item_has", "`fireman`"),
-    ("c024_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`"),
-    ("c013_reveal_counter", "log("), ("w011_reveal_in_hand", "public zone")])
+    ("c023_undeclared_attribute", "`value`"), ("c024_literal_no_item_has", "`fireman`"),
+    ("c025_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`"),
+    ("c013_reveal_counter", "log("), ("w012_reveal_in_hand", "public zone")])
 def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
     """A Python habit (or a near miss) gets a hint naming what to write instead."""
     _, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
@@ -149,12 +149,12 @@ def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
 
 def test_attributes_are_declared_by_defaults_attributes_or_every_item(tmp_path: Path) -> None:
     """`bonus` is on one item only: fine once `attributes:` declares it; `bonsu` is still a misspelling."""
-    base = Path(__file__).parent / "broken" / "c022_undeclared_attribute.yaml"
+    base = Path(__file__).parent / "broken" / "c023_undeclared_attribute.yaml"
     text = base.read_text().replace("        valeu: 2", "        value: 2\n        bonus: 1")
     path = tmp_path / "t.yaml"
     path.write_text(text)
     valid, problems = validate(path)
-    assert not valid and [(p.code, "`bonus`" in p.message) for p in problems] == [("C022", True)]
+    assert not valid and [(p.code, "`bonus`" in p.message) for p in problems] == [("C023", True)]
     path.write_text(text.replace("    defaults: {value: 0}", "    defaults: {value: 0}\n    attributes:\n"
                                  "      bonus: extra points at the end"))
     valid, problems = validate(path)

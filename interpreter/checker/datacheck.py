@@ -39,7 +39,7 @@ def declared_attributes(kd: Any) -> tuple[set[str], set[str]]:
 
 
 def attribute_problems(ck: Any) -> None:
-    """C022: an item key that its kind does not declare."""
+    """C023: an item key that its kind does not declare."""
     raw = ck.rs.raw if isinstance(ck.rs.raw, dict) else {}
     kinds = raw.get("components")
     if not isinstance(kinds, dict):
@@ -60,7 +60,7 @@ def attribute_problems(ck: Any) -> None:
                 others = len(_items(kd)) - len(without)
                 guess = did_you_mean(key, declared | set(ck.rs.kinds[kind].counters if kind in ck.rs.kinds else ()))
                 ck.problems.add(
-                    "C022", f"`{key}` is not an attribute of `{kind}`: {others} of its {len(_items(kd))} "
+                    "C023", f"`{key}` is not an attribute of `{kind}`: {others} of its {len(_items(kd))} "
                     "items give it (not " + ", ".join(f"`{x}`" for x in without[:3])
                     + (", ..." if len(without) > 3 else "") + ") and it is not declared", span,
                     hint=(guess + " " if guess else "") + "an attribute that some items leave out is declared "
@@ -68,7 +68,7 @@ def attribute_problems(ck: Any) -> None:
 
 
 def literal_problems(ex: Any, n: A.Compare) -> None:
-    """C023: `c.type == "firemen"` where no item has that value, so the comparison never holds."""
+    """C024: `c.type == "firemen"` where no item has that value, so the comparison never holds."""
     ck = ex.ck
     if n.op not in ("==", "!=", "in", "not in"):
         return
@@ -90,7 +90,7 @@ def literal_problems(ex: Any, n: A.Compare) -> None:
         guess = did_you_mean(lit.value, shown)
         if lit.value == "none" and None in values:
             guess = "the value none is written without quotes: `none`"
-        ex.add("C023", f"no component has {name} \"{lit.value}\", so this comparison is always "
+        ex.add("C024", f"no component has {name} \"{lit.value}\", so this comparison is always "
                f"{'false' if n.op in ('==', 'in') else 'true'}", lit.span,
                hint=guess or ("the values are " + ", ".join(f'"{v}"' for v in shown[:8])
                               + (", ..." if len(shown) > 8 else "") if shown else None))
@@ -104,26 +104,26 @@ def _only_attribute(ck: Any, name: str) -> bool:
 
 
 def amount_problems(ex: Any, n: A.Call) -> None:
-    """C024: `gain(x, -1)`: a literal negative amount, which `gain` and `pay` always refuse."""
+    """C025: `gain(x, -1)`: a literal negative amount, which `gain` and `pay` always refuse."""
     if n.func not in ("gain", "pay") or len(n.args) != 2:
         return
     a = n.args[1]
     if type(a) is A.Neg and type(a.operand) is A.Num and a.operand.value > 0:
         other = "pay" if n.func == "gain" else "gain"
-        ex.add("C024", f"`{n.func}` takes a non-negative amount, so `{n.func}(..., -{a.operand.value})` always "
+        ex.add("C025", f"`{n.func}` takes a non-negative amount, so `{n.func}(..., -{a.operand.value})` always "
                "fails", a.span, hint=f"write `{other}(..., {a.operand.value})`, or `score(...)` for points that "
                "may go below zero")
 
 
 def reveal_problems(ex: Any, n: A.Call) -> None:
-    """W011: `reveal` of a zone (or its contents) that only its owner, or nobody, may look into:
+    """W012: `reveal` of a zone (or its contents) that only its owner, or nobody, may look into:
     turning components face up there shows them to no one new."""
     if n.func != "reveal" or len(n.args) != 1:
         return
     vis, name = _zone_visibility(ex.ck, n.args[0])
     if vis in ("owner", "hidden"):
         who = "its owner only" if vis == "owner" else "nobody"
-        ex.add("W011", f"`reveal` changes nothing here: `{name}` is a zone that {who} may look into, "
+        ex.add("W012", f"`reveal` changes nothing here: `{name}` is a zone that {who} may look into, "
                "face up or not", n.span, severity="warning",
                hint="move the components to a public zone to show them, or `show(x, p)` to one player")
 

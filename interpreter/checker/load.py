@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,11 @@ def read_document(path: Path) -> Any:
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
-                 factory: Callable[..., Ruleset] = Ruleset) -> Ruleset:
-    """Load, validate and analyse a ruleset (or variant) by bundled name or path."""
+                 factory: Callable[..., Ruleset] = Ruleset, allow: Sequence[str | os.PathLike] = ()) -> Ruleset:
+    """Load, validate and analyse a ruleset (or variant) by bundled name or path. `allow`: folders besides
+    the ruleset's own that its `extends:` and `import:` may read."""
     path = find_ruleset(str(name_or_path))
-    layers = resolve_layers(path, read_document)  # [base doc, ..., this doc]; merged data with per-key origin docs
+    layers = resolve_layers(path, read_document, allow=allow)  # [base doc, ..., this doc]; merged data with per-key origin docs
     b = Builder()
     for d in layers.docs:
         b.sources[d.path] = d.text
@@ -57,7 +58,7 @@ _SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
 def _schema_comment(path: str, text: str) -> list[Problem]:
-    """W012: an editor's schema comment that points at no file (a variant copied to another folder
+    """W013: an editor's schema comment that points at no file (a variant copied to another folder
     keeps `../schema/meeple.schema.json`): the editor then checks nothing, silently."""
     for i, line in enumerate(text.split("\n")[:5], 1):
         m = _SCHEMA_COMMENT.match(line)
@@ -66,7 +67,7 @@ def _schema_comment(path: str, text: str) -> list[Problem]:
         target = m.group(1)
         if "://" in target or (Path(path).parent / target).is_file():
             return []
-        return [Problem("W012", f"the schema comment points at `{target}`, which does not exist from here",
+        return [Problem("W013", f"the schema comment points at `{target}`, which does not exist from here",
                         Span(path, i, m.start(1) + 1, i, m.end(1)), "warning",
                         "point it at a schema file (`meeple schema > meeple.schema.json`); "
                         "`meeple new variant` writes a comment that works")]

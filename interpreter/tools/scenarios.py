@@ -155,7 +155,7 @@ class _Runner:
     def eval(self, text: str, path: tuple) -> Any:
         assert self.game is not None
         expr = parse_expr(str(text), self.origin(path))
-        return self.game._ev.eval(expr, self.scope())
+        return self.game._rules(self.game._ev.eval, expr, self.scope())
 
     def run(self) -> None:
         sc = self.sc
@@ -178,11 +178,11 @@ class _Runner:
         block = parse_script(text, self.origin(path))
         g = self.game
         assert g is not None
-        g._ev.exec_block(block, self.scope())
+        g._rules(g._ev.exec_block, block, self.scope())
         # The arranged state may change what the pending decision offers: ask again.
         if g.state.pending is not None:
             g.state.pending = None
-            M.run(g._ev)
+            g._rules(M.run, g._ev)
 
     def step(self, step: dict, path: tuple) -> None:
         g = self.game

@@ -147,3 +147,31 @@ def holm(ps: Sequence[float]) -> list[float]:
         running = max(running, min(1.0, (m - rank) * ps[i]))  # adjusted p-values never decrease
         out[i] = running
     return out
+
+
+class Running:
+    """Mean and sample standard deviation of a stream of numbers, in constant memory (Welford's method):
+    summaries of many games keep no list of them."""
+
+    __slots__ = ("m2", "n", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0  # the running mean
+        self.m2 = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.total
+        self.total += delta / self.n
+        self.m2 += delta * (x - self.total)
+
+    @property
+    def mean(self) -> float:
+        return self.total if self.n else float("nan")
+
+    @property
+    def stdev(self) -> float:
+        if self.n == 0:
+            return float("nan")
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
