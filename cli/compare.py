@@ -1,8 +1,10 @@
 """`meeple compare BASE VARIANT...`: play every ruleset on the same seeds and show the results side by side.
 
-The figures come from interpreter/tools/compare.py. Each cell of a variant is marked against the base:
-`*` when the difference is significant (p < 0.05), `~` when it is not; the "differences" section says
-it in words. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
+The figures come from interpreter/tools/compare.py. The report leads with what each variant changes
+(from `meeple diff`) and how often the changed parts ran. Each cell of a variant is marked against the
+base: `*` when the difference is significant (p < 0.05 after Holm's correction over all the figures of
+that variant), `~` when it is not; the "differences" section says it in words. The first-player
+advantage is tested against the fair share, in a section of its own. `--plot` draws score distributions and seat win rates (needs the `plot` extra).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
+from meeple.cli.diff import changes_of, changes_text
 
 
 def _pct(x: float | None) -> str:
@@ -44,7 +47,16 @@ def render(res: dict[str, Any]) -> str:
             f"(seed {res['seed']}), agents {', '.join(res['agents'])}")]
     for letter, s in zip(letters, sums):
         out.append(f"  {letter} = {s['ruleset']} ({s['path']}){'  [base]' if letter == 'A' else ''}")
-    out.append("  marks against A: * significant (p < 0.05), ~ not significant\n")
+    if all(a == "random" for a in res["agents"]):
+        out.append("  note: every seat is a random bot. Random bots do not react to a rule's incentives, so a "
+                   "change that players would exploit (or avoid) may show no effect here; try --agents greedy.")
+    if res.get("changes"):
+        out.append("\nWhat each variant changes (meeple diff), and how often the changed parts ran in its games")
+        for letter, s, ch in zip(letters[1:], sums[1:], res["changes"]):
+            out += changes_text(letter, s["ruleset"], ch)
+    tests = max((sum(r["p"] is not None for r in d["rows"]) for d in diffs), default=0)
+    out.append(f"\nVersus the base A: * significant, ~ not, at p < {res.get('alpha', 0.05)} after "
+               f"{res.get('correction', 'Holm')}'s correction for the {tests} figures compared per variant\n")
 
     def cells(fn: Any, what: str | None = None) -> list[str]:
         row = [fn(sums[0])]
@@ -57,8 +69,6 @@ def render(res: dict[str, Any]) -> str:
         rows.append([f"P{k + 1} win rate [95% CI]"] + cells(
             lambda s, k=k: f"{_pct(s['seats'][k]['win_rate'])} [{_pct(s['seats'][k]['win_ci'][0])}-"
                            f"{_pct(s['seats'][k]['win_ci'][1])}]", f"P{k + 1} win rate"))
-    rows.append(["first-player advantage"] + cells(
-        lambda s: f"{100 * s['first_player']['advantage']:+.1f} pts (p {s['first_player']['p']:.2f})"))
     rows.append(["score mean (sd)"] + cells(lambda s: f"{_num(s['score']['mean'])} ({_num(s['score']['sd'])})",
                                             "score mean"))
     rows.append(["winning margin (sd)"] + cells(
@@ -67,6 +77,12 @@ def render(res: dict[str, Any]) -> str:
         lambda s: f"{_num(s['length']['mean'])} ({_num(s['length']['sd'])})", "game length"))
     rows.append(["decisions per game"] + cells(lambda s: _num(s["decisions_mean"], 0)))
     out.append(table([""] + letters, rows))
+    out.append("\nVersus the fair share (each ruleset on its own, not against A): does P1 win more than 1 in "
+               f"{res['players']}?")
+    out += [f"  {letter}: first-player advantage {100 * s['first_player']['advantage']:+.1f} points "
+            f"(P1 wins {_pct(s['first_player']['win_rate'])}, fair {_pct(s['first_player']['fair'])}; "
+            f"p {s['first_player']['p']:.3f}, {'significant' if s['first_player']['p'] < res.get('alpha', 0.05) else 'not significant'})"
+            for letter, s in zip(letters, sums)]
 
     out.append("\nItems: held = games in which a player ends holding it; win = its owners' win rate; "
                "* = significant change")
@@ -90,14 +106,17 @@ def render(res: dict[str, Any]) -> str:
                                  ["-"] * (len(sums) - i - 1))
     out.append(table(["item"] + [f"{x}: held win" for x in letters], item_rows))
 
-    out.append("\nDifferences against A (items: only the significant ones)")
+    out.append("\nDifferences against A (items: only the significant ones; p raw, and adjusted for the "
+               "number of figures compared)")
     for letter, d in zip(letters[1:], diffs):
         out.append(f"  {letter}: {d['variant']}")
         for r in d["rows"]:
             if r["item"] is None or r["significant"]:
                 verdict = "significant" if r["significant"] else "not significant"
+                adj = r.get("p_adjusted")
                 out.append(f"    {r['what']}: {_fmt(r['base'])} -> {_fmt(r['variant'])} "
-                           f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}, {verdict})")
+                           f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}"
+                           + (f", adjusted {adj:.3f}" if adj is not None else "") + f", {verdict})")
     if any("coverage" in s for s in sums):
         out.append("\nRules coverage: what never ran")
         for letter, s in zip(letters, sums):
@@ -182,13 +201,19 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
             res = run(loaded, n, games, seed, agents, workers, coverage, progress=bar.update)
     else:
         res = run(loaded, n, games, seed, agents, workers, coverage)
-    if plot_file:
-        from meeple.tools.plot import plot
-
-        plot(res, plot_file)
+    res["changes"] = [changes_of(loaded[0], rs, s) for rs, s in zip(loaded[1:], res["rulesets"][1:])]
+    # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
         click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))
     else:
         click.echo(render(res))
-        if plot_file:
+    if plot_file:
+        from meeple.tools.plot import plot
+
+        try:
+            plot(res, plot_file)
+        except (OSError, ValueError) as e:
+            raise usage(f"the report is above, but the plot could not be written to {plot_file}: {e}",
+                        code="IO01") from None
+        if fmt != "json":
             click.echo(f"\nplot written to {plot_file}")

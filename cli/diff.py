@@ -186,3 +186,57 @@ def diff(base: str, variant: str, fmt: str) -> None:
                               ensure_ascii=False, default=str))
     else:
         click.echo(render(a.name, b.name, changes))
+
+
+# ------------------------------------------------------------------ for compare
+def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a variant changed (as `meeple diff` says it), each with how often the changed part ran in the
+    variant's games (from coverage): a change that never runs cannot explain a difference."""
+    cov = summary.get("coverage") or {}
+    counts, procs, games = cov.get("counts") or {}, cov.get("procedure_calls") or {}, max(1, summary["games"])
+    out = []
+    for ch in semantic_diff(base.raw, variant.raw):
+        entity, section = ch["entity"], ch["section"]
+        if section == "ruleset" and entity in ("name", "description"):
+            continue  # names and prose change no rule
+        ran: dict[str, int] = {}
+        if section == "procedures" and entity in procs:
+            ran[f"procedure {entity}"] = procs[entity]
+        elif section == "phases":
+            ran.update({k: v for k, v in counts.items() if k in (f"phase {entity}", f"step {entity}")})
+        elif section == "events":
+            ran.update({k: v for k, v in counts.items() if k == f"event {entity}"})
+        elif section == "components" and " " in entity:
+            item = entity.split(" ", 1)[1].split(".")[0]
+            ran.update({k: v for k, v in counts.items() if k.startswith((f"effect {item} on ", f"effect {item} option "))})
+        scripts = [f["field"] or "script" for f in ch["fields"] if "diff" in f]
+        values = [[f["field"], f.get("old"), f.get("new")] for f in ch["fields"]
+                  if "diff" not in f and f["field"] != "description"
+                  and not isinstance(f.get("old", f.get("new")), (dict, list))]
+        out.append({"section": section, "entity": entity, "change": ch["change"], "scripts": scripts,
+                    "values": values[:4], "ran": ran, "games": games})
+    return out
+
+
+def changes_text(letter: str, name: str, changes: list[dict]) -> list[str]:
+    out = [f"  {letter} ({name}): {len(changes)} change{'s' if len(changes) != 1 else ''}"]
+    sign = {"added": "+", "removed": "-", "changed": "~"}
+    for c in changes:
+        parts = [f"{f or 'value'} {_short(n)}" if c["change"] == "added" else
+                 f"{f or 'value'} {_short(o)}" if c["change"] == "removed" else
+                 f"{f or 'value'} {_short(o)} -> {_short(n)}" for f, o, n in c["values"]]
+        parts += [f"{f} (script) rewritten" for f in c["scripts"][:3]]
+        what = "; ".join(parts) or c["change"]
+        line = f"    {sign[c['change']]} {c['section']} {c['entity']}: {what}"
+        if c["ran"]:
+            line += "; " + ", ".join(f"{k} ran {v} times ({v / c['games']:.2f} per game)" if v else
+                                     f"{k} never ran" + (" (bots do not count calls from labels or the greedy "
+                                                         "heuristic)" if k.startswith("procedure") else "")
+                                     for k, v in c["ran"].items())
+        out.append(line)
+    return out
+
+
+def _short(v: Any) -> str:
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -38,6 +38,8 @@ meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
 from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
+from meeple.cli.show import show; meeple.add_command(show)  # noqa: I001
+from meeple.cli.show import new; meeple.add_command(new)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -224,7 +226,7 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
             for p in r.problems:
                 span = p.span or r.span
                 where = f"{span.file}:{span.line}" if span else r.file
-                click.echo(f"FAIL {where}: {p.message}")
+                click.echo(f"FAIL {where}: {r.name}: {p.message}")
                 if p.hint:
                     click.echo(f"  hint: {p.hint}")
         click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")

@@ -108,6 +108,14 @@ def test_compare_command_text_and_json():
     assert text.exit_code == 0, text.output
     assert "P1 win rate [95% CI]" in text.output and "first-player advantage" in text.output
     assert "not significant" in text.output and "Rules coverage" in text.output
+    # It leads with what the variant changes; the fair-share test is apart from the comparison with A;
+    # it says how many figures the correction is over; it warns that random bots do not react to incentives.
+    out = text.output
+    assert out.index("~ constants port_points_per_ship: value 1 -> 2") < out.index("P1 win rate [95% CI]")
+    assert out.index("Versus the fair share") > out.index("P1 win rate [95% CI]")
+    table = out[out.index("P1 win rate [95% CI]"):out.index("Versus the fair share")]
+    assert "first-player advantage" not in table
+    assert "after Holm's correction for the" in out and "every seat is a random bot" in out
     out = runner.invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "8", "-j", "1",
                                  "--format", "json", "--no-coverage"])
     data = json.loads(out.output)
@@ -115,6 +123,41 @@ def test_compare_command_text_and_json():
     assert "coverage" not in data["rulesets"][0]
     one = runner.invoke(meeple, ["compare", "speicherstadt"])
     assert one.exit_code == 2 and "at least one variant" in one.output
+
+
+def test_significance_is_corrected_for_the_number_of_figures():
+    """Every row of a variant carries the raw p and the Holm-adjusted one; `significant` uses the adjusted."""
+    res = compare([BASE, "gentle_fires"], 4, 12, seed=2, workers=1, coverage=False)
+    assert res["correction"] == "Holm"
+    rows = [r for r in res["differences"][0]["rows"] if r["p"] is not None]
+    assert len(rows) > 20
+    for r in rows:
+        assert r["p_adjusted"] >= r["p"] and r["significant"] == (r["p_adjusted"] < 0.05)
+
+
+def test_a_bad_plot_path_fails_before_any_game(monkeypatch, tmp_path):
+    import meeple.cli.compare as cc
+
+    monkeypatch.setattr(cc, "_need_matplotlib", lambda: None)
+    played = []
+    monkeypatch.setattr("meeple.tools.compare.run_games", lambda *a, **k: played.append(1))
+    out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-n", "2",
+                                      "--plot", str(tmp_path / "missing" / "x.png")])
+    assert out.exit_code == 2 and "there is no folder" in out.output and not played
+
+
+def test_the_report_is_written_before_a_plot_that_fails(monkeypatch, tmp_path):
+    import meeple.cli.compare as cc
+    from meeple.tools import plot as plotting
+
+    def broken(res, path):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(cc, "_need_matplotlib", lambda: None)
+    monkeypatch.setattr(plotting, "plot", broken)
+    out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "2", "-j", "1",
+                                      "--no-coverage", "--plot", str(tmp_path / "x.png")])
+    assert out.exit_code == 2 and "P1 win rate [95% CI]" in out.output and "disk full" in out.output
 
 
 def test_plot_without_matplotlib_exits_2(monkeypatch):
@@ -147,3 +190,20 @@ def test_semantic_diff_of_items_by_id():
                      ("phases", "p", "changed")}
     step = next(c for c in semantic_diff(a, b) if c["section"] == "phases")["fields"][0]
     assert step["field"] == "s2" and "-b" in step["diff"] and "+c" in step["diff"]
+
+
+def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
+    """A changed card effect is listed with its coverage count in the variant's games."""
+    from meeple.cli.diff import changes_of
+    from meeple.runtime.rules import load_ruleset
+
+    path = tmp_path / "rich_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
+                    '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
+    base, var = BASE, load_ruleset(path)
+    res = compare([base, var], 3, 4, seed=1, workers=1)
+    (change,) = changes_of(base, var, res["rulesets"][1])
+    assert (change["entity"], change["scripts"]) == ("card bank", ["on.income"])
+    (count,) = change["ran"].values()
+    assert list(change["ran"]) == ["effect bank on income"] and count > 0
+    assert count == res["rulesets"][1]["coverage"]["counts"]["effect bank on income"]

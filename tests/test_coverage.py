@@ -19,6 +19,7 @@ components:
   card:
     items:
       z:
+        new: true
         name: Z
         value: 0
         on:
@@ -61,8 +62,8 @@ def test_a_never_firing_effect_is_found_in_the_variant_file(rulesets):
     never = {(u.kind, u.name): u for u in rep.never}
     assert set(never) == {("effect", "z on eclipse"), ("event", "eclipse"), ("option", '"Never"')}
     z = never[("effect", "z on eclipse")]
-    assert Path(z.span.file).name == "v.yaml" and z.span.line == 11
-    assert never[("option", '"Never"')].span.line == 21
+    assert Path(z.span.file).name == "v.yaml" and z.span.line == 12
+    assert never[("option", '"Never"')].span.line == 22
     assert "never ran: effect z on eclipse" in render_text(rep)
 
 

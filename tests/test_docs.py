@@ -8,7 +8,8 @@ import pytest
 from meeple.language.builtins import SIGNATURES, reference_table
 from meeple.runtime.library import REGISTRY
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "language.md"
 
 
 def test_reference_table_is_current():
@@ -54,3 +55,24 @@ def test_documented_command_output_is_what_it_prints(command, shown):
 
 def test_the_docs_show_some_runs():
     assert len(list(documented_runs())) >= 2
+
+
+def test_cookbook_rulesets_load_without_warnings_and_play(tmp_path):
+    """Every complete ruleset in docs/cookbook.md is valid and plays to the end; the grid example is the
+    file that tests/scenarios/four_in_a_row.yaml tests."""
+    from meeple.runtime.rules import load_ruleset
+    from meeple.tools.simulate import play_to_end
+
+    text = (ROOT / "docs" / "cookbook.md").read_text()
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.DOTALL) if b.startswith("meeple: 1")]
+    assert len(blocks) == 2
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"recipe{i}.yaml"
+        path.write_text(block)
+        rs = load_ruleset(path)
+        assert not rs.warnings, [str(w) for w in rs.warnings]
+        for seed in range(3):
+            game, _ = play_to_end(rs, rs.min_players, seed, "random", False)
+            assert game.is_over
+    example = (ROOT / "tests" / "rulesets" / "four_in_a_row.yaml").read_text()
+    assert example.endswith(blocks[1]) and "meeple: 1\n" + example.split("meeple: 1\n", 1)[1] == blocks[1]

@@ -37,3 +37,76 @@ scenarios:
     results = run_file(path)
     assert [r.ok for r in results] == [True, False]
     assert "no option of the ruleset can be labelled" in results[1].problems[0].message
+
+
+SHOWDOWN = ROOT / "tests" / "rulesets" / "showdown.yaml"
+ARRANGED = '    before_flow: |\n      move(king, deck, "top")\n      move(ace, deck, "top")\n'
+
+
+def run_steps(tmp_path, steps: str, extra: str = ARRANGED):
+    """One scenario of the showdown game with these steps (YAML lines under `steps:`)."""
+    path = tmp_path / "sc.yaml"
+    path.write_text(f"ruleset: {SHOWDOWN}\nscenarios:\n  - name: probe\n    players: 2\n{extra}    steps:\n{steps}")
+    (result,) = run_file(path)
+    return result
+
+
+@pytest.mark.parametrize("step, message", [
+    ('      - offered: "Bid 4"\n', "`Bid 4` is not offered to the deciding players"),
+    ('      - {not_offered: "Bid*", player: 1}\n', "`Bid 1` is offered to P1, but must not be"),
+    ('      - not_offered: "Pass"\n', "no option of the ruleset can be labelled `Pass`"),
+    ('      - {menu_size: 2, player: 1}\n', "P1 has 3 options, expected 2"),
+    ('      - {seen_by: 2, hides: ["King"]}\n', "P2 sees `King`, which must be hidden from them"),
+    ('      - {seen_by: 2, shows: ["You drew Ace"]}\n', "P2 does not see `You drew Ace`"),
+    (('      - remember: {before: "p1.coins"}\n      - {act: "Bid 1", player: 1}\n'
+     '      - expect: {"before - p1.coins": 2}\n'), "`before - p1.coins` is 1, expected 2"),
+])
+def test_steps_that_look_without_acting_can_fail(tmp_path, step, message):
+    result = run_steps(tmp_path, step)
+    assert not result.ok and result.problems[0].message == message, [p.message for p in result.problems]
+
+
+def test_acting_for_a_seat_that_is_not_deciding_names_who_is(tmp_path):
+    result = run_steps(tmp_path, '      - {act: "Bid 1", player: 2}\n')
+    (p,) = result.problems
+    assert p.hint.startswith("P2 is not deciding now; P1 is: P1 may Bid 1; Bid 2; Bid 3"), p.hint
+
+
+def test_before_flow_arranges_the_start_and_setup_the_first_decision(tmp_path):
+    """`before_flow` runs before the flow deals; `setup` after it has dealt (the first decision is open),
+    so moving the Ace to the top of the deck there does not give it to P1."""
+    check = '      - check: ace in p1.hand\n'
+    assert run_steps(tmp_path, check).ok
+    late = '    setup: |\n      move(king, deck, "top")\n      move(ace, deck, "top")\n'
+    assert not run_steps(tmp_path, check, late).ok
+
+
+def test_one_bad_scenario_does_not_stop_the_others(tmp_path):
+    path = tmp_path / "sc.yaml"
+    path.write_text(f"""ruleset: {SHOWDOWN}
+scenarios:
+  - name: fine before
+    players: 2
+    steps: [{{offered: "Bid 1"}}]
+  - name: misspelt step
+    players: 2
+    steps: [{{ofered: "Bid 1"}}]
+  - name: fine after
+    players: 2
+    steps: [{{menu_size: 3}}]
+""")
+    results = run_file(path)
+    assert [(r.name, r.ok) for r in results] == [("fine before", True), ("misspelt step", False), ("fine after", True)]
+    assert results[1].problems[0].span.line == 8
+    path.write_text(path.read_text() + "descriptoin: a misspelt key of the file\n")
+    (whole,) = run_file(path)  # a mistake outside every scenario fails the file
+    assert whole.name == "(file)" and {p.span.line for p in whole.problems} == {8, 12}
+
+
+def test_failure_lines_name_the_scenario(tmp_path):
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    run_steps(tmp_path, '      - {menu_size: 2, player: 1}\n')
+    r = CliRunner().invoke(meeple, ["test", str(tmp_path / "sc.yaml")])
+    assert r.exit_code == 1 and f"{tmp_path / 'sc.yaml'}:9: probe: P1 has 3 options, expected 2" in r.output, r.output

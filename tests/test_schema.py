@@ -205,8 +205,9 @@ def test_scenario_step_needs_exactly_one_kind() -> None:
     found = problems(text, "scenario")
     assert [(p.code, text_at(text, p)) for p in found] == [
         ("S002", "player: 2"), ("S002", "player: 2"), ("S005", 'check: "x"')]
-    assert found[0].message == "`scenarios[0].steps[3]` needs one of `act`, `play_until`, `check` or `expect`"
-    assert found[1].message == "`player` needs `act` next to it"
+    assert found[0].message == ("`scenarios[0].steps[3]` needs one of `act`, `play_until`, `check`, `expect`, "
+                                "`run`, `remember`, `offered`, `not_offered`, `menu_size` or `seen_by`")
+    assert found[1].message == "`scenarios[0].steps[3]` needs one of `act`, `offered`, `not_offered` or `menu_size`"
     assert "only one of" in found[2].message
 
 

@@ -110,3 +110,55 @@ def test_hostile_files_get_a_clear_located_error(tmp_path: Path, name: str) -> N
     # a file that is no ruleset at all (empty, binary) is a usage error; a broken ruleset is invalid input
     assert info.value.exit_code == (2 if name in ("binary", "empty") else 1)
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value
+
+
+@pytest.mark.parametrize("name", ["c023_typo_in_anchor", "c002_typo_in_anchor_handler", "s001_wrong_type_in_anchor"])
+def test_a_mistake_inside_a_yaml_anchor_is_reported_once_at_the_anchor(name: str) -> None:
+    """Three items merge the anchor; the mistake is one line of YAML, so it is one problem."""
+    valid, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
+    assert not valid and len(problems) == 1, [str(p) for p in problems]
+
+
+def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
+    """`bnak:` is refused as a misspelling (V009); `bank_2: {new: true}` adds a card."""
+    path = tmp_path / "v.yaml"
+    path.write_text("meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n"
+                    "      bank_2: {new: true, name: Bank II, type: bank, season: C}\n")
+    rs = load_ruleset(path)
+    (c,) = [c for c in rs.components if c.item == "bank_2"]
+    assert c.attrs["type"] == "bank" and "new" not in c.attrs
+    path.write_text("meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n"
+                    "      bank: {new: true}\n")
+    valid, problems = validate(path)
+    assert not valid and [p.code for p in problems] == ["V009"]
+
+
+@pytest.mark.parametrize("name, meeple_way", [
+    ("c001_python_none", "`none`"), ("c003_python_len", "count("), ("c003_python_range", "between("),
+    ("c003_python_str", "text("), ("p001_python_fstring", "drop the `f`"), ("p001_python_def", "procedures:"),
+    ("p001_python_is", "=="), ("p001_python_tuple", "[1, 0]"), ("p001_python_chained_comparison", " and "),
+    ("p001_option_outside_choose", "choose"), ("s001_score_number", '"0"'),
+    ("c023_undeclared_attribute", "`value`"), ("c024_literal_no_item_has", "`fireman`"),
+    ("c025_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`"),
+    ("c013_reveal_counter", "log("), ("w012_reveal_in_hand", "public zone")])
+def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
+    """A Python habit (or a near miss) gets a hint naming what to write instead."""
+    _, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")
+    assert any(meeple_way in (p.hint or "") for p in problems), [(str(p), p.hint) for p in problems]
+
+
+def test_attributes_are_declared_by_defaults_attributes_or_every_item(tmp_path: Path) -> None:
+    """`bonus` is on one item only: fine once `attributes:` declares it; `bonsu` is still a misspelling."""
+    base = Path(__file__).parent / "broken" / "c023_undeclared_attribute.yaml"
+    text = base.read_text().replace("        valeu: 2", "        value: 2\n        bonus: 1")
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    valid, problems = validate(path)
+    assert not valid and [(p.code, "`bonus`" in p.message) for p in problems] == [("C023", True)]
+    path.write_text(text.replace("    defaults: {value: 0}", "    defaults: {value: 0}\n    attributes:\n"
+                                 "      bonus: extra points at the end"))
+    valid, problems = validate(path)
+    assert valid, [str(p) for p in problems]
+    path.write_text(path.read_text().replace("bonus: 1", "bonsu: 1"))
+    valid, problems = validate(path)
+    assert not valid and "did you mean `bonus`?" in (problems[0].hint or "")

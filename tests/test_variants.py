@@ -90,7 +90,7 @@ components:
     items:
       b: {count: 3}
       a: {on: {bonus_time: "score(owner.points, 10)"}}
-      d: {name: D, value: 4}
+      d: {new: true, name: D, value: 4}
 remove:
   items: [c]
 """)
@@ -130,9 +130,9 @@ def test_spans_follow_items_after_a_removal(files):
 
 
 def test_remove_then_give_again_replaces_whole(files):
-    rs = variant(files, "remove: {items: [a]}\ncomponents: {card: {items: {a: {name: New A}}}}\n")
+    rs = variant(files, "remove: {items: [a]}\ncomponents: {card: {items: {a: {name: New A, value: 7}}}}\n")
     a = rs.components[rs.items["a"][0]]
-    assert a.name == "New A" and "value" not in a.attrs and not a.on
+    assert a.name == "New A" and a.attrs == {"value": 7} and not a.on
     assert list(rs.items) == ["b", "c", "a"]
 
 
@@ -229,8 +229,8 @@ def test_items_must_be_keyed_by_id_in_a_variant(files):
 
 def test_script_errors_point_into_the_file_they_come_from(files):
     found = errors(lambda: variant(files, "components:\n  card:\n    items:\n"
-                                          "      d: {on: {bonus_time: \"score(owner.pointz, 1)\"}}\n"))
-    assert [(p.span.file.endswith("v.yaml"), p.span.line, p.span.col) for p in found] == [(True, 6, 35)]
+                                          "      d: {new: true, value: 0, on: {bonus_time: \"score(owner.pointz, 1)\"}}\n"))
+    assert [(p.span.file.endswith("v.yaml"), p.span.line, p.span.col) for p in found] == [(True, 6, 56)]
     # Removing a procedure the base still calls: the error is in the base, where the call is.
     found = errors(lambda: variant(files, "remove: {procedures: [bump]}\n"))
     assert [(p.code, Path(p.span.file).name, p.span.line) for p in found if p.severity == "error"] == [

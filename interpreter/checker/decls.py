@@ -19,6 +19,17 @@ from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
 
 Entry = tuple[str, Any]  # (what it is, T or a counter key)
+# Python's names for what Meeple spells differently: newcomers write them first.
+PYTHON_NAMES = {"None": "Meeple writes it in lower case: `none`", "True": "Meeple writes it in lower case: `true`",
+                "False": "Meeple writes it in lower case: `false`", "null": "the value is written `none`"}
+PYTHON_FUNCTIONS = {"len": "`count(xs)` is the number of items", "range": "`between(lo, hi)` includes both "
+                    "ends: `range(n)` is `between(0, n - 1)`", "str": "`text(x)` makes text of a value",
+                    "print": "`log(text)` writes a line every player sees", "int": "numbers are whole already; "
+                    "`x // y` divides", "enumerate": "loop over `between(0, count(xs) - 1)` and index `xs[i]`",
+                    "append": "write `xs += [x]` (or `move(c, zone)` for components)",
+                    "isinstance": "there are no classes; compare `c.kind == \"card\"`",
+                    "random": "`random_pick(xs)` picks from a list with the game's seeded dice",
+                    "dict": "write a map literal, `{}`", "set": "`distinct(xs)` drops repeats"}
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
@@ -87,6 +98,7 @@ class Decls:
             for n, e in tab.items():
                 self.comp_attrs.setdefault(n, []).append(e)
 
+        self.attr_values = attribute_values(rs)
         self.counter_init: dict[tuple, T | None] = {}
         for name, d in rs.game_counters.items():
             self.counter_init[("g", name)] = _initial(d.initial)
@@ -104,6 +116,8 @@ class Decls:
         rs = self.rs
         if nm in rs.player_counters or nm in rs.player_zones:
             return f"`{nm}` belongs to a player: write `p.{nm}`"
+        if nm in PYTHON_NAMES:
+            return PYTHON_NAMES[nm]
         if nm in ("self", "owner"):
             return "`self` and `owner` exist only in a component's `on:` handlers and `options:`"
         if nm in rs.kinds:
@@ -127,6 +141,19 @@ class Decls:
         if what == "a game zone":
             return "move components with `move(...)`, or use another name for a variable"
         return "use another name for a variable"
+
+
+def attribute_values(rs: Ruleset) -> dict[str, set[Any]]:
+    """Every value each attribute takes on some item (lists contribute their elements): a comparison
+    with a literal outside these is always false (datacheck.py)."""
+    out: dict[str, set[Any]] = {}
+    for c in rs.components:
+        for k, v in c.attrs.items():
+            vals = out.setdefault(k, set())
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, (str, int, float, bool, type(None))):
+                    vals.add(x)
+    return out
 
 
 def _initial(v: Any) -> T | None:

@@ -7,12 +7,13 @@ run reports every mistake. Names of bundled rulesets resolve to files under `rul
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from meeple.checker.analyze import analyze
-from meeple.errors import RulesetError, Span
+from meeple.errors import Problem, RulesetError, Span
 from meeple.language.build import Builder, build
 from meeple.language.model import Ruleset
 from meeple.language.syntax import script_syntax
@@ -46,8 +47,43 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     # Even when some scripts did not parse, check the others, so one run reports every problem
     # (`partial`: names of the broken scripts still count as defined; no warnings).
     problems = analyze(rs, partial=broken, locate=locate) if check else []
-    rs_problems = b.problems.items + problems
+    rs_problems = _once(b.problems.items + problems + _schema_comment(layers.docs[-1].path, layers.docs[-1].text))
     if any(p.severity == "error" for p in rs_problems):
         raise RulesetError(sorted(rs_problems, key=problem_position))
     rs.warnings = [p for p in rs_problems if p.severity == "warning"]
     return rs
+
+
+_SCHEMA_COMMENT = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+def _schema_comment(path: str, text: str) -> list[Problem]:
+    """W013: an editor's schema comment that points at no file (a variant copied to another folder
+    keeps `../schema/meeple.schema.json`): the editor then checks nothing, silently."""
+    for i, line in enumerate(text.split("\n")[:5], 1):
+        m = _SCHEMA_COMMENT.match(line)
+        if m is None:
+            continue
+        target = m.group(1)
+        if "://" in target or (Path(path).parent / target).is_file():
+            return []
+        return [Problem("W013", f"the schema comment points at `{target}`, which does not exist from here",
+                        Span(path, i, m.start(1) + 1, i, m.end(1)), "warning",
+                        "point it at a schema file (`meeple schema > meeple.schema.json`); "
+                        "`meeple new variant` writes a comment that works")]
+    return []
+
+
+def _once(problems: list) -> list:
+    """Each mistake once: items that share a script through a YAML anchor (`<<: *merchant`) each
+    parse and check their own copy of it, so the same problem would be reported at the anchor
+    once per item."""
+    seen: set[tuple] = set()
+    out = []
+    for p in problems:
+        s = p.span
+        key = (p.code, p.message, (s.file, s.line, s.col) if s is not None else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.checker import typesys as ty
+from meeple.checker.datacheck import amount_problems, literal_problems, reveal_problems
+from meeple.checker.decls import PYTHON_FUNCTIONS
 from meeple.checker.typesys import NUMLIKE, T
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
@@ -41,6 +43,8 @@ class Ops:
         ck = self.ck
         prim = SIGNATURES.get(n.func)
         if prim is not None:
+            amount_problems(self, n)
+            reveal_problems(self, n)
             if not prim.min_args <= len(n.args) <= prim.max_args:
                 want = (f"{prim.min_args}" if prim.min_args == prim.max_args
                         else f"{prim.min_args} to {prim.max_args}")
@@ -81,7 +85,7 @@ class Ops:
         for a in n.args:
             self.expr(a)
         hint = (f"`{n.func}` is a phase: run it with `phase {n.func}`" if n.func in ck.phase_names
-                else ck.did_you_mean(n.func, set(SIGNATURES) | ck.proc_names))
+                else PYTHON_FUNCTIONS.get(n.func) or ck.did_you_mean(n.func, set(SIGNATURES) | ck.proc_names))
         self.add("C003", f"there is no function or procedure `{n.func}`", n.span, hint=hint)
         return ty.ANY
 
@@ -164,6 +168,7 @@ class Ops:
         a, b = self.expr(n.left), self.expr(n.right)
         op, ka, kb = n.op, a.k, b.k
         known = ka != "any" and kb != "any"
+        literal_problems(self, n)
         if op in ("==", "!="):
             if known and ka != kb and "none" not in (ka, kb):
                 self.add("C011", f"{a} is never equal to {b}, so `{op}` is always "
@@ -224,6 +229,10 @@ def _compare_hint(a: T, b: T) -> str | None:
 def _arg_hint(func: str, t: T) -> str | None:
     if t.k == "num" and func in ("count", "sum", "first", "last", "list"):
         return "it is a number already"
+    if func in ("reveal", "conceal") and t.k in ("num", "bool", "str"):
+        # `reveal(p.coins)` did nothing before this was an error: a showdown that never showed anything
+        return "only components turn face up; to make a hidden counter known to all, write it in the log: " \
+               "`log(\"{p.name} has {p.coins}\")`"
     if t.k == "zone" and func == "keys":
         return "a zone is not a map: loop over it, or use `list(zone)`"
     return None

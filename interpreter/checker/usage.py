@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.checker.datacheck import attribute_problems
 from meeple.checker.exprcheck import RootInfo
 from meeple.errors import Span
 
@@ -25,6 +26,7 @@ def definition_problems(ck: Any) -> None:
             add("C006", f"`{c_ev}` is not a declared event", span,
                 hint=ck.did_you_mean(c_ev, rs.events) or "declare it under `events:`")
     _duplicate_items(ck)
+    attribute_problems(ck)
     for name, span, where in ck.readonly_assigns:
         what = ck.globals[name][0]
         if name in ck.used_names:

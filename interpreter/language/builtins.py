@@ -95,7 +95,8 @@ SIGNATURES: dict[str, Signature] = {s.name: s for s in (
          "A uniformly random item (from the game's seeded RNG), or none if empty.", pure=False),
     _sig('move', 'x to where?', 'none',
          "Move a component (or a list, or a zone's contents) to the bottom of a zone, or to the top "
-         'with `"top"`. `move(card, p.tableau)`, `move(cubes, stock)`, `move(c, deck, "top")`', pure=False),
+         'with `"top"` (one by one: `move([a, b, c], deck, "top")` leaves `c` on top). '
+         '`move(card, p.tableau)`, `move(cubes, stock)`, `move(c, deck, "top")`', pure=False),
     _sig('draw', 'k source to', 'list',
          'Move the top k components of a zone to another (fewer if it runs out); returns them. `got '
          '= draw(3, bag, c.slot)`', pure=False),

@@ -79,6 +79,9 @@ def syntax_problem(e: UnexpectedInput, text: str, origin: Origin, describe: Call
     tok: Any = getattr(e, "token", None)
     kind = getattr(tok, "type", "")
     unclosed = _unclosed(text, line, col)
+    habit = _python_habit(lines, tok, line, unclosed)
+    if habit is not None:
+        return at(*habit)
     if unclosed is not None and _CLOSERS[unclosed[0]] in {describe(a).strip("`") for a in accepts}:
         ch, ln, c = unclosed
         return at(ln, c, "P001", f"this `{ch}` is never closed",
@@ -118,6 +121,41 @@ def syntax_problem(e: UnexpectedInput, text: str, origin: Origin, describe: Call
     if str(tok) == "=" and "EQUAL" not in accepts:
         hint = "to compare, write `==`; `=` only assigns, at the start of a line"
     return at(line, col, "P001", f"unexpected {what}", hint)
+
+
+_CHAIN = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _python_habit(lines: list[str], tok: Any, line: int,
+                  unclosed: tuple[str, int, int] | None) -> tuple[int, int, str, str, str] | None:
+    """Python written where Meeple differs: (line, col, code, message, hint) naming the Meeple way."""
+    if tok is None or not getattr(tok, "line", None):
+        return None
+    ln, c, word = tok.line, tok.column, str(tok)
+    src = _code(lines[ln - 1]) if ln <= len(lines) else ""
+    first = src.split()[0] if src.split() else ""
+    ind = len(src) - len(src.lstrip()) + 1
+    if first == "def":
+        return (ln, ind, "P001", "`def` is Python: a Meeple script cannot define functions",
+                "declare a procedure in YAML under `procedures:` (`NAME: {params: [...], do: |...}`)")
+    after = src[ind - 1 + len(first):]
+    second = ind + len(first) + len(after) - len(after.lstrip())  # the column of the word after the first
+    if first in ("option", "options") and c == second and word not in ("=", "+=", "-="):
+        return (ln, ind, "P001", f"`{first}` belongs inside a `choose` block",
+                f"indent it under `choose PLAYER \"prompt\":`; {first} lines list what the player may pick")
+    if word.startswith(("'", '"')) and c >= 2 and src[c - 2:c - 1] in "fF" and (c < 3 or not (
+            src[c - 3].isalnum() or src[c - 3] == "_")):
+        return (ln, c - 1, "P001", "f-strings are Python: every Meeple string interpolates",
+                f"drop the `{src[c - 2]}`: \"Buy {{c.name}}\" puts the name in the text")
+    if word == "is":
+        return (ln, c, "P001", "`is` is Python: Meeple compares with `==`",
+                "write `x == none` for `x is None`, and `!=` for `is not`")
+    if word == "," and unclosed is not None and unclosed[0] == "(":
+        return (unclosed[1], unclosed[2], "P001", "the language has no tuples",
+                "use a list, `[1, 0]`, for several values; `(` only groups one expression")
+    if word in _CHAIN and any(op in src[:c - 1] for op in _CHAIN):
+        return (ln, c, "P001", "comparisons do not chain in Meeple", "write `0 <= i and i < 9`")
+    return None
 
 
 def _code(s: str) -> str:

@@ -53,6 +53,16 @@ def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
     for error in _validator(name).iter_errors(doc.data):
         problems.extend(_explain(_leaf(error), doc))
     unique = list(dict.fromkeys(problems))  # one `required` error lists every missing key
+    # A mistake inside a YAML anchor that several items merge is one place in the file: report it once
+    # (the messages differ only in the item's index).
+    seen: set[tuple] = set()
+    once = []
+    for p in unique:
+        key = (p.code, re.sub(r"\[\d+\]", "[]", p.message), (p.span.file, p.span.line, p.span.col) if p.span else None)
+        if key not in seen:
+            seen.add(key)
+            once.append(p)
+    unique = once
     far = (1 << 30, 0)
     return sorted(unique, key=lambda p: (p.span.line, p.span.col) if p.span else far)
 
@@ -114,7 +124,11 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         types = [value] if isinstance(value, str) else list(value)
         if "number" in types and "integer" in types:
             types.remove("integer")
-        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}")]
+        # YAML reads `score: 0` as a number: a script that is one number or `true` needs quotes.
+        quote = (f"quote it so that YAML reads text: `{path[-1]}: \"{json.dumps(inst)}\"`"
+                 if types == ["string"] and isinstance(inst, (int, float, bool)) and path else None)
+        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}",
+                   hint=quote)]
     if rule == "required":
         lead = f"{where} is missing" if path else "missing"
         return [at("S002", f"{lead} the required key `{k}`", key=True) for k in value if k not in inst]

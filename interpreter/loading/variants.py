@@ -225,6 +225,11 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
 
 def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: Any) -> None:
     kind = path[1]
+    # A kind the base already has items of: an id it does not have is most often a misspelling
+    # (`bnak:` for `bank:`), so adding an item must be said with `new: true`. Ids this very file
+    # removes may be given again without it (that replaces the item whole).
+    base_ids = set(old) if isinstance(old, dict) else set()
+    removed = {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])}
     if old is None:
         old = _at(layers.data, path[:-1])[ITEMS] = {}
     others = {i: k for k, kd in (layers.data.get("components") or {}).items() if k != kind
@@ -234,11 +239,22 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
         if isinstance(patch, dict) and "id" in patch and str(patch["id"]) != item_id:
             raise _fail("V006", f"the item `{item_id}` cannot be given the id `{patch['id']}`",
                         doc.span(ipath + ("id",)), "in a variant the key is the item's id: rename the key")
+        is_new = isinstance(patch, dict) and patch.get("new") is True
+        if isinstance(patch, dict) and "new" in patch:
+            if item_id in old:
+                raise _fail("V009", f"`{item_id}` is already an item of the base, so it cannot be `new`",
+                            doc.span(ipath + ("new",), key=True), "drop `new: true` to change the base's item")
+            patch = {k: v for k, v in patch.items() if k != "new"}
         if item_id in old:
             _merge(layers, doc, ipath, patch)
         elif item_id in others:
             raise _fail("V005", f"the item `{item_id}` is a `{others[item_id]}`, not a `{kind}`",
                         doc.span(ipath, key=True), f"change it under `components.{others[item_id]}.items`")
+        elif base_ids and not is_new and item_id not in removed:
+            close = difflib.get_close_matches(item_id, sorted(base_ids), n=1, cutoff=0.6)
+            raise _fail("V009", f"the base has no `{kind}` item `{item_id}`", doc.span(ipath, key=True),
+                        (f"did you mean `{close[0]}`? " if close else "")
+                        + f"to add an item, give it `new: true`: `{item_id}: {{new: true, ...}}`")
         else:  # a new item: its id is the key it was given
             old[item_id] = {"id": item_id, **copy.deepcopy(patch)}
             _record(layers, ipath, doc, ipath)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from meeple.errors import IllegalAction, MeepleError, Problem, RuntimeRuleError, SaveError
+from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
@@ -47,9 +48,11 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False,
-            chance: str = "seeded") -> Game:
+            chance: str = "seeded", before_flow: A.Block | None = None) -> Game:
         """A new game. With chance="explicit" every random event is a chance node (`is_chance`,
-        `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py)."""
+        `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py). `before_flow` is a
+        script (parsed by the caller, e.g. a rule test) run after the ruleset's `setup` and before its
+        `flow`: to arrange a starting state."""
         if chance not in ("seeded", "explicit"):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if type(players) is not int or type(seed) is not int:
@@ -58,6 +61,8 @@ class Game:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
         st = initial_state(rs, players, seed, coverage)
+        if before_flow is not None:  # under the setup frame (run first), above the flow's
+            st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         g = cls(rs, st)
         if chance == "explicit":
             st.rng = ScriptedRng()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 from meeple.checker import load
 from meeple.language import model
@@ -20,10 +21,13 @@ class Ruleset(model.Ruleset):
 
     __slots__ = ()
 
-    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False, chance: str = "seeded") -> Game:
+    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False, chance: str = "seeded",
+                 before_flow: Any = None) -> Game:
         """A new game at its first decision (or over, if it never asks for one). With chance="explicit",
-        random events are chance nodes rather than draws from the seed (see Game.is_chance)."""
-        return Game.new(self, players, seed, coverage=coverage, chance=chance)
+        random events are chance nodes rather than draws from the seed (see Game.is_chance);
+        `before_flow`: a parsed script run between the ruleset's setup and its flow (rule tests
+        arrange states with it)."""
+        return Game.new(self, players, seed, coverage=coverage, chance=chance, before_flow=before_flow)
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,

@@ -171,9 +171,11 @@ def coverage_of(rs: Ruleset, results: list[GameResult]) -> CoverageReport:
 
 
 # ------------------------------------------------------------------ base vs variant
+CORRECTION = "Holm"
+
+
 def _row(what: str, base: float, var: float, p: float, item: str | None = None) -> dict[str, Any]:
-    return {"what": what, "item": item, "base": base, "variant": var, "diff": var - base, "p": p,
-            "significant": stats.significant(p, ALPHA)}
+    return {"what": what, "item": item, "base": base, "variant": var, "diff": var - base, "p": p}
 
 
 def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: list[GameResult]) -> list[dict]:
@@ -199,6 +201,11 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
             rows.append(_row(f"{item} owners win rate", b["owner_win_rate"], v["owner_win_rate"],
                              stats.two_proportion_z(v["owner_wins"], v["owners"], b["owner_wins"], b["owners"])[1],
                              item))
+    # Some 45 figures are tested per variant: uncorrected, about two would pass p < 0.05 by chance alone.
+    # `significant` uses the Holm-adjusted p over every row of this variant; `p` stays the raw one.
+    for r, adj in zip(rows, stats.holm([r["p"] for r in rows])):
+        r["p_adjusted"] = adj
+        r["significant"] = not math.isnan(adj) and stats.significant(adj, ALPHA)
     return rows
 
 
@@ -221,7 +228,7 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
     results = run_games(loaded, players, games, seed, agents, workers, coverage, progress)
     summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]
     return json_safe({
-        "players": players, "games": games, "seed": seed, "agents": names, "alpha": ALPHA,
+        "players": players, "games": games, "seed": seed, "agents": names, "alpha": ALPHA, "correction": CORRECTION,
         "rulesets": summaries,
         "differences": [{"variant": s["ruleset"], "base": summaries[0]["ruleset"],
                          "rows": differences(summaries[0], s, results[0], res)}

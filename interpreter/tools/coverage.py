@@ -49,9 +49,13 @@ class CoverageReport:
     def never(self) -> list[Unit]:
         return [u for u in self.units if u.count == 0]
 
+    procedures: dict[str, int] = field(default_factory=dict)  # name -> times its body started
+
     def to_json(self) -> dict:
         return {"ruleset": self.ruleset, "games": self.games, "units": len(self.units),
-                "never_ran": [u.to_json() for u in self.never]}
+                "never_ran": [u.to_json() for u in self.never],
+                "counts": {f"{u.kind} {u.name}": u.count for u in self.units},
+                "procedure_calls": dict(self.procedures)}
 
 
 def merge_counts(states: Iterable[Any]) -> tuple[dict[int, int], int]:
@@ -119,7 +123,10 @@ def report_from_counts(rs: Ruleset, counts: dict[int, int], games: int) -> Cover
     for n in rs.nodes:  # option clauses outside card effects: menus in phases, procedures, setup
         if type(n) is A.Option and id(n) not in options:
             out.append(Unit("option", _label(rs, n), counts.get(ids[id(n)], 0), n.span))
-    return CoverageReport(rs.name, games, out)
+    # Procedures are not units (see KINDS), but how often one ran is still worth telling, for
+    # instance for a procedure a variant replaced.
+    procs = {name: first_count(p.body) for name, p in rs.procedures.items()}
+    return CoverageReport(rs.name, games, out, procs)
 
 
 def _own(rs: Ruleset, c: Any, section: str, ev: str) -> bool:

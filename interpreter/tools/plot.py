@@ -15,13 +15,17 @@ def plot(res: dict[str, Any], path: str | IO[bytes]) -> None:
     import matplotlib.pyplot as plt
 
     sums = res["rulesets"]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    letters = [chr(ord("A") + i) for i in range(len(sums))]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5.4))
+    fig.suptitle(f"{res['players']} players, bots {', '.join(res['agents'])}, seed {res['seed']}, "
+                 f"{res['games']} games per ruleset on matched seeds", fontsize=10)
     everything = [x for scores in res["score_samples"] for x in scores] or [0]
     lo, hi = min(everything), max(everything)
     # The same bins for every ruleset, else the outlines cannot be compared; whole points when few.
     bins = [lo + i for i in range(int(hi - lo) + 2)] if hi - lo <= 60 else 40
-    for s, scores in zip(sums, res["score_samples"]):
-        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6, label=s["ruleset"])
+    for letter, s, scores in zip(letters, sums, res["score_samples"]):
+        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6,
+                 label=f"{letter}: {s['ruleset']}")
     ax1.set(title="Score distribution (all seats)", xlabel="final score", ylabel="players")
     ax1.legend(fontsize=8)
     n, width = res["players"], 0.8 / len(sums)
@@ -30,7 +34,7 @@ def plot(res: dict[str, Any], path: str | IO[bytes]) -> None:
         rates = [seat["win_rate"] for seat in s["seats"]]
         err = [[r - seat["win_ci"][0] for r, seat in zip(rates, s["seats"])],
                [seat["win_ci"][1] - r for r, seat in zip(rates, s["seats"])]]
-        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=s["ruleset"])
+        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=f"{letters[i]}: {s['ruleset']}")
     ax2.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
     ax2.set_xticks(range(n), [f"P{k + 1}" for k in range(n)])
     ax2.set(title=f"Win rate by seat (95% CI), {res['games']} games", ylabel="win rate")

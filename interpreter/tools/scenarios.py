@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from meeple.runtime.data import Player
 from meeple.runtime.evaluator import show
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
+from meeple.tools import scenario_steps as S
 
 DEFAULT_MAX_STEPS = 20_000
 
@@ -69,24 +69,53 @@ def _ruleset(name: str, scenario_file: Path) -> Ruleset:
 
 
 def run_file(path: str | Path) -> list[Result]:
+    """Every scenario of a file. A schema error inside one scenario fails that scenario only; one
+    outside them (no `ruleset:`, `scenarios:` not a list) fails the file."""
     from meeple.loading.schema import validate_document
 
     path = Path(path)
     try:
         doc = load_yaml_file(str(path))
-        problems = validate_document(doc, "scenario")
-        if any(p.severity == "error" for p in problems):
+        problems = [p for p in validate_document(doc, "scenario") if p.severity == "error"]
+        scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
+        per = _by_scenario(doc, problems, scenarios)
+        if per is None:
             return [Result(doc.path, "(file)", False, problems)]
         rs = _ruleset(doc.data["ruleset"], path)
     except MeepleError as e:
         return [Result(str(path), "(file)", False, e.problems)]
-    return [run_scenario(rs, doc, i) for i in range(len(doc.data["scenarios"]))]
+    assert isinstance(scenarios, list)
+    return [run_scenario(rs, doc, i) if not per.get(i) else
+            Result(doc.path, _name(scenarios[i], i), False, per[i], doc.span(("scenarios", i)))
+            for i in range(len(scenarios))]
+
+
+def _name(sc: Any, index: int) -> str:
+    name = sc.get("name") if isinstance(sc, dict) else None
+    return str(name) if name else f"scenario {index + 1}"
+
+
+def _by_scenario(doc: Document, problems: list[Problem], scenarios: Any) -> dict[int, list[Problem]] | None:
+    """Schema problems grouped by the scenario they are in, or None if one is outside every scenario."""
+    if not problems:
+        return {}
+    if not isinstance(scenarios, list) or not scenarios or not isinstance(doc.data.get("ruleset"), str):
+        return None
+    spans = [doc.span(("scenarios", i)) for i in range(len(scenarios))]
+    out: dict[int, list[Problem]] = {}
+    for p in problems:
+        at = (p.span.line, p.span.col) if p.span else (0, 0)
+        i = next((i for i, s in enumerate(spans) if s and (s.line, s.col) <= at <= (s.end_line, s.end_col)), None)
+        if i is None:
+            return None
+        out.setdefault(i, []).append(p)
+    return out
 
 
 def run_scenario(rs: Ruleset, doc: Document, index: int) -> Result:
     sc = doc.data["scenarios"][index]
     base = ("scenarios", index)
-    name = str(sc.get("name", f"scenario {index + 1}"))
+    name = _name(sc, index)
     try:
         _Runner(rs, doc, base, sc).run()
     except _Fail as f:
@@ -100,6 +129,7 @@ class _Runner:
     def __init__(self, rs: Ruleset, doc: Document, base: tuple, sc: dict) -> None:
         self.rs, self.doc, self.base, self.sc = rs, doc, base, sc
         self.game: Game | None = None
+        self.remembered: dict[str, Any] = {}  # `remember:` names, readable by later checks
 
     def origin(self, path: tuple):
         def o(line: int, col: int, end_line: int, end_col: int) -> Span:
@@ -118,6 +148,8 @@ class _Runner:
         sc["decider"] = Player(g.current_player) if g.current_player is not None else None
         sc["winners"] = [Player(w) for w in g.winners] if g.is_over else []
         sc["log"] = [text for who, text in g.state.log if who == -1]   # the public log lines, oldest first
+        sc["logs"] = S.seat_logs(g)  # logs[p2]: the lines P2 reads, its private ones included
+        sc.update(self.remembered)
         return sc
 
     def eval(self, text: str, path: tuple) -> Any:
@@ -127,17 +159,30 @@ class _Runner:
 
     def run(self) -> None:
         sc = self.sc
-        self.game = self.rs.new_game(int(sc["players"]), int(sc.get("seed", 0)))
+        before = (parse_script(sc["before_flow"], self.origin(self.base + ("before_flow",)))
+                  if sc.get("before_flow") else None)
+        # `before_flow` runs between the ruleset's setup and its flow, as part of the game's start
+        # (names: p1, p2... and the ruleset's own); `setup` runs once the flow waits for its first decision.
+        if before is not None:
+            self.game = self.rs.new_game(int(sc["players"]), int(sc.get("seed", 0)), before_flow=_with_seats(
+                before, int(sc["players"])))
+        else:
+            self.game = self.rs.new_game(int(sc["players"]), int(sc.get("seed", 0)))
         if sc.get("setup"):
-            block = parse_script(sc["setup"], self.origin(self.base + ("setup",)))
-            g = self.game
-            g._rules(g._ev.exec_block, block, self.scope())
-            # The arranged state may change what the pending decision offers: ask again.
-            if g.state.pending is not None:
-                g.state.pending = None
-                g._rules(M.run, g._ev)
+            self.script(sc["setup"], self.base + ("setup",))
         for i, step in enumerate(sc.get("steps") or []):
             self.step(step, self.base + ("steps", i))
+
+    def script(self, text: str, path: tuple) -> None:
+        """Run a script on the game as it stands (a scenario's `setup`, a `run` step)."""
+        block = parse_script(text, self.origin(path))
+        g = self.game
+        assert g is not None
+        g._rules(g._ev.exec_block, block, self.scope())
+        # The arranged state may change what the pending decision offers: ask again.
+        if g.state.pending is not None:
+            g.state.pending = None
+            g._rules(M.run, g._ev)
 
     def step(self, step: dict, path: tuple) -> None:
         g = self.game
@@ -157,6 +202,17 @@ class _Runner:
             if not self.eval(step["play_until"], path + ("play_until",)):
                 raise self.fail(path + ("play_until",), f"`{step['play_until']}` never became true "
                                 f"({'the game ended' if g.is_over else f'{limit} steps'})")
+        elif "run" in step:
+            self.script(step["run"], path + ("run",))
+        elif "remember" in step:
+            for name, expr in step["remember"].items():
+                self.remembered[str(name)] = self.eval(expr, path + ("remember", name))
+        elif "offered" in step or "not_offered" in step:
+            S.offered(self, step, path, lambda label: S.could_be_a_label(self.rs, label))
+        elif "menu_size" in step:
+            S.menu_size(self, step, path)
+        elif "seen_by" in step:
+            S.seen_by(self, step, path)
         elif "check" in step:
             if not self.eval(step["check"], path + ("check",)):
                 raise self.fail(path + ("check",), f"check failed: `{step['check']}`")
@@ -176,7 +232,7 @@ class _Runner:
         legal = g.legal_actions(seat)
         matches = [a for a in legal if a["label"] == label]
         if step.get("refused"):
-            if not matches and not _could_be_a_label(self.rs, label):
+            if not matches and not S.could_be_a_label(self.rs, label):
                 # Otherwise a misspelt label would "be refused" and the test could never fail.
                 raise self.fail(path + ("act",), f"no option of the ruleset can be labelled `{label}`",
                                 hint="check the spelling against the option labels in the ruleset")
@@ -198,35 +254,18 @@ class _Runner:
         if not matches:
             who = f"P{seat + 1}" if seat is not None else "anyone"
             options = "; ".join(a["label"] for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-            raise self.fail(path + ("act",), f"no legal action for {who} is labelled `{label}`",
-                            hint=f"legal now: {options}" if legal else "no decision is pending")
+            hint = S.not_deciding_hint(g, seat) or (f"legal now: {options}" if legal else
+                                                    "the game is over" if g.is_over else "no decision is pending")
+            raise self.fail(path + ("act",), f"no legal action for {who} is labelled `{label}`", hint=hint)
         g.apply(matches[0])
 
 
-_LABELS: dict[int, tuple[Ruleset, list[re.Pattern[str]]]] = {}  # id -> (the ruleset itself, patterns)
-
-
-def _could_be_a_label(rs: Ruleset, label: str) -> bool:
-    """Whether some option of the ruleset has a label template that this text fits: literal parts must
-    match exactly, each `{...}` hole stands for any text."""
-    cached = _LABELS.get(id(rs))
-    if cached is not None and cached[0] is rs:
-        pats = cached[1]
-    else:
-        pats = []
-        for _, root in rs.scripts():
-            for n in A.walk(root):
-                if type(n) is A.Option:
-                    lab = n.label
-                    if type(lab) is A.Str:
-                        pats.append(re.compile(re.escape(lab.value) + r"\Z"))
-                    elif type(lab) is A.Interp:
-                        pats.append(re.compile("".join(re.escape(p) if type(p) is str else ".*?"
-                                                       for p in lab.parts) + r"\Z", re.DOTALL))
-                    else:
-                        pats.append(re.compile(".*"))
-        _LABELS[id(rs)] = (rs, pats)
-    return any(p.match(label) for p in pats)
+def _with_seats(block: A.Block, players: int) -> A.Block:
+    """`p1 = player(0)` ... before a `before_flow` script, so it names seats as the checks do."""
+    sp = block.span
+    pre = tuple(A.Assign(sp, A.Name(sp, f"p{i + 1}"), A.Call(sp, "player", (A.Num(sp, i),)))
+                for i in range(players))
+    return A.Block(sp, pre + tuple(block.body))
 
 
 def _same(got: Any, want: Any, rs: Ruleset) -> bool:

@@ -135,6 +135,20 @@ def numbers(values: Iterable[object]) -> list[float]:
     return [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
+def holm(ps: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given: with many figures compared at once, a
+    few would pass p < 0.05 by chance alone; rejecting where the adjusted p < alpha keeps the chance of
+    any false alarm among them all below alpha. NaN (no data) stays NaN and is not counted."""
+    idx = sorted((i for i, p in enumerate(ps) if not math.isnan(p)), key=lambda i: ps[i])
+    m = len(idx)
+    out = [float("nan")] * len(ps)
+    running = 0.0
+    for rank, i in enumerate(idx):
+        running = max(running, min(1.0, (m - rank) * ps[i]))  # adjusted p-values never decrease
+        out[i] = running
+    return out
+
+
 class Running:
     """Mean and sample standard deviation of a stream of numbers, in constant memory (Welford's method):
     summaries of many games keep no list of them."""

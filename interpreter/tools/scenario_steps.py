@@ -1,0 +1,157 @@
+"""The steps of rule tests that look without acting: what a menu offers, how large it is, and what a
+seat sees. Used by `scenarios.py`; each check raises the runner's failure, located at the step.
+
+Labels in `offered` and `not_offered` are exact, or patterns when they contain `*` (any text): "P1 may
+not decline" is `not_offered: "Pass*"`, which no option label has to match. An exact label that no
+option of the ruleset could ever produce is refused as a misspelling, since asserting that it is not
+offered could never fail.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.game import Game
+
+
+def label_matcher(label: str) -> Callable[[str], bool]:
+    """Exact text, or with `*` standing for any text (a pattern)."""
+    if "*" not in label:
+        return lambda s: s == label
+    rx = re.compile(".*".join(re.escape(p) for p in label.split("*")) + r"\Z", re.DOTALL)
+    return lambda s: rx.match(s) is not None
+
+
+def as_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+def seat_of(step: dict) -> int | None:
+    player = step.get("player")
+    return int(player) - 1 if player is not None else None
+
+
+def menu(game: Game, seat: int | None) -> list[dict]:
+    return game.legal_actions(seat)
+
+
+def shown(legal: list[dict]) -> str:
+    return "; ".join(a["label"] for a in legal[:12]) + (" ..." if len(legal) > 12 else "") if legal else "nothing"
+
+
+def who(seat: int | None) -> str:
+    return f"P{seat + 1}" if seat is not None else "the deciding players"
+
+
+def offered(runner: Any, step: dict, path: tuple, could_be: Callable[[str], bool]) -> None:
+    """`offered: LABEL(S)` must each match a legal action; `not_offered: LABEL(S)` none."""
+    g, seat = runner.game, seat_of(step)
+    legal = menu(g, seat)
+    labels = [a["label"] for a in legal]
+    if "offered" in step:
+        for label in as_list(step["offered"]):
+            if not any(map(label_matcher(label), labels)):
+                raise runner.fail(path + ("offered",), f"`{label}` is not offered to {who(seat)}",
+                                  hint=f"offered now: {shown(legal)}" + _not_deciding(g, seat))
+    if "not_offered" in step:
+        for label in as_list(step["not_offered"]):
+            if "*" not in label and not could_be(label):
+                raise runner.fail(path + ("not_offered",), f"no option of the ruleset can be labelled `{label}`",
+                                  hint="check the spelling, or write a pattern with `*` (`Pass*`) for an "
+                                  "option the ruleset does not have")
+            hit = [x for x in labels if label_matcher(label)(x)]
+            if hit:
+                raise runner.fail(path + ("not_offered",), f"`{hit[0]}` is offered to {who(seat)}, "
+                                  "but must not be", hint=f"offered now: {shown(legal)}")
+
+
+def menu_size(runner: Any, step: dict, path: tuple) -> None:
+    g, seat = runner.game, seat_of(step)
+    legal = menu(g, seat)
+    want = int(step["menu_size"])
+    if len(legal) != want:
+        raise runner.fail(path + ("menu_size",), f"{who(seat)} has {len(legal)} options, expected {want}",
+                          hint=f"offered now: {shown(legal)}" + _not_deciding(g, seat))
+
+
+def seen_by(runner: Any, step: dict, path: tuple) -> None:
+    """`seen_by: N` with `shows:` and `hides:`: texts that must (not) appear in what seat N sees: its
+    view (zones, counters, the open decision) and its log lines, its own private ones included."""
+    g = runner.game
+    seat = int(step["seen_by"]) - 1
+    if not 0 <= seat < g.state.nplayers:
+        raise runner.fail(path + ("seen_by",), f"there is no P{seat + 1} in a {g.state.nplayers}-player game")
+    texts = list(_strings(g.view(seat)))
+    texts += [t for a, t in g.state.log if a in (-1, seat)]
+    for text in as_list(step.get("shows", [])):
+        if not any(text in t for t in texts):
+            raise runner.fail(path + ("shows",), f"P{seat + 1} does not see `{text}`",
+                              hint="neither in P{0}'s view nor in the log lines P{0} reads".format(seat + 1))
+    for text in as_list(step.get("hides", [])):
+        hit = next((t for t in texts if text in t), None)
+        if hit is not None:
+            raise runner.fail(path + ("hides",), f"P{seat + 1} sees `{text}`, which must be hidden from them",
+                              hint=f"it is in: {hit[:120]}")
+
+
+def seat_logs(game: Game) -> dict[Any, list[str]]:
+    """For checks: each seat's log lines (public and its own), keyed by player."""
+    from meeple.runtime.data import Player
+
+    return {Player(p): [t for a, t in game.state.log if a in (-1, p)] for p in range(game.state.nplayers)}
+
+
+def not_deciding_hint(game: Game, seat: int | None) -> str | None:
+    """When an action is asked of a seat that is not deciding: who is, and what they may do."""
+    if seat is None or seat in game.deciders or not game.deciders:
+        return None
+    names = ", ".join(f"P{d + 1}" for d in game.deciders)
+    first = game.deciders[0]
+    return (f"P{seat + 1} is not deciding now; {names} {'is' if len(game.deciders) == 1 else 'are'}: "
+            f"P{first + 1} may {shown(game.legal_actions(first))}")
+
+
+def _not_deciding(game: Game, seat: int | None) -> str:
+    h = not_deciding_hint(game, seat)
+    return f" ({h})" if h else ""
+
+
+def _strings(data: Any):
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for v in data.values():
+            yield from _strings(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _strings(v)
+
+
+_LABELS: dict[int, tuple[Ruleset, list[re.Pattern[str]]]] = {}  # id -> (the ruleset itself, patterns)
+
+
+def could_be_a_label(rs: Ruleset, label: str) -> bool:
+    """Whether some option of the ruleset has a label template that this text fits: literal parts must
+    match exactly, each `{...}` hole stands for any text."""
+    cached = _LABELS.get(id(rs))
+    if cached is not None and cached[0] is rs:
+        pats = cached[1]
+    else:
+        pats = []
+        for _, root in rs.scripts():
+            for n in A.walk(root):
+                if type(n) is A.Option:
+                    lab = n.label
+                    if type(lab) is A.Str:
+                        pats.append(re.compile(re.escape(lab.value) + r"\Z"))
+                    elif type(lab) is A.Interp:
+                        pats.append(re.compile("".join(re.escape(p) if type(p) is str else ".*?"
+                                                       for p in lab.parts) + r"\Z", re.DOTALL))
+                    else:
+                        pats.append(re.compile(".*"))
+        _LABELS[id(rs)] = (rs, pats)
+    return any(p.match(label) for p in pats)
