@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import format_option, table, usage
+from meeple.cli.runs import backend_options
 
 
 def _pct(x: float | None) -> str:
@@ -165,19 +166,24 @@ def _need_matplotlib() -> None:
               "uses the seed derived from (seed, i).")
 @click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
               "the seats: random, greedy, first.")
-@click.option("--workers", "-j", type=int, default=0, show_default=True,
-              help="Processes (0 = one per core). Results are the same for any number.")
+@click.option("--workers", "-j", type=int, default=None,
+              help="Games at once: processes here (default 0 = one per core), or with --backend ray at most "
+                   "this many (default: every CPU of the cluster). Results are the same for any number.")
+@backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Report the effects, events, phases, steps and options that never ran.")
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png",
               help="Draw score distributions and seat win rates (needs: pip install 'meeple[plot]').")
 @format_option
-def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str, workers: int,
-            coverage: bool, plot_file: str | None, fmt: str) -> None:
+def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str,
+            workers: int | None, backend: str, address: str | None, coverage: bool, plot_file: str | None,
+            fmt: str) -> None:
     """Play BASE and each VARIANT on the same seeds and compare them side by side.
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
     from meeple.cli.common import load, resolve_players
+    from meeple.cli.runs import INTERRUPTED, interrupted, open_backend, progress_line
+    from meeple.tools.backends import Interrupted
     from meeple.tools.compare import compare as run
 
     if len(rulesets) < 2:
@@ -187,11 +193,15 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)
-    if fmt == "text" and sys.stderr.isatty() and total >= 100:
-        with click.progressbar(length=total, label="Playing", file=sys.stderr) as bar:
-            res = run(loaded, n, games, seed, agents, workers, coverage, progress=bar.update)
-    else:
-        res = run(loaded, n, games, seed, agents, workers, coverage)
+    be = open_backend(backend, address, workers, local_default=0)
+    stopped = False
+    try:
+        with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:
+            res = run(loaded, n, games, seed, agents, 0, coverage, progress=update, backend=be)
+    except Interrupted as stop:
+        res, stopped = interrupted(stop), True
+        if res is None:
+            click.get_current_context().exit(INTERRUPTED)
     if plot_file:
         plot(res, plot_file)
     if fmt == "json":
@@ -200,3 +210,5 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
         click.echo(render(res))
         if plot_file:
             click.echo(f"\nplot written to {plot_file}")
+    if stopped:
+        click.get_current_context().exit(INTERRUPTED)
