@@ -19,14 +19,7 @@ from meeple.tools.backends import Collector, Failure, Interrupted, LocalBackend,
 from meeple.tools.compare import compare
 from meeple.tools.progress import Progress, ProgressLine, clock_text
 from meeple.tools.simulate import play_game, simulate
-from support import BROKEN
-
-RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "workers", "backend")  # how the run went, not its games
-
-
-def statistics(summary) -> str:
-    """A simulation's JSON without the fields that describe the run (its speed, where it ran)."""
-    return json.dumps({k: v for k, v in summary.to_json(records=True).items() if k not in RUN_FIELDS}, indent=2)
+from support import BROKEN, statistics
 
 
 def square(context, job):
@@ -43,8 +36,8 @@ def test_a_pickled_ruleset_plays_exactly_like_the_original(name):
     assert copy._compiled is None
     assert sorted(copy.node_ids[i] for i in copy.suspends) == sorted(rs.node_ids[i] for i in rs.suspends)
     for seed in range(2):
-        a = play_game(rs, rs.min_players, seed, "greedy,random", coverage=True)
-        b = play_game(copy, rs.min_players, seed, "greedy,random", coverage=True)
+        a = play_game(rs, rs.min_players, seed, "random", coverage=True)
+        b = play_game(copy, rs.min_players, seed, "random", coverage=True)
         assert a.to_json() == b.to_json() and a.coverage == b.coverage
 
 

@@ -90,7 +90,7 @@ class RayBackend(Backend):
         import ray
         from ray import exceptions as rx
 
-        if not ray.is_initialized():
+        if not self.cpus:  # used without `with`: connect now (a Ray it starts stops when this process ends)
             self.start()
         slots = self.slots(len(jobs))
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 64))
