@@ -9,6 +9,7 @@ import json
 import pickle
 import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -99,6 +100,21 @@ def test_ctrl_c_in_a_local_run_keeps_the_finished_games():
     assert statistics(part) == statistics(whole)
 
 
+def forever_after_two(context, job):
+    if job >= 2:
+        time.sleep(3600)  # a game that will not end soon: Ctrl-C must not wait for it
+    return job
+
+
+def test_ctrl_c_ends_local_worker_processes_instead_of_waiting_for_their_games():
+    def interrupt(n):
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as e:
+        LocalBackend(2, batch=1).run(Work(forever_after_two, None), list(range(6)), interrupt)
+    assert set(e.value.finished) <= {0, 1} and e.value.finished
+
+
 def test_simulate_on_a_backend_reports_where_it_ran():
     s = simulate("speicherstadt", 2, 6, seed=2, backend=LocalBackend(2, batch=1))
     assert s.backend == "local" and s.workers == 2
@@ -127,6 +143,8 @@ def test_the_eta_follows_recently_finished_games():
         now[0] += 1
         p.update(1) if p.done < 99 else None
     assert p.rate() == pytest.approx(1.0)  # only the last ten seconds count now
+    now[0] += 10
+    assert p.rate() == pytest.approx(0.5)  # nothing finished for a while: slower, not stuck at the last rate
     now[0] += 1
     p.update(100 - p.done)
     assert p.eta() == 0.0 and "100/100 games" in p.line()

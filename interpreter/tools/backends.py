@@ -205,8 +205,22 @@ class LocalBackend(Backend):
                 for f in finished:
                     got.add(pending.pop(f), f.result())
         except KeyboardInterrupt:
+            _stop(pool)
             raise got.interrupted() from None
-        finally:
-            # On an error or Ctrl-C, drop the queued batches; running ones are small and end soon.
-            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:
+            _stop(pool)
+            raise
+        pool.shutdown()
         return got.results()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Ctrl-C or an error: end the workers now rather than after their batches (a batch of slow games
+    can take minutes), and drop the batches that have not started."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)

@@ -1,7 +1,8 @@
 """Progress of a long run: games finished out of the total, the rate, and an ETA.
 
 The rate is measured over the games that finished in the last `window` seconds (all of them early in a
-run), so the ETA follows a cluster whose workers join or leave, but one slow game does not swing it.
+run) up to now, so the ETA follows a cluster whose workers join or leave, but one slow game does not
+swing it.
 Before any game has finished there is no rate and the ETA says so, rather than guessing. Backends report
 games as their batches finish anywhere on the cluster, so the count is the cluster's, not this process's.
 """
@@ -45,11 +46,13 @@ class Progress:
             self.samples.popleft()
 
     def rate(self) -> float | None:
+        """Games per second over the window, up to now: while nothing finishes, the rate falls and the
+        ETA grows, instead of holding on to the last good news."""
         t0, d0 = self.samples[0]
-        t1, d1 = self.samples[-1]
-        if d1 == d0 or t1 <= t0:
+        now = self.clock()
+        if self.done == d0 or now <= t0:
             return None
-        return (d1 - d0) / (t1 - t0)
+        return (self.done - d0) / (now - t0)
 
     def eta(self) -> float | None:
         if self.done >= self.total:
