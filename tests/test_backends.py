@@ -188,3 +188,15 @@ def test_rule_errors_from_worker_processes_are_the_located_errors_of_one_process
             simulate(tmp_path / "broken.yaml", 3, 4, workers=workers)
         errors.append(e.value.problems)
     assert errors[0] == errors[1] and errors[0][0].span.file.endswith("broken.yaml")
+
+
+def test_an_unreachable_cluster_is_a_usage_error_at_once():
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "2", "--backend", "ray",
+                                    "--address", f"127.0.0.1:{port}"])
+    assert r.exit_code == 2 and f"cannot reach the Ray cluster at 127.0.0.1:{port}" in r.output

@@ -128,6 +128,7 @@ class Backend:
     """Runs batches of jobs somewhere. A context manager: entering starts (or connects to) the workers."""
 
     name = "?"
+    batch: int | None = None  # games per batch; None: batch_size() picks
 
     def __enter__(self) -> Self:
         self.start()

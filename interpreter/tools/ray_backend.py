@@ -19,6 +19,7 @@ from meeple.tools.backends import Backend, Collector, Progress, Work, batch_size
 
 RETRIES = 3  # times a batch is played again after its worker died
 POLL = 0.25  # seconds between checks for Ctrl-C while waiting for the cluster
+CONNECT_TIMEOUT = 5.0  # seconds to wait for the head to answer
 
 _CACHE: dict[str, Work] = {}  # in a worker process: the current run's Work, by run id
 
@@ -38,6 +39,21 @@ def _ray_batch(run_id: str, holder: list[Any], jobs: list[Any]) -> list[Any]:
 
 def cluster_error(message: str, hint: str | None = None) -> UsageError:
     return UsageError(Problem("U041", message, hint=hint))
+
+
+def _check_reachable(address: str) -> None:
+    """Ray retries an unreachable head for minutes, printing warnings: try it once ourselves first."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # "auto" and other forms Ray resolves itself
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as e:
+        raise cluster_error(f"cannot reach the Ray cluster at {address}: {e.strerror or e}",
+                            "start its head with `ray start --head` and give the address it prints "
+                            "(see docs/cluster.md)") from None
 
 
 class RayBackend(Backend):
@@ -67,12 +83,14 @@ class RayBackend(Backend):
             raise cluster_error("--backend ray needs Ray, which is not installed",
                                 "install it with: pip install 'meeple[ray]'") from None
         if not ray.is_initialized():
+            if self.address is not None:
+                _check_reachable(self.address)
             try:
                 ray.init(address=self.address, include_dashboard=False, logging_level=logging.ERROR,
                          log_to_driver=False, num_cpus=(self.workers or None) if self.address is None else None)
             except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
-                raise cluster_error(f"cannot reach the Ray cluster at {self.address}: {e}",
-                                    "start it with `ray start --head` and give the address it prints") from None
+                raise cluster_error(f"cannot join the Ray cluster at {self.address}: {e}",
+                                    "see docs/cluster.md") from None
             self._owned = True
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
@@ -124,3 +142,38 @@ class RayBackend(Backend):
             for ref in pending:  # Ctrl-C or an error: stop what still runs, drop what waits
                 ray.cancel(ref, force=True)
         return got.results()
+
+
+# ------------------------------------------------------------------ measuring the overhead
+def _nothing(context: Any, job: int) -> int:
+    return job
+
+
+def overhead(backend: Backend, jobs: int = 2000, batch: int | None = None) -> float:
+    """Seconds of scheduling, shipping and collecting per job, measured with jobs that do nothing."""
+    import time
+
+    backend.batch = batch
+    start = time.perf_counter()
+    backend.run(Work(_nothing, None), range(jobs))
+    return (time.perf_counter() - start) / jobs
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m meeple.tools.ray_backend [ADDRESS]`: the cost per game of each backend, beyond the game."""
+    import sys
+
+    from meeple.tools.backends import LocalBackend
+
+    args = sys.argv[1:] if argv is None else argv
+    with RayBackend(args[0] if args else None) as ray_backend:
+        rows = [("ray, one game per task", ray_backend, 1), ("ray, batched (default)", ray_backend, None),
+                ("local processes, batched", LocalBackend(0), None)]
+        overhead(ray_backend, 200)  # warm up: start the worker processes
+        for label, backend, batch in rows:
+            print(f"{label:28} {1000 * overhead(backend, batch=batch):8.3f} ms per game "
+                  f"({backend.slots(2000)} at once)")
+
+
+if __name__ == "__main__":
+    main()
