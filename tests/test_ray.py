@@ -2,8 +2,8 @@
 of Ray workers; a killed worker's games are played again; a ruleset's error arrives as the same located
 error; Ctrl-C keeps what finished and leaves the cluster idle.
 
-The cluster is a local one this module starts once (two CPUs, on loopback, no dashboard) and stops at
-the end: the machine is shared. Skipped when Ray is not installed (`pip install '.[ray]'`; CI installs it).
+The cluster is a local one this module starts once (one node, two CPUs, no dashboard) and stops at the
+end: the machine is shared. Skipped when Ray is not installed (`pip install '.[ray]'`; CI installs it).
 """
 
 import json
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
-from meeple.errors import RuntimeRuleError
+from meeple.errors import RuntimeRuleError, UsageError
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.backends import Interrupted, Work
 from meeple.tools.compare import compare
@@ -31,8 +31,9 @@ ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 @pytest.fixture(scope="module", autouse=True)
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False,
-             logging_level="ERROR")
+    # A new one-node instance even if `ray start` left one running here. (Ray binds it to this machine's
+    # address: it turns a loopback `_node_ip_address` into that address anyway.)
+    ray.init("local", num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     yield
     ray.shutdown()
 
@@ -97,6 +98,22 @@ def test_a_killed_worker_has_its_games_played_again_with_the_same_results(tmp_pa
     on_ray = simulate("speicherstadt", 2, 20, seed=2, backend=DyingWorkers(str(marker), 9, batch=2))
     assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker did die, mid-run
     assert statistics(on_ray) == statistics(simulate("speicherstadt", 2, 20, seed=2, workers=1))
+
+
+@dataclass(frozen=True)
+class DieAlways(Work):
+    def run(self, job):
+        os._exit(1)
+
+
+def test_games_lost_on_every_try_stop_the_run_with_a_usage_error():
+    backend = RayBackend(retries=1)
+    with pytest.raises(UsageError, match=r"lost the games \d+-\d+ 2 times"):
+        backend.run(DieAlways(square, None), list(range(4)))
+
+
+def square(context, job):
+    return job * job
 
 
 def test_a_ruleset_error_on_a_worker_is_the_located_error_of_a_local_run(broken):

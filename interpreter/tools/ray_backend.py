@@ -86,7 +86,8 @@ class RayBackend(Backend):
             if self.address is not None:
                 _check_reachable(self.address)
             try:
-                ray.init(address=self.address, include_dashboard=False, logging_level=logging.ERROR,
+                # "local": a new instance for this run, even where `ray start` left one running.
+                ray.init(address=self.address or "local", include_dashboard=False, logging_level=logging.ERROR,
                          log_to_driver=False, num_cpus=(self.workers or None) if self.address is None else None)
             except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
                 raise cluster_error(f"cannot join the Ray cluster at {self.address}: {e}",
