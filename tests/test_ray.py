@@ -93,9 +93,10 @@ class DyingWorkers(RayBackend):
         return super().run(DieOnce(work.play, work.context, self.marker, self.at), jobs, progress)
 
 
-def test_a_killed_worker_has_its_games_played_again_with_the_same_results(tmp_path):
+def test_a_killed_worker_has_its_games_played_again_with_the_same_results(tmp_path, capsys):
     marker = tmp_path / "killed"
     on_ray = simulate("speicherstadt", 2, 20, seed=2, backend=DyingWorkers(str(marker), 9, batch=2))
+    assert capsys.readouterr().out == ""  # Ray's news of the death went to stderr: stdout is for results
     assert marker.exists() and int(marker.read_text()) != os.getpid()  # a worker did die, mid-run
     assert statistics(on_ray) == statistics(simulate("speicherstadt", 2, 20, seed=2, workers=1))
 

@@ -9,7 +9,9 @@ gives the same results because a game depends only on its job. docs/cluster.md h
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import sys
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -74,6 +76,7 @@ class RayBackend(Backend):
         self.batch = batch
         self.retries = retries
         self._owned = False
+        self._quiet: contextlib.AbstractContextManager | None = None
         self.cpus = 0
 
     def start(self) -> None:
@@ -85,11 +88,16 @@ class RayBackend(Backend):
         if not ray.is_initialized():
             if self.address is not None:
                 _check_reachable(self.address)
+            # Ray prints its news (such as a worker that died) on stdout from a thread of its own: send it
+            # to stderr while our Ray runs, so that stdout holds only the results (JSON for tools).
+            self._quiet = contextlib.redirect_stdout(sys.stderr)
+            self._quiet.__enter__()
             try:
                 # "local": a new instance for this run, even where `ray start` left one running.
                 ray.init(address=self.address or "local", include_dashboard=False, logging_level=logging.ERROR,
                          log_to_driver=False, num_cpus=(self.workers or None) if self.address is None else None)
             except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
+                self._quiet.__exit__(None, None, None)
                 raise cluster_error(f"cannot join the Ray cluster at {self.address}: {e}",
                                     "see docs/cluster.md") from None
             self._owned = True
@@ -101,11 +109,18 @@ class RayBackend(Backend):
 
             ray.shutdown()
             self._owned = False
+            if self._quiet is not None:
+                self._quiet.__exit__(None, None, None)
+                self._quiet = None
 
     def slots(self, jobs: int) -> int:
         return max(1, min(self.workers or self.cpus or 1, jobs))
 
     def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None) -> list[Any]:
+        with contextlib.redirect_stdout(sys.stderr):  # Ray's news, as in start()
+            return self._run(work, jobs, progress)
+
+    def _run(self, work: Work, jobs: Sequence[Any], progress: Progress | None) -> list[Any]:
         import ray
         from ray import exceptions as rx
 
