@@ -183,7 +183,6 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
     from meeple.cli.common import load, resolve_players
     from meeple.cli.runs import INTERRUPTED, interrupted, open_backend, progress_line
-    from meeple.tools.backends import Interrupted
     from meeple.tools.compare import compare as run
 
     if len(rulesets) < 2:
@@ -198,7 +197,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     try:
         with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:
             res = run(loaded, n, games, seed, agents, 0, coverage, progress=update, backend=be)
-    except Interrupted as stop:
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
         res, stopped = interrupted(stop), True
         if res is None:
             click.get_current_context().exit(INTERRUPTED)

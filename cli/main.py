@@ -16,7 +16,6 @@ from meeple.cli.common import MeepleGroup, fmt_num, format_option, load, resolve
 from meeple.cli.play import play
 from meeple.cli.runs import INTERRUPTED, backend_options, interrupted, open_backend, progress_line
 from meeple.errors import MeepleError, UsageError
-from meeple.tools.backends import Interrupted
 
 
 @click.group(cls=MeepleGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -127,7 +126,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     try:
         with be, progress_line(games, progress) as update:
             summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage, backend=be)
-    except Interrupted as stop:
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
         summary, stopped = interrupted(stop), True
         if summary is None:
             click.get_current_context().exit(INTERRUPTED)

@@ -9,7 +9,7 @@ A command uses them like this (`simulate` in main.py is the example):
         try:
             with be, progress_line(total, show) as update:   # the cluster starts before the clock
                 result = run(..., progress=update, backend=be)
-        except Interrupted as stop:
+        except KeyboardInterrupt as stop:  # backends raise Interrupted, which holds what finished
             result = interrupted(stop)     # prints what finished; None if nothing can be shown
         ...show result...; exit 130 if it was interrupted
 
@@ -64,9 +64,12 @@ def progress_line(total: int, show: bool) -> Iterator[Callable[[int], None] | No
         yield line.update
 
 
-def interrupted(stop: Interrupted) -> Any:
-    """Say on stderr what finished before Ctrl-C; returns the summary of it (None if there is none)."""
-    done = len(stop.finished)
+def interrupted(stop: KeyboardInterrupt) -> Any:
+    """Say on stderr what finished before Ctrl-C; returns the summary of it (None if there is none).
+    A plain KeyboardInterrupt came before the games started (while starting workers, say)."""
+    if not isinstance(stop, Interrupted):
+        click.echo("interrupted before any game finished", err=True)
+        return None
     tail = "; the results below are theirs" if stop.partial is not None else ""
-    click.echo(f"interrupted: {done} of {stop.total} games finished{tail}", err=True)
+    click.echo(f"interrupted: {len(stop.finished)} of {stop.total} games finished{tail}", err=True)
     return stop.partial

@@ -7,6 +7,7 @@ counting every game once. Rulesets travel to workers pickled, so a copy must pla
 
 import json
 import pickle
+import re
 import subprocess
 import sys
 import time
@@ -200,3 +201,34 @@ def test_an_unreachable_cluster_is_a_usage_error_at_once():
     r = CliRunner().invoke(meeple, ["simulate", "speicherstadt", "-n", "2", "--backend", "ray",
                                     "--address", f"127.0.0.1:{port}"])
     assert r.exit_code == 2 and f"cannot reach the Ray cluster at 127.0.0.1:{port}" in r.output
+
+
+def test_ctrl_c_in_compare_compares_the_games_every_ruleset_finished():
+    def stop_after(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
+        seen.append(n)
+        if sum(seen) >= 8:  # one process plays the base's 6 games, then the variant's first 2
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as e:
+        compare(["speicherstadt", "four_workers"], 2, 6, seed=9, workers=1, progress=stop_after)
+    assert len(e.value.finished) == 8 and e.value.total == 12
+    assert json.dumps(e.value.partial) == json.dumps(compare(["speicherstadt", "four_workers"], 2, 2, seed=9))
+
+
+def test_ctrl_c_on_the_command_line_prints_what_finished_and_exits_130():
+    import os
+    import signal
+
+    cmd = [sys.executable, "-m", "meeple.cli.main", "simulate", "speicherstadt", "-p", "2", "-n", "100000",
+           "--workers", "2", "--progress"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    seen = b""
+    while not re.search(rb"\d games/s", seen.split(b"\r")[-1]):  # wait until some games have finished
+        chunk = os.read(p.stderr.fileno(), 4096)
+        assert chunk, "the run ended by itself"
+        seen += chunk
+    os.killpg(p.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: to the whole process group
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    done = int(re.search(rb"interrupted: (\d+) of 100000 games finished", err).group(1))
+    assert done > 0 and f"Speicherstadt: {done} games, 2 players".encode() in out

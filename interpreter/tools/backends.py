@@ -21,6 +21,7 @@ the other. A MeepleError raised by a game reaches the caller as the same error, 
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 Progress = Callable[[int], None]  # called with the number of games that just finished
+POLL = 0.25  # seconds between looks for Ctrl-C while waiting for workers
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,35 @@ class Collector:
         return Interrupted(finished, self.parts[-1].stop if self.parts else 0)
 
 
+class CtrlC:
+    """While a backend waits for its workers, Ctrl-C only takes note, and the backend stops at its next
+    look (`check`, every POLL seconds). A KeyboardInterrupt raised inside the waiting itself could leave
+    the pool's locks held, and the process hanging; a second Ctrl-C still stops at once. Only the main
+    thread receives signals: elsewhere this does nothing."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._old: Any = None
+
+    def __enter__(self) -> Self:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def _note(self, signum: int, frame: Any) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def check(self) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+
+
 class Backend:
     """Runs batches of jobs somewhere. A context manager: entering starts (or connects to) the workers."""
 
@@ -197,31 +228,37 @@ class LocalBackend(Backend):
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 25))
         got = Collector(parts, progress)
         # The work goes to each process once, pickled: the workers need no files (rulesets are data).
-        pool = ProcessPoolExecutor(slots, initializer=_local_init, initargs=(work,))
+        pool = None
         try:
-            pending: dict[Future, int] = {pool.submit(_local_batch, [jobs[i] for i in p]): k
-                                          for k, p in enumerate(parts)}
-            while not got.complete:
-                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-                for f in finished:
-                    got.add(pending.pop(f), f.result())
+            with CtrlC() as ctrl_c:
+                pool = ProcessPoolExecutor(slots, initializer=_local_init, initargs=(work,))
+                pending: dict[Future, int] = {pool.submit(_local_batch, [jobs[i] for i in p]): k
+                                              for k, p in enumerate(parts)}
+                while not got.complete:
+                    finished, _ = wait(list(pending), timeout=POLL, return_when=FIRST_COMPLETED)
+                    ctrl_c.check()
+                    for f in finished:
+                        got.add(pending.pop(f), f.result())
         except KeyboardInterrupt:
             _stop(pool)
             raise got.interrupted() from None
         except BaseException:
             _stop(pool)
             raise
-        pool.shutdown()
+        _stop(pool, now=False)
         return got.results()
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Ctrl-C or an error: end the workers now rather than after their batches (a batch of slow games
-    can take minutes), and drop the batches that have not started."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-    else:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.terminate()
+def _stop(pool: ProcessPoolExecutor | None, now: bool = True) -> None:
+    """After Ctrl-C or an error (`now`), end the workers at once rather than after their batches (a batch
+    of slow games can take minutes), and drop the batches that have not started."""
+    if pool is None:
+        return
+    if now:
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
     pool.shutdown(wait=True, cancel_futures=True)

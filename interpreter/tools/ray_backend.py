@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.errors import Problem, UsageError
-from meeple.tools.backends import Backend, Collector, Progress, Work, batch_size, batches, run_batch
+from meeple.tools.backends import Backend, Collector, CtrlC, Progress, Work, batch_size, batches, run_batch
 
 RETRIES = 3  # times a batch is played again after its worker died
-POLL = 0.25  # seconds between checks for Ctrl-C while waiting for the cluster
+POLL = 0.25  # seconds between looks for Ctrl-C while waiting for the cluster
 CONNECT_TIMEOUT = 5.0  # seconds to wait for the head to answer
 
 _CACHE: dict[str, Work] = {}  # in a worker process: the current run's Work, by run id
@@ -122,42 +122,49 @@ class RayBackend(Backend):
 
     def _run(self, work: Work, jobs: Sequence[Any], progress: Progress | None) -> list[Any]:
         import ray
-        from ray import exceptions as rx
 
         if not self.cpus:  # used without `with`: connect now (a Ray it starts stops when this process ends)
             self.start()
         slots = self.slots(len(jobs))
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 64))
         got = Collector(parts, progress)
-        task = ray.remote(_ray_batch).options(num_cpus=1, max_retries=self.retries, retry_exceptions=False)
-        holder = [ray.put(work)]
         run_id = uuid.uuid4().hex
         pending: dict[Any, int] = {}
         queued = iter(range(len(parts)))
         try:
-            while not got.complete:
-                # Two batches per worker in flight: one running, one ready to start, and the rest not yet
-                # handed to the cluster (so Ctrl-C has little to cancel).
-                while len(pending) < 2 * slots and (k := next(queued, None)) is not None:
-                    pending[task.remote(run_id, holder, [jobs[i] for i in parts[k]])] = k
-                ready, _ = ray.wait(list(pending), num_returns=1, timeout=POLL)
-                for ref in ready:
-                    k = pending.pop(ref)
-                    try:
-                        got.add(k, ray.get(ref))
-                    except (rx.WorkerCrashedError, rx.NodeDiedError, rx.ObjectLostError, rx.OwnerDiedError) as e:
-                        raise cluster_error(
-                            f"the cluster lost the games {parts[k].start}-{parts[k].stop - 1} "
-                            f"{self.retries + 1} times ({type(e).__name__})",
-                            "check the workers' logs (ray logs) and their memory") from None
-                    except rx.RayTaskError as e:
-                        raise e.as_instanceof_cause() from None  # a bug, not a user error: its traceback
+            with CtrlC() as ctrl_c:
+                task = ray.remote(_ray_batch).options(num_cpus=1, max_retries=self.retries, retry_exceptions=False)
+                holder = [ray.put(work)]
+                while not got.complete:
+                    # Two batches per worker in flight: one running, one ready to start, and the rest not
+                    # yet handed to the cluster (so Ctrl-C has little to cancel).
+                    while len(pending) < 2 * slots and (k := next(queued, None)) is not None:
+                        pending[task.remote(run_id, holder, [jobs[i] for i in parts[k]])] = k
+                    ready, _ = ray.wait(list(pending), num_returns=1, timeout=POLL)
+                    ctrl_c.check()
+                    self._collect(got, parts, pending, ready)
         except KeyboardInterrupt:
             raise got.interrupted() from None
         finally:
             for ref in pending:  # Ctrl-C or an error: stop what still runs, drop what waits
                 ray.cancel(ref, force=True)
         return got.results()
+
+    def _collect(self, got: Collector, parts: list[range], pending: dict[Any, int], ready: list[Any]) -> None:
+        import ray
+        from ray import exceptions as rx
+
+        for ref in ready:
+            k = pending.pop(ref)
+            try:
+                got.add(k, ray.get(ref))
+            except (rx.WorkerCrashedError, rx.NodeDiedError, rx.ObjectLostError, rx.OwnerDiedError) as e:
+                raise cluster_error(
+                    f"the cluster lost the games {parts[k].start}-{parts[k].stop - 1} "
+                    f"{self.retries + 1} times ({type(e).__name__})",
+                    "check the workers' logs (ray logs) and their memory") from None
+            except rx.RayTaskError as e:
+                raise e.as_instanceof_cause() from None  # a bug, not a user error: its traceback
 
 
 # ------------------------------------------------------------------ measuring the overhead
