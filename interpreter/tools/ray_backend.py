@@ -93,14 +93,21 @@ class RayBackend(Backend):
             self._quiet = contextlib.redirect_stdout(sys.stderr)
             self._quiet.__enter__()
             try:
-                # "local": a new instance for this run, even where `ray start` left one running.
-                ray.init(address=self.address or "local", include_dashboard=False, logging_level=logging.ERROR,
-                         log_to_driver=False, num_cpus=(self.workers or None) if self.address is None else None)
+                # Ctrl-C while Ray starts waits for it to finish starting, then stops it: interrupted
+                # half-way, Ray leaves processes behind.
+                with CtrlC() as ctrl_c:
+                    # "local": a new instance for this run, even where `ray start` left one running.
+                    ray.init(address=self.address or "local", include_dashboard=False,
+                             logging_level=logging.ERROR, log_to_driver=False,
+                             num_cpus=(self.workers or None) if self.address is None else None)
             except (ConnectionError, TimeoutError, ValueError, RuntimeError) as e:
                 self._quiet.__exit__(None, None, None)
                 raise cluster_error(f"cannot join the Ray cluster at {self.address}: {e}",
                                     "see docs/cluster.md") from None
             self._owned = True
+            if ctrl_c.pressed:
+                self.close()
+                raise KeyboardInterrupt
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
     def close(self) -> None:
