@@ -196,7 +196,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     stopped = False
     try:
         with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:
-            res = run(loaded, n, games, seed, agents, 0, coverage, progress=update, backend=be)
+            res = run(loaded, n, games, seed, agents, coverage=coverage, progress=update, backend=be)
     except KeyboardInterrupt as stop:  # Interrupted holds what finished
         res, stopped = interrupted(stop), True
         if res is None:

@@ -3,7 +3,8 @@
 Every ruleset plays games 0..K-1, and game i uses the seed derived from (master seed, i) for the game
 and for its bots, exactly like `simulate`. Matched seeds make the comparison fairer (the same deals
 and draws, as far as the rules let them stay the same) and make results independent of the number
-of worker processes and of where they run (tools/backends.py). `cli/compare.py` renders the result; docs/variants.md explains the figures.
+of worker processes and of where they run (tools/backends.py). `cli/compare.py` renders the result;
+docs/variants.md explains the figures.
 """
 
 from __future__ import annotations
