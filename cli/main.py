@@ -12,7 +12,18 @@ from typing import Any
 
 import click
 from meeple.cli import __version__
-from meeple.cli.common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
+from meeple.cli.common import (
+    MAX_SECONDS,
+    MeepleGroup,
+    check_games,
+    check_workers,
+    fmt_num,
+    format_option,
+    load,
+    resolve_players,
+    table,
+    usage,
+)
 from meeple.cli.play import play
 from meeple.cli.runs import INTERRUPTED, backend_options, interrupted, open_backend, progress_line
 from meeple.errors import MeepleError, UsageError
@@ -117,15 +128,17 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
 
     rs = load(ruleset)
     n = resolve_players(rs, players)
-    if games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
+    check_games(games)
+    if workers is not None:
+        check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
     be = open_backend(backend, address, workers, local_default=1)
     stopped = False
     try:
         with be, progress_line(games, progress) as update:
-            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage, backend=be)
+            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage,
+                          keep_records=records or coverage, backend=be)
     except KeyboardInterrupt as stop:  # Interrupted holds what finished
         summary, stopped = interrupted(stop), True
         if summary is None:
@@ -184,10 +197,10 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     rs = load(ruleset)
     for n in players:
         check_players(rs, n)
-    if games is not None and games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    if seconds <= 0:
-        raise usage(f"--seconds must be positive, not {seconds}")
+    if games is not None:
+        check_games(games)
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
+        raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     rows = run(rs, list(players) or None, games, seconds)
     if fmt == "json":
         click.echo(json.dumps({"ruleset": rs.name, "rows": [r.to_json() for r in rows]}, indent=2))

@@ -75,3 +75,23 @@ def statistics(summary):
     """A simulation's JSON without the fields that describe the run (its speed, where it ran): the part
     that must be the same, to the byte, wherever and however the games were played."""
     return json.dumps({k: v for k, v in summary.to_json(records=True).items() if k not in RUN_FIELDS}, indent=2)
+
+
+def examples(ci: int, long: int) -> int:
+    """How many hypothesis examples a property test runs: `ci` normally, `long` with `pytest --long` (or
+    MEEPLE_LONG=1)."""
+    import os
+
+    return long if os.environ.get("MEEPLE_LONG") == "1" else ci
+
+
+def record(counts, outcome: str) -> None:
+    """Count what a fuzzed case did; with MEEPLE_LONG_LOG=FILE also append it there as it happens, so that
+    a long run stopped early still tells how far it got."""
+    import os
+
+    counts[outcome] += 1
+    path = os.environ.get("MEEPLE_LONG_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(outcome + "\n")

@@ -94,7 +94,7 @@ def test_ctrl_c_in_a_local_run_keeps_the_finished_games():
 
     with pytest.raises(Interrupted) as e:
         simulate("speicherstadt", 2, 10, seed=4, progress=stop_after_three)
-    assert sorted(e.value.finished) == [0, 1, 2] and e.value.total == 10
+    assert e.value.total == 10
     part = e.value.partial
     assert part.games == 3 and [r.index for r in part.records] == [0, 1, 2]
     whole = simulate("speicherstadt", 2, 3, seed=4)

@@ -146,11 +146,12 @@ def test_ctrl_c_cancels_the_cluster_work_and_keeps_what_finished():
         simulate("speicherstadt", 2, 200, seed=5, progress=interrupt,
                  backend=RayBackend(batch=2))
     stop = e.value
-    assert stop.total == 200 and 0 < len(stop.finished) < 200
-    rs = load_ruleset("speicherstadt")
-    for r in stop.partial.records:  # the finished games are the ones a local run plays
-        assert r.to_json() == play_game(rs, 2, game_seed(5, r.index), "random", r.index).to_json()
-    assert [r.index for r in stop.partial.records] == sorted(stop.finished)
+    assert stop.total == 200
+    if stop.partial is not None:  # games 0..k-1, when game 0's batch was among the first back
+        rs = load_ruleset("speicherstadt")
+        assert [r.index for r in stop.partial.records] == list(range(stop.partial.games)) != list(range(200))
+        for r in stop.partial.records:  # the finished games are the ones a local run plays
+            assert r.to_json() == play_game(rs, 2, game_seed(5, r.index), "random", r.index).to_json()
     deadline = time.monotonic() + 30  # a bound on waiting, not a speed check: the CPUs must come back
     while ray.available_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
         time.sleep(0.2)

@@ -97,10 +97,12 @@ class Collector:
     """Batch results as they arrive in any order; hands them back in job order, and raises the first
     failure in job order once every job before it has finished."""
 
-    def __init__(self, parts: list[range], progress: Progress | None) -> None:
+    def __init__(self, parts: list[range], progress: Progress | None,
+                 take: Callable[[Any], None] | None = None) -> None:
         self.parts = parts
         self.done: dict[int, list[Any]] = {}
         self.progress = progress
+        self.take = take  # given: results are handed over in order and not kept, so memory stays flat
         self.next = 0  # parts before this one finished without a failure
 
     def add(self, part: int, results: list[Any]) -> None:
@@ -111,6 +113,9 @@ class Collector:
             for r in self.done[self.next]:
                 if isinstance(r, Failure):
                     raise r.exception()
+            if self.take is not None:
+                for r in self.done.pop(self.next):
+                    self.take(r)
             self.next += 1
 
     @property
@@ -178,8 +183,10 @@ class Backend:
         """How many jobs run at once, for a run of `jobs` jobs."""
         raise NotImplementedError
 
-    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None) -> list[Any]:
-        """Every job's result, in job order."""
+    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None,
+            take: Callable[[Any], None] | None = None) -> list[Any]:
+        """Every job's result, in job order; or, with `take`, each result handed to it in job order and
+        none kept (an empty list returned), for runs too long to hold."""
         raise NotImplementedError
 
 
@@ -213,28 +220,33 @@ class LocalBackend(Backend):
     def slots(self, jobs: int) -> int:
         return max(1, min(self.workers, jobs))
 
-    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None) -> list[Any]:
+    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None,
+            take: Callable[[Any], None] | None = None) -> list[Any]:
         slots = self.slots(len(jobs))
         if slots == 1:
             out: list[Any] = []
             try:
                 for job in jobs:
-                    out.append(work.run(job))
+                    r = work.run(job)
+                    take(r) if take is not None else out.append(r)
                     if progress:
                         progress(1)
             except KeyboardInterrupt:
                 raise Interrupted(dict(enumerate(out)), len(jobs)) from None
             return out
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 25))
-        got = Collector(parts, progress)
+        got = Collector(parts, progress, take)
+        queued = iter(range(len(parts)))
         # The work goes to each process once, pickled: the workers need no files (rulesets are data).
         pool = None
         try:
             with CtrlC() as ctrl_c:
                 pool = ProcessPoolExecutor(slots, initializer=_local_init, initargs=(work,))
-                pending: dict[Future, int] = {pool.submit(_local_batch, [jobs[i] for i in p]): k
-                                              for k, p in enumerate(parts)}
+                pending: dict[Future, int] = {}
                 while not got.complete:
+                    # A few batches per process in flight; the rest not yet listed, so memory stays flat.
+                    while len(pending) < 4 * slots and (k := next(queued, None)) is not None:
+                        pending[pool.submit(_local_batch, [jobs[i] for i in parts[k]])] = k
                     finished, _ = wait(list(pending), timeout=POLL, return_when=FIRST_COMPLETED)
                     ctrl_c.check()
                     for f in finished:
@@ -246,7 +258,7 @@ class LocalBackend(Backend):
             _stop(pool)
             raise
         _stop(pool, now=False)
-        return got.results()
+        return [] if take is not None else got.results()
 
 
 def _stop(pool: ProcessPoolExecutor | None, now: bool = True) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.errors import Problem, UsageError
@@ -123,18 +123,20 @@ class RayBackend(Backend):
     def slots(self, jobs: int) -> int:
         return max(1, min(self.workers or self.cpus or 1, jobs))
 
-    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None) -> list[Any]:
+    def run(self, work: Work, jobs: Sequence[Any], progress: Progress | None = None,
+            take: Callable[[Any], None] | None = None) -> list[Any]:
         with contextlib.redirect_stdout(sys.stderr):  # Ray's news, as in start()
-            return self._run(work, jobs, progress)
+            return self._run(work, jobs, progress, take)
 
-    def _run(self, work: Work, jobs: Sequence[Any], progress: Progress | None) -> list[Any]:
+    def _run(self, work: Work, jobs: Sequence[Any], progress: Progress | None,
+             take: Callable[[Any], None] | None) -> list[Any]:
         import ray
 
         if not self.cpus:  # used without `with`: connect now (a Ray it starts stops when this process ends)
             self.start()
         slots = self.slots(len(jobs))
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 64))
-        got = Collector(parts, progress)
+        got = Collector(parts, progress, take)
         run_id = uuid.uuid4().hex
         pending: dict[Any, int] = {}
         queued = iter(range(len(parts)))
@@ -155,7 +157,7 @@ class RayBackend(Backend):
         finally:
             for ref in pending:  # Ctrl-C or an error: stop what still runs, drop what waits
                 ray.cancel(ref, force=True)
-        return got.results()
+        return [] if take is not None else got.results()
 
     def _collect(self, got: Collector, parts: list[range], pending: dict[Any, int], ready: list[Any]) -> None:
         import ray

@@ -152,10 +152,12 @@ def _play_indexed(context: tuple[Ruleset, int, int, str, bool], i: int) -> GameR
 def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games: int, seed: int = 0,
              agents: str = "random", workers: int = 1,
              progress: Callable[[int], None] | None = None, coverage: bool = False,
-             backend: Backend | None = None) -> Summary:
-    """Play `games` games and summarise them. `progress(n)` is called as games finish. The games run on
-    `backend` (default: this machine, `workers` processes); the records are the same on any backend.
-    Ctrl-C raises backends.Interrupted with the summary of the games that finished in `partial`."""
+             keep_records: bool = True, backend: Backend | None = None) -> Summary:
+    """Play `games` games and summarise them. `progress(n)` is called as games finish. Without
+    `keep_records` the summary keeps no per-game record, so memory stays flat however many games.
+    The games run on `backend` (default: this machine, `workers` processes); the records are the same
+    on any backend. Ctrl-C raises backends.Interrupted with, in `partial`, the summary of games
+    0..k-1, the games finished before the first one that did not."""
     from meeple.runtime.rules import load_ruleset
 
     rs = rs_or_path if isinstance(rs_or_path, Ruleset) else load_ruleset(rs_or_path)
@@ -167,36 +169,56 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
     backend = backend or LocalBackend(workers)
     work = Work(_play_indexed, (rs, players, seed, agents, coverage))
     start = time.perf_counter()
+    tally = Tally(players)
+    records: list[GameRecord] = []
+
+    def take(r: GameRecord) -> None:
+        tally.add(r)
+        if keep_records:
+            records.append(r)
+
     try:
-        records = backend.run(work, range(games), progress)
+        backend.run(work, range(games), progress, take)
     except Interrupted as stop:
-        done = [stop.finished[i] for i in sorted(stop.finished)]
-        if done:
-            stop.partial = summarise(rs, players, seed, names, done, time.perf_counter() - start,
-                                     backend.slots(games), backend.name)
+        if tally.n:
+            stop.partial = summarise(rs, players, seed, names, tally, time.perf_counter() - start,
+                                     backend.slots(games), records, backend.name)
         raise
     seconds = time.perf_counter() - start
-    return summarise(rs, players, seed, names, records, seconds, backend.slots(games), backend.name)
+    return summarise(rs, players, seed, names, tally, seconds, backend.slots(games), records, backend.name)
 
 
-def summarise(rs: Ruleset, players: int, seed: int, names: list[str], records: list[GameRecord],
-              seconds: float, workers: int = 1, backend: str = "local") -> Summary:
-    n = len(records)
-    wins = [0.0] * players
-    for r in records:
+class Tally:
+    """What a summary needs of every game, added up as games finish."""
+
+    def __init__(self, players: int) -> None:
+        self.n = 0
+        self.wins = [0.0] * players
+        self.scores = [stats.Running() for _ in range(players)]
+        self.lengths = stats.Running()
+        self.decisions = 0
+
+    def add(self, r: GameRecord) -> None:
+        self.n += 1
         for w in r.winners:
-            wins[w] += 1 / len(r.winners)
-    seats = []
-    for s in range(players):
-        sc = stats.numbers(r.scores[s] for r in records)
-        seats.append(SeatStats(s, names[s], wins[s], wins[s] / n, stats.wilson(wins[s], n),
-                               stats.mean(sc), stats.stdev(sc)))
-    lengths = [float(r.length) for r in records]
-    decisions = sum(r.decisions for r in records)
+            self.wins[w] += 1 / len(r.winners)
+        for s, run in enumerate(self.scores):
+            for x in stats.numbers([r.scores[s]]):
+                run.add(x)
+        self.lengths.add(float(r.length))
+        self.decisions += r.decisions
+
+
+def summarise(rs: Ruleset, players: int, seed: int, names: list[str], tally: Tally,
+              seconds: float, workers: int = 1, records: list[GameRecord] | None = None,
+              backend: str = "local") -> Summary:
+    n = tally.n
+    seats = [SeatStats(s, names[s], tally.wins[s], tally.wins[s] / n, stats.wilson(tally.wins[s], n),
+                       tally.scores[s].mean, tally.scores[s].stdev) for s in range(players)]
     per_s = seconds if seconds > 0 else 1e-9
-    return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), stats.mean(lengths),
-                   stats.stdev(lengths), decisions / n, seconds, n / per_s, decisions / per_s, workers, backend,
-                   records)
+    return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), tally.lengths.mean,
+                   tally.lengths.stdev, tally.decisions / n, seconds, n / per_s, tally.decisions / per_s, workers,
+                   backend, records or [])
 
 
 @dataclass
