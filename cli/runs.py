@@ -70,6 +70,7 @@ def interrupted(stop: KeyboardInterrupt) -> Any:
     if not isinstance(stop, Interrupted):
         click.echo("interrupted before any game finished", err=True)
         return None
-    tail = "; the results below are theirs" if stop.partial is not None else ""
-    click.echo(f"interrupted: {len(stop.finished)} of {stop.total} games finished{tail}", err=True)
+    tail = "; the results below are those of the games finished in order from the first" \
+        if stop.partial is not None else ""
+    click.echo(f"interrupted: {stop.done} of {stop.total} games finished{tail}", err=True)
     return stop.partial

@@ -64,8 +64,9 @@ class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a run. `finished` maps job positions to the results that were done; a caller may
     put a summary of them in `partial` before passing it on."""
 
-    def __init__(self, finished: dict[Any, Any], total: int, partial: Any = None) -> None:
-        super().__init__(f"interrupted: {len(finished)} of {total} finished")
+    def __init__(self, finished: dict[Any, Any], total: int, partial: Any = None, done: int | None = None) -> None:
+        self.done = len(finished) if done is None else done  # how many finished (with take=, not all kept)
+        super().__init__(f"interrupted: {self.done} of {total} finished")
         self.finished = finished
         self.total = total
         self.partial = partial
@@ -104,9 +105,11 @@ class Collector:
         self.progress = progress
         self.take = take  # given: results are handed over in order and not kept, so memory stays flat
         self.next = 0  # parts before this one finished without a failure
+        self.count = 0  # results that came back
 
     def add(self, part: int, results: list[Any]) -> None:
         self.done[part] = results
+        self.count += sum(1 for r in results if not isinstance(r, Failure))
         if self.progress:
             self.progress(sum(1 for r in results if not isinstance(r, Failure)))
         while self.next in self.done:
@@ -128,7 +131,7 @@ class Collector:
     def interrupted(self) -> Interrupted:
         finished = {i: r for k, rs in self.done.items() for i, r in zip(self.parts[k], rs)
                     if not isinstance(r, Failure)}
-        return Interrupted(finished, self.parts[-1].stop if self.parts else 0)
+        return Interrupted(finished, self.parts[-1].stop if self.parts else 0, done=self.count)
 
 
 class CtrlC:
@@ -225,14 +228,19 @@ class LocalBackend(Backend):
         slots = self.slots(len(jobs))
         if slots == 1:
             out: list[Any] = []
+            taken = 0
             try:
                 for job in jobs:
                     r = work.run(job)
-                    take(r) if take is not None else out.append(r)
+                    if take is not None:
+                        take(r)
+                        taken += 1
+                    else:
+                        out.append(r)
                     if progress:
                         progress(1)
             except KeyboardInterrupt:
-                raise Interrupted(dict(enumerate(out)), len(jobs)) from None
+                raise Interrupted(dict(enumerate(out)), len(jobs), done=len(out) + taken) from None
             return out
         parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 25))
         got = Collector(parts, progress, take)
