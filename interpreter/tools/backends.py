@@ -13,7 +13,8 @@ Any command that plays many independent games uses it the same way (simulate, co
         results = backend.run(work, jobs, progress)       # results[k] is jobs[k]'s
 
 `play` must be a module-level function and the context picklable: workers import the one and unpickle
-the other. A MeepleError raised by a game reaches the caller as the same error, with its problems
+the other. With `take=` each result is handed over in job order and none is kept, for runs too long to
+hold in memory; only a few batches per worker are in flight at any time. A MeepleError raised by a game reaches the caller as the same error, with its problems
 (the first one in job order, as if the games were played one after another); Ctrl-C raises
 `Interrupted`, which holds the results that did finish.
 """
