@@ -89,8 +89,8 @@ class DyingWorkers(RayBackend):
         super().__init__(**kw)
         self.marker, self.at = marker, at
 
-    def run(self, work, jobs, progress=None):
-        return super().run(DieOnce(work.play, work.context, self.marker, self.at), jobs, progress)
+    def run(self, work, jobs, progress=None, take=None):
+        return super().run(DieOnce(work.play, work.context, self.marker, self.at), jobs, progress, take)
 
 
 def test_a_killed_worker_has_its_games_played_again_with_the_same_results(tmp_path, capsys):
