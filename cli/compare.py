@@ -18,6 +18,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
+from meeple.cli.runs import backend_options
 
 
 def _pct(x: float | None) -> str:
@@ -170,25 +171,30 @@ def _need_matplotlib() -> None:
               "uses the seed derived from (seed, i).")
 @click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
               "the seats: random, greedy, first.")
-@click.option("--workers", "-j", type=int, default=0, show_default=True,
-              help="Processes (0 = one per core). Results are the same for any number.")
+@click.option("--workers", "-j", type=int, default=None,
+              help="Games at once: processes here (default 0 = one per core), or with --backend ray at most "
+                   "this many (default: every CPU of the cluster). Results are the same for any number.")
+@backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Report the effects, events, phases, steps and options that never ran.")
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png",
               help="Draw score distributions and seat win rates (needs: pip install 'meeple[plot]').")
 @format_option
-def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str, workers: int,
-            coverage: bool, plot_file: str | None, fmt: str) -> None:
+def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str,
+            workers: int | None, backend: str, address: str | None, coverage: bool, plot_file: str | None,
+            fmt: str) -> None:
     """Play BASE and each VARIANT on the same seeds and compare them side by side.
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
     from meeple.cli.common import load, resolve_players
+    from meeple.cli.runs import INTERRUPTED, interrupted, open_backend, progress_line
     from meeple.tools.compare import compare as run
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
     check_games(games)
-    check_workers(workers)
+    if workers is not None:
+        check_workers(workers)
     if plot_file:
         # Before playing: a bad path found after minutes of games would throw the games away.
         check_plot_path(plot_file)
@@ -196,11 +202,15 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)
-    if fmt == "text" and sys.stderr.isatty() and total >= 100:
-        with click.progressbar(length=total, label="Playing", file=sys.stderr) as bar:
-            res = run(loaded, n, games, seed, agents, workers, coverage, progress=bar.update)
-    else:
-        res = run(loaded, n, games, seed, agents, workers, coverage)
+    be = open_backend(backend, address, workers, local_default=0)
+    stopped = False
+    try:
+        with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:
+            res = run(loaded, n, games, seed, agents, coverage=coverage, progress=update, backend=be)
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
+        res, stopped = interrupted(stop), True
+        if res is None:
+            click.get_current_context().exit(INTERRUPTED)
     res["changes"] = [changes_of(loaded[0], rs, s) for rs, s in zip(loaded[1:], res["rulesets"][1:])]
     # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
@@ -217,3 +227,5 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
                         code="IO01") from None
         if fmt != "json":
             click.echo(f"\nplot written to {plot_file}")
+    if stopped:
+        click.get_current_context().exit(INTERRUPTED)

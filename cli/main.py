@@ -25,6 +25,7 @@ from meeple.cli.common import (
     usage,
 )
 from meeple.cli.play import play
+from meeple.cli.runs import INTERRUPTED, backend_options, interrupted, open_backend, progress_line
 from meeple.errors import MeepleError, UsageError
 
 
@@ -110,16 +111,19 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
               help="Bots, comma-separated and cycled over the seats: random, greedy, first.")
-@click.option("--workers", "-j", type=int, default=1, show_default=True,
-              help="Processes (0 = one per core). Results are the same for any number.")
+@click.option("--workers", "-j", type=int, default=None,
+              help="Games at once: processes here (default 1, 0 = one per core), or with --backend ray "
+                   "at most this many (default: every CPU of the cluster). Results are the same for any number.")
+@backend_options
 @click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: on a terminal, for 50 games or more).")
+              help="Progress on stderr (default: on a terminal, for 50 games or more).")
 @click.option("--records", is_flag=True, help="With --format json: include every game's record.")
 @click.option("--coverage", is_flag=True,
               help="Also report the card effects, events, phases, steps and options that never ran.")
 @format_option
-def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int,
-             progress: bool | None, records: bool, coverage: bool, fmt: str) -> None:
+def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int | None,
+             backend: str, address: str | None, progress: bool | None, records: bool, coverage: bool,
+             fmt: str) -> None:
     """Play RULESET many times with bots and report win rates, scores, length and speed.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
@@ -128,15 +132,20 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     rs = load(ruleset)
     n = resolve_players(rs, players)
     check_games(games)
-    check_workers(workers)
+    if workers is not None:
+        check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
-    if progress and fmt == "text":
-        with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage,
-                          keep_records=records or coverage)
-    else:
-        summary = run(rs, n, games, seed, agents, workers, coverage=coverage, keep_records=records or coverage)
+    be = open_backend(backend, address, workers, local_default=1)
+    stopped = False
+    try:
+        with be, progress_line(games, progress) as update:
+            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage,
+                          keep_records=records or coverage, backend=be)
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
+        summary, stopped = interrupted(stop), True
+        if summary is None:
+            click.get_current_context().exit(INTERRUPTED)
     cov = None
     if coverage:
         from meeple.tools.coverage import coverage_report
@@ -147,7 +156,13 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         if cov is not None:
             out["coverage"] = cov.to_json()
         click.echo(json.dumps(out, indent=2))
-        return
+    else:
+        _simulate_text(summary, seed, n, cov)
+    if stopped:
+        click.get_current_context().exit(INTERRUPTED)
+
+
+def _simulate_text(summary: Any, seed: int, n: int, cov: Any) -> None:
     click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
                f"agents {', '.join(summary.agents)}")
     rows = [[f"P{s.seat + 1}", s.agent, f"{s.wins:g}", f"{s.win_rate:.3f}",
@@ -158,7 +173,8 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     click.echo(f"length: {fmt_num(summary.length_mean)} {summary.length_unit} (sd {fmt_num(summary.length_stdev)}), "
                f"{fmt_num(summary.decisions_mean, 1)} decisions per game")
     click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
-               f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.seconds:.2f} s)")
+               f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.backend}, "
+               f"{summary.seconds:.2f} s)")
     if cov is not None:
         from meeple.tools.coverage import render_text as render_coverage
 

@@ -1,5 +1,6 @@
 """Helpers shared by the test files: random play, view inspection, and tiny rulesets."""
 
+import json
 import random
 
 PICK = """\
@@ -65,6 +66,15 @@ def visible_ids(view):
 
     walk(view)
     return out
+
+
+RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "workers", "backend")  # how a run went, not its games
+
+
+def statistics(summary):
+    """A simulation's JSON without the fields that describe the run (its speed, where it ran): the part
+    that must be the same, to the byte, wherever and however the games were played."""
+    return json.dumps({k: v for k, v in summary.to_json(records=True).items() if k not in RUN_FIELDS}, indent=2)
 
 
 def examples(ci: int, long: int) -> int:

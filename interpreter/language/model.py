@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from meeple.errors import Span
@@ -85,6 +85,23 @@ class Ruleset:
     warnings: list[Any] = field(default_factory=list)
     _digest: str | None = None
     _compiled: Any = None  # the closure cache (compiler.py), built on first use
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickling, to send a loaded ruleset to worker processes and cluster nodes instead of
+        reloading it there (where its files may not exist). `node_ids` and `suspends` are keyed by
+        memory addresses, which a copy does not keep: they travel as stable node indices. The closure
+        cache stays behind; it is rebuilt on first use."""
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        state["node_ids"] = None
+        state["suspends"] = sorted(self.node_ids[i] for i in self.suspends)
+        state["_compiled"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.node_ids = {id(n): i for i, n in enumerate(self.nodes)}
+        self.suspends = {id(self.nodes[i]) for i in state["suspends"]}
 
     def scripts(self):
         """Every parsed root with a description: (what, node). For walks over the whole ruleset."""

@@ -3,7 +3,8 @@
 Every ruleset plays games 0..K-1, and game i uses the seed derived from (master seed, i) for the game
 and for its bots, exactly like `simulate`. Matched seeds make the comparison fairer (the same deals
 and draws, as far as the rules let them stay the same) and make results independent of the number
-of worker processes. `cli/compare.py` renders the result; docs/variants.md explains the figures.
+of worker processes and of where they run (tools/backends.py). `cli/compare.py` renders the result;
+docs/variants.md explains the figures.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from meeple import errors as E
 from meeple.errors import Problem, UsageError
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import seat_names
+from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
 from meeple.tools.coverage import CoverageReport, report_from_counts
 from meeple.tools.simulate import check_players, game_length, game_seed, play_to_end
 
@@ -54,49 +54,29 @@ def play_one(rs: Ruleset, players: int, seed: int, agents: str, index: int, cove
                       game.state.coverage)
 
 
-# ------------------------------------------------------------------ running games, in parallel or not
-_WORKER: dict[str, Any] = {}
-
-
-def _init(paths: list[str], players: int, seed: int, agents: str, coverage: bool) -> None:
-    from meeple.runtime.rules import load_ruleset
-
-    _WORKER.update(rs=[load_ruleset(p) for p in paths], args=(players, seed, agents, coverage))
-
-
-def _job(job: tuple[int, int]) -> Any:
+# ------------------------------------------------------------------ running games on a backend
+def _play_job(context: tuple[Sequence[Ruleset], int, int, str, bool], job: tuple[int, int]) -> GameResult:
+    """Game i of ruleset r, in whichever process or node the backend chose (see tools/backends.py)."""
+    rulesets, players, seed, agents, coverage = context
     r, i = job
-    players, seed, agents, coverage = _WORKER["args"]
-    try:
-        return play_one(_WORKER["rs"][r], players, game_seed(seed, i), agents, i, coverage)
-    except E.MeepleError as e:  # exceptions lose their problems when pickled: send the parts
-        return ("error", type(e).__name__, e.problems)
+    return play_one(rulesets[r], players, game_seed(seed, i), agents, i, coverage)
 
 
 def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int = 0, agents: str = "random",
-              workers: int = 0, coverage: bool = True,
-              progress: Callable[[int], None] | None = None) -> list[list[GameResult]]:
-    """Games 0..games-1 of every ruleset, in index order. workers=0 means one per core."""
-    workers = min(workers or os.cpu_count() or 1, games * len(rulesets))
+              workers: int = 0, coverage: bool = True, progress: Callable[[int], None] | None = None,
+              backend: Backend | None = None) -> list[list[GameResult]]:
+    """Games 0..games-1 of every ruleset, in index order, on `backend` (default: this machine with
+    `workers` processes, 0 = one per core). Ctrl-C raises backends.Interrupted; its `finished` maps
+    (ruleset, game) to the results that were done."""
+    backend = backend or LocalBackend(workers)
     jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
-    out: list[list[GameResult]] = [[] for _ in rulesets]
-    if workers <= 1:
-        for r, i in jobs:
-            out[r].append(play_one(rulesets[r], players, game_seed(seed, i), agents, i, coverage))
-            if progress:
-                progress(1)
-        return out
-    paths = [os.path.abspath(rs.path) for rs in rulesets]
-    chunk = max(1, min(25, len(jobs) // (workers * 8)))
-    with ProcessPoolExecutor(workers, initializer=_init, initargs=(paths, players, seed, agents, coverage)) as pool:
-        for (r, _), res in zip(jobs, pool.map(_job, jobs, chunksize=chunk)):  # map keeps the order
-            if isinstance(res, tuple):
-                pool.shutdown(cancel_futures=True)
-                raise getattr(E, res[1], E.MeepleError)(res[2])
-            out[r].append(res)
-            if progress:
-                progress(1)
-    return out
+    work = Work(_play_job, (list(rulesets), players, seed, agents, coverage))
+    try:
+        flat = backend.run(work, jobs, progress)
+    except Interrupted as stop:
+        stop.finished = {jobs[k]: res for k, res in stop.finished.items()}
+        raise
+    return [flat[r * games:(r + 1) * games] for r in range(len(rulesets))]
 
 
 # ------------------------------------------------------------------ statistics of one ruleset
@@ -211,8 +191,10 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
 
 def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games: int, seed: int = 0,
             agents: str = "random", workers: int = 0, coverage: bool = True,
-            progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results."""
+            progress: Callable[[int], None] | None = None, backend: Backend | None = None) -> dict[str, Any]:
+    """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results.
+    Ctrl-C raises backends.Interrupted, with the comparison of the games every ruleset finished (when
+    there are at least two) in `partial`."""
     from meeple.runtime.rules import load_ruleset
 
     if len(rulesets) < 2:
@@ -225,10 +207,24 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
     for rs in loaded:
         check_players(rs, players)
     names = seat_names(agents, players)
-    results = run_games(loaded, players, games, seed, agents, workers, coverage, progress)
+    try:
+        results = run_games(loaded, players, games, seed, agents, workers, coverage, progress, backend)
+    except Interrupted as stop:
+        # Matched seeds: only the games that every ruleset finished are compared.
+        both = sorted(set.intersection(*({i for r_, i in stop.finished if r_ == r} for r in range(len(loaded)))))
+        if len(both) >= 2:
+            done = [[stop.finished[r, i] for i in both] for r in range(len(loaded))]
+            stop.partial = _report(loaded, done, players, seed, names, coverage)
+        raise
+    return _report(loaded, results, players, seed, names, coverage)
+
+
+def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int, seed: int, names: list[str],
+            coverage: bool) -> dict[str, Any]:
     summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]
     return json_safe({
-        "players": players, "games": games, "seed": seed, "agents": names, "alpha": ALPHA, "correction": CORRECTION,
+        "players": players, "games": len(results[0]), "seed": seed, "agents": names, "alpha": ALPHA,
+        "correction": CORRECTION,
         "rulesets": summaries,
         "differences": [{"variant": s["ruleset"], "base": summaries[0]["ruleset"],
                          "rows": differences(summaries[0], s, results[0], res)}

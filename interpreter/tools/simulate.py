@@ -1,8 +1,8 @@
 """Play many games with bots and summarise them: win rates, scores, lengths, speed.
 
 Game i's seed is derived from (master seed, i) only, so a simulation gives the same records with one
-worker or eight. With several workers each process loads the ruleset once, from its path, and games
-are returned in index order.
+worker or eight, on this machine or on a cluster: tools/backends.py runs the games and returns them in
+index order.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import dataclasses
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +20,7 @@ from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import make_agents, mix_seed, seat_names
+from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
 
 MAX_DECISIONS = 100_000  # a ruleset whose bots can loop forever is reported, not waited for
 
@@ -75,6 +75,7 @@ class Summary:
     games_per_s: float
     decisions_per_s: float
     workers: int
+    backend: str = "local"  # where the games ran (tools/backends.py); the statistics do not depend on it
     records: list[GameRecord] = field(default_factory=list)
 
     def to_json(self, records: bool = False) -> dict:
@@ -141,41 +142,22 @@ def game_seed(seed: int, i: int) -> int:
     return mix_seed(seed, "game", i)
 
 
-# ------------------------------------------------------------------ worker processes
-_WORKER_RS: dict[str, Ruleset] = {}
-
-
-def _worker_init(path: str) -> None:
-    import signal
-
-    from meeple.runtime.rules import load_ruleset
-
-    # Ctrl-C is the parent's to handle: workers that also caught it would each print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    _WORKER_RS[path] = load_ruleset(path)
-
-
-def _worker_play(job: tuple[str, int, int, str, int, bool]) -> Any:
-    path, players, seed, spec, i, coverage = job
-    try:
-        return play_game(_WORKER_RS[path], players, game_seed(seed, i), spec, i, coverage=coverage)
-    except E.MeepleError as e:
-        # Exceptions lose their problems when pickled back: send the parts, rebuild in the parent.
-        return ("error", type(e).__name__, e.problems)
-
-
-def _raise_remote(result: tuple) -> None:
-    cls = getattr(E, result[1], E.MeepleError)
-    raise cls(result[2])
+# ------------------------------------------------------------------ running games on a backend
+def _play_indexed(context: tuple[Ruleset, int, int, str, bool], i: int) -> GameRecord:
+    """Game i of a run, in whichever process or node the backend chose (see tools/backends.py)."""
+    rs, players, seed, agents, coverage = context
+    return play_game(rs, players, game_seed(seed, i), agents, i, coverage=coverage)
 
 
 def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games: int, seed: int = 0,
              agents: str = "random", workers: int = 1,
              progress: Callable[[int], None] | None = None, coverage: bool = False,
-             keep_records: bool = True) -> Summary:
+             keep_records: bool = True, backend: Backend | None = None) -> Summary:
     """Play `games` games and summarise them. `progress(n)` is called as games finish. Without
-    `keep_records` the summary keeps no per-game record, so memory stays flat however many games."""
+    `keep_records` the summary keeps no per-game record, so memory stays flat however many games.
+    The games run on `backend` (default: this machine, `workers` processes); the records are the same
+    on any backend. Ctrl-C raises backends.Interrupted with, in `partial`, the summary of games
+    0..k-1, the games finished before the first one that did not."""
     from meeple.runtime.rules import load_ruleset
 
     rs = rs_or_path if isinstance(rs_or_path, Ruleset) else load_ruleset(rs_or_path)
@@ -184,10 +166,8 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
     names = seat_names(agents, players)
     if games < 1:
         raise UsageError(Problem("U021", f"the number of games must be at least 1, not {games}"))
-    if workers < 0:
-        raise UsageError(Problem("U022", f"the number of workers must be 0 (one per core) or more, not {workers}"))
-    workers = workers or os.cpu_count() or 1
-    workers = min(workers, games)
+    backend = backend or LocalBackend(workers)
+    work = Work(_play_indexed, (rs, players, seed, agents, coverage))
     start = time.perf_counter()
     tally = Tally(players)
     records: list[GameRecord] = []
@@ -196,29 +176,16 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
         tally.add(r)
         if keep_records:
             records.append(r)
-        if progress:
-            progress(1)
 
-    if workers == 1:
-        for i in range(games):
-            take(play_game(rs, players, game_seed(seed, i), agents, i, coverage=coverage))
-    else:
-        path = os.path.abspath(rs.path)
-        chunk = max(1, min(50, games // (workers * 8)))
-        batch = workers * chunk * 32  # jobs are submitted a batch at a time: none are listed per game
-        pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(path,))
-        try:
-            for first in range(0, games, batch):
-                jobs = [(path, players, seed, agents, i, coverage) for i in range(first, min(games, first + batch))]
-                for r in pool.map(_worker_play, jobs, chunksize=chunk):  # map keeps index order
-                    if isinstance(r, tuple):
-                        _raise_remote(r)
-                    take(r)
-        finally:
-            # On an error or Ctrl-C, drop the queued games instead of waiting for all of them.
-            pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        backend.run(work, range(games), progress, take)
+    except Interrupted as stop:
+        if tally.n:
+            stop.partial = summarise(rs, players, seed, names, tally, time.perf_counter() - start,
+                                     backend.slots(games), records, backend.name)
+        raise
     seconds = time.perf_counter() - start
-    return summarise(rs, players, seed, names, tally, seconds, workers, records)
+    return summarise(rs, players, seed, names, tally, seconds, backend.slots(games), records, backend.name)
 
 
 class Tally:
@@ -243,14 +210,15 @@ class Tally:
 
 
 def summarise(rs: Ruleset, players: int, seed: int, names: list[str], tally: Tally,
-              seconds: float, workers: int = 1, records: list[GameRecord] | None = None) -> Summary:
+              seconds: float, workers: int = 1, records: list[GameRecord] | None = None,
+              backend: str = "local") -> Summary:
     n = tally.n
     seats = [SeatStats(s, names[s], tally.wins[s], tally.wins[s] / n, stats.wilson(tally.wins[s], n),
                        tally.scores[s].mean, tally.scores[s].stdev) for s in range(players)]
     per_s = seconds if seconds > 0 else 1e-9
     return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), tally.lengths.mean,
                    tally.lengths.stdev, tally.decisions / n, seconds, n / per_s, tally.decisions / per_s, workers,
-                   records or [])
+                   backend, records or [])
 
 
 @dataclass

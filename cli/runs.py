@@ -1,0 +1,76 @@
+"""What the commands that play many games share (simulate, compare, and any other such command):
+where the games run (`--backend`, `--address`, `--workers`), the progress line, and Ctrl-C.
+
+A command uses them like this (`simulate` in main.py is the example):
+
+    @backend_options                       # adds --backend and --address; give it `--workers` yourself
+    def cmd(..., workers, backend, address):
+        be = open_backend(backend, address, workers, local_default=1)
+        try:
+            with be, progress_line(total, show) as update:   # the cluster starts before the clock
+                result = run(..., progress=update, backend=be)
+        except KeyboardInterrupt as stop:  # backends raise Interrupted, which holds what finished
+            result = interrupted(stop)     # prints what finished; None if nothing can be shown
+        ...show result...; exit 130 if it was interrupted
+
+Ray is imported only when `--backend ray` is chosen.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+from meeple.cli.common import usage
+from meeple.tools.backends import Backend, Interrupted, LocalBackend
+from meeple.tools.progress import ProgressLine
+
+INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
+
+
+def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--address", default=None, metavar="HOST:PORT",
+                     help="With --backend ray: the cluster's head (default: start Ray on this machine "
+                          "for the run). See docs/cluster.md.")(f)
+    return click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                        help="Where the games run: this machine's cores, or a Ray cluster "
+                             "(pip install 'meeple[ray]'). Results are the same on both.")(f)
+
+
+def open_backend(name: str, address: str | None, workers: int | None, local_default: int = 0) -> Backend:
+    """The backend a command's options chose; enter it (`with`) to start it. `workers` None means the
+    backend's default: `local_default` processes here, every CPU of a Ray cluster."""
+    if workers is not None and workers < 0:
+        raise usage(f"--workers must be 0 (every core) or more, not {workers}", code="U022")
+    if name == "local":
+        if address is not None:
+            raise usage("--address is for --backend ray", "meeple ... --backend ray --address HOST:PORT")
+        return LocalBackend(local_default if workers is None else workers)
+    from meeple.tools.ray_backend import RayBackend
+
+    return RayBackend(address, workers or 0)
+
+
+@contextmanager
+def progress_line(total: int, show: bool) -> Iterator[Callable[[int], None] | None]:
+    """The `progress` callback of a run, drawing a line on stderr, or None when not shown."""
+    if not show:
+        yield None
+        return
+    with ProgressLine(total, stream=sys.stderr) as line:
+        yield line.update
+
+
+def interrupted(stop: KeyboardInterrupt) -> Any:
+    """Say on stderr what finished before Ctrl-C; returns the summary of it (None if there is none).
+    A plain KeyboardInterrupt came before the games started (while starting workers, say)."""
+    if not isinstance(stop, Interrupted):
+        click.echo("interrupted before any game finished", err=True)
+        return None
+    tail = "; the results below are those of the games finished in order from the first" \
+        if stop.partial is not None else ""
+    click.echo(f"interrupted: {stop.done} of {stop.total} games finished{tail}", err=True)
+    return stop.partial
