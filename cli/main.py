@@ -26,6 +26,7 @@ def meeple() -> None:
 meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.ladder import ladder; meeple.add_command(ladder)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -95,7 +96,8 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
-              help="Bots, comma-separated and cycled over the seats: random, greedy, first.")
+              help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
+                   "mcts[:BUDGET][:cut=K] (BUDGET: iterations such as 400, or time such as 1s).")
 @click.option("--workers", "-j", type=int, default=1, show_default=True,
               help="Processes (0 = one per core). Results are the same for any number.")
 @click.option("--progress/--no-progress", default=None,

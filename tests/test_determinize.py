@@ -163,3 +163,13 @@ def test_the_random_generator_is_dealt_again():
     assert len({g.determinize(0, s).state.rng.state for s in range(10)}) == 10
     assert all(g.determinize(0, s).state.rng.state != g.state.rng.state for s in range(10))
     assert g.determinize(0, 1).state.actions == []  # a determinization is not a replay
+
+
+def test_playing_a_determinization_leaves_the_real_game_alone():
+    rs = RS["rulesets/reference/tic_tac_toe.yaml"]
+    g = rs.new_game(2, 0)
+    before = state_of(g)
+    d = g.determinize(0, 1)
+    while not d.is_over:
+        d.apply_index(0)
+    assert state_of(g) == before

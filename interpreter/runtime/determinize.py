@@ -29,7 +29,7 @@ from typing import Any
 
 from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
-from meeple.runtime.data import Comp, Zone, encode
+from meeple.runtime.data import Comp, Zone, copy_value, encode
 from meeple.runtime.state import GameState, Rng
 from meeple.runtime.views import _can_see
 
@@ -157,11 +157,11 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
             head, _, name = key.partition(".")
             c = int(head[1:])
             src = f"#{inverse[c]}.{name}" if c in inverse else key
-            out[key] = ren(st.counters[src]) if c in inverse else value
+            out[key] = ren(st.counters[src]) if c in inverse else copy_value(value)
         elif "." in key:
-            out[key] = value
+            out[key] = copy_value(value)
         else:
-            out[key] = value if rs.game_counters[key].visibility == "public" else ren(value)
+            out[key] = copy_value(value) if rs.game_counters[key].visibility == "public" else ren(value)
     for name, d in rs.player_counters.items():
         seats = [p for p in range(st.nplayers) if not _can_see(d.visibility, p, viewer)]
         if not seats:
