@@ -164,7 +164,8 @@ def _need_matplotlib() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i of every ruleset "
               "uses the seed derived from (seed, i).")
 @click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
-              "the seats: random, greedy, first.")
+              "the seats: random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K] (BUDGET: iterations such as "
+              "400, or time such as 1s; see docs/agents.md).")
 @click.option("--workers", "-j", type=int, default=0, show_default=True,
               help="Processes (0 = one per core). Results are the same for any number.")
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
