@@ -16,18 +16,12 @@ An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `firs
 from __future__ import annotations
 
 import difflib
-import random
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from meeple.errors import Problem, UsageError
-from meeple.tools.greedy import GreedyAgent
 from meeple.tools.mcts import MctsAgent
-from meeple.tools.policy import Agent, mix_seed, options
-
-if TYPE_CHECKING:
-    from meeple.runtime.game import Game
+from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
 __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAgent", "RandomAgent",
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
@@ -37,32 +31,6 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K stops each rollout "
               "after K decisions and ranks the seats by the ruleset's heuristic). Comma-separated, one per "
               "seat in order, cycled over the seats: mcts:400,greedy.")
-
-
-class FirstAgent:
-    """Always the first option: deterministic, handy for smoke tests and reproducible traces."""
-
-    name = "first"
-
-    def __init__(self, seed: int = 0) -> None:
-        pass
-
-    def choose(self, game: Game, player: int) -> int:
-        options(game, player)
-        return 0
-
-
-class RandomAgent:
-    """A uniformly random legal option, from its own seeded generator (not the game's, so that the
-    game's randomness is the same whatever the bots do)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game, player: int) -> int:
-        return self.rng.randrange(options(game, player))
 
 
 def _bad(spec: str, why: str) -> UsageError:
