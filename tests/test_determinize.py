@@ -173,3 +173,18 @@ def test_playing_a_determinization_leaves_the_real_game_alone():
     while not d.is_over:
         d.apply_index(0)
     assert state_of(g) == before
+
+
+def test_a_face_down_token_shows_its_back_and_stays_in_its_country():
+    path = "rulesets/variants/demoludy_points.yaml"
+    rs = RS[path]
+    g = rs.new_game(3, 1)
+    stacks = [c.id for c in rs.components if c.kind == "country"]
+    shown = [x for k in stacks for x in g.view(0)["zones"]["passport"][stacks.index(k)]["slots"]["stack"]
+             if x.get("hidden")]
+    assert shown and all(set(x["back"]) == {"country", "colour"} for x in shown)
+    for seed in range(5):
+        d = g.determinize(0, seed)
+        for k in stacks:
+            countries = {rs.components[t].attrs["country"] for t in d.state.zones[f"#{k}.stack"]}
+            assert len(countries) <= 1
