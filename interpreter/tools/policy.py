@@ -16,6 +16,7 @@ game. Ties break at random, except in a sealed decision, where the first of the 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,18 +62,22 @@ def heuristic(game: Game, player: int) -> float:
 
 
 def rewards(game: Game) -> list[float]:
-    """1 for a win, 0 for a loss, a win shared on ties: by the ruleset's scoring and tie-breaks when the
-    game is over, else by the heuristic (the seats it ranks first share the win)."""
+    """1 for a win, 0 for a loss, a win shared on ties, by the ruleset's scoring and tie-breaks when the
+    game is over. Before the end (a rollout cut short), an estimate from the heuristic: a logistic of the
+    seat's lead over the best other seat, on the scale of the values, so that a seat far behind still
+    tells a better position from a worse one."""
     n = game.state.nplayers
+    out = [0.0] * n
     if game.is_over:
         best = game.winners
-    else:
-        values = [heuristic(game, p) for p in range(n)]
-        top = max(values)
-        best = [p for p in range(n) if values[p] == top]
-    out = [0.0] * n
-    for p in best:
-        out[p] = 1.0 / len(best)
+        for p in best:
+            out[p] = 1.0 / len(best)
+        return out
+    values = [float(heuristic(game, p)) for p in range(n)]
+    scale = max(1.0, 0.1 * max(abs(v) for v in values))
+    for p in range(n):
+        lead = values[p] - max(values[q] for q in range(n) if q != p) if n > 1 else 0.0
+        out[p] = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
     return out
 
 
