@@ -242,7 +242,7 @@ def test_play_against_mcts_by_default(d, tmp_path):
     save = tmp_path / "game.json"
     r = run("play", d / "pick.yaml", "-p", 2, "--seat", 1, "--seed", 0, "--save", save, input="1\n")
     assert r.exit_code == 0
-    assert "P2: Take 3" in r.output and "Winner: P2" in r.output
+    assert "Winner: P2" in r.output  # the search takes 2 or 3 against your 1: either wins
     assert json.loads(save.read_text())["play"]["agents"] == "mcts:1s"
 
 
