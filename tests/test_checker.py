@@ -295,4 +295,4 @@ def test_back_names_attributes_of_the_kind(tmp_path: Path) -> None:
     ok = SKELETON.replace("  cube:\n    items:", "  cube:\n    back: [colour]\n    items:")
     assert problems(tmp_path, ok) == []
     bad = codes(problems(tmp_path, ok.replace("back: [colour]", "back: [color]")))
-    assert bad == ["C022"]
+    assert bad == ["C023"]

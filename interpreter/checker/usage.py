@@ -28,7 +28,7 @@ def definition_problems(ck: Any) -> None:
     for kind, kd in rs.kinds.items():
         for name in kd.back:
             if name not in kd.attrs:
-                add("C022", f"`{name}` is printed on the back of `{kind}`, but its items have no such attribute",
+                add("C023", f"`{name}` is printed on the back of `{kind}`, but its items have no such attribute",
                     _at(ck, ("components", kind, "back"), kd.span), hint=ck.did_you_mean(name, kd.attrs) or
                     "`back` lists attributes that everyone sees even when the component is face down")
     for name, span, where in ck.readonly_assigns:
@@ -147,9 +147,10 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
         ck.problems.add(code, message, span, hint=hint, severity="warning")
 
     reached = _reached_phases(ck, roots)
+    named = _all_phase_refs(ck)  # once: per unreached phase it made thousands of phases quadratic
     for name in rs.phases:
         if name not in reached:
-            why = "" if name not in _all_phase_refs(ck) else ": only scripts that never run name it"
+            why = "" if name not in named else ": only scripts that never run name it"
             warn("W001", f"the phase `{name}` is never run{why}", rs.spans.get(("phase", name)),
                  hint=f"run it with `phase {name}` in `flow`")
     for name in _own(raw, "procedures"):

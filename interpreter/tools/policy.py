@@ -53,7 +53,7 @@ def heuristic(game: Game, player: int) -> float:
     expr = game.rs.greedy if game.rs.greedy is not None else game.rs.score
     if expr is None:
         return 0
-    value = game._ev.eval(expr, {"p": Player(player)})
+    value = game._query(game._ev.eval, expr, {"p": Player(player)})
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RuntimeRuleError(Problem(
             "A002", f"the greedy heuristic must be a number, but it is {value!r}",
