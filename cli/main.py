@@ -41,6 +41,7 @@ from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
 from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
 from meeple.cli.show import show; meeple.add_command(show)  # noqa: I001
 from meeple.cli.show import new; meeple.add_command(new)  # noqa: I001
+from meeple.cli.ladder import ladder; meeple.add_command(ladder)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -110,7 +111,8 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
-              help="Bots, comma-separated and cycled over the seats: random, greedy, first.")
+              help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
+                   "mcts[:BUDGET][:cut=K] (BUDGET: iterations such as 400, or time such as 1s).")
 @click.option("--workers", "-j", type=int, default=None,
               help="Games at once: processes here (default 1, 0 = one per core), or with --backend ray "
                    "at most this many (default: every CPU of the cluster). Results are the same for any number.")

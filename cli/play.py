@@ -49,6 +49,7 @@ def decision_prompt(game: Game, seat: int) -> str | None:
         return None
 
 
+DEFAULT_AGENTS = "mcts:1s"  # people play against the best bot, about a second per move
 PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
 
 
@@ -179,7 +180,8 @@ class Session:
 @click.option("--seat", type=int, default=None, help="Your seat, from 1 (default: 1, or the seat of a loaded save).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
-              help="Bots for the other seats, cycled over the seats: random (default), greedy, first.")
+              help="Bots for the other seats, cycled over the seats (default: mcts:1s, a search of about a "
+                   "second per move): mcts[:BUDGET][:cut=K], greedy[:DEALS], random, first.")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
 @click.option("--load", "load_path", default=None, metavar="FILE", help="Continue a saved game.")
@@ -207,7 +209,7 @@ def play(ruleset: str, players: int | None, seat: int | None, seed: int | None, 
         game = rs.new_game(n, seed)
         click.echo(f"{rs.name}, {n} players, seed {seed}.")
     seat = 1 if seat is None else seat
-    agents = agents or "random"
+    agents = agents or DEFAULT_AGENTS
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))

@@ -65,11 +65,14 @@ def toys(tmp_path_factory):
 
 
 def test_registry_and_names():
-    assert set(AGENTS) == {"random", "greedy", "first"}
+    assert set(AGENTS) == {"random", "greedy", "first", "mcts"}
     assert seat_names("random,greedy", 4) == ["random", "greedy", "random", "greedy"]
     assert seat_names("greedy", 3) == ["greedy"] * 3
     agents = make_agents(" Random , first", 3, seed=1)
     assert [type(a) for a in agents] == [RandomAgent, FirstAgent, RandomAgent]
+    mcts, timed, greedy = make_agents("mcts:400:cut=12:c=1.5,mcts:250ms,greedy:3", 3)
+    assert (mcts.iterations, mcts.seconds, mcts.cutoff, mcts.exploration) == (400, None, 12, 1.5)
+    assert (timed.iterations, timed.seconds) == (None, 0.25) and greedy.deals == 3
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -77,6 +80,11 @@ def test_registry_and_names():
     ("random,,greedy", "bad agent list"),
     ("", "bad agent list"),
     ("random,random,random", "3 agents given for 2 players"),
+    ("mcts:fast", "`fast` is not a budget"),
+    ("mcts:400:1s", "not both"),
+    ("mcts:0s", "above zero"),
+    ("random:3", "takes no parameters"),
+    ("greedy:0", "number of determinizations"),
 ])
 def test_bad_agent_specs_are_usage_errors(spec, words):
     with pytest.raises(UsageError) as e:

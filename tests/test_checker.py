@@ -289,3 +289,10 @@ def test_types_join_and_describe() -> None:
     assert str(ty.list_of(ty.comp_of("card"))) == "a list of components (card)"
     assert ty.of_value([[[1]]]) == ty.list_of(ty.list_of(ty.list_of(ty.NUM)))
     assert ty.of_value([[[[1]]]]) == ty.LIST  # deeper nesting: a list of anything
+
+
+def test_back_names_attributes_of_the_kind(tmp_path: Path) -> None:
+    ok = SKELETON.replace("  cube:\n    items:", "  cube:\n    back: [colour]\n    items:")
+    assert problems(tmp_path, ok) == []
+    bad = codes(problems(tmp_path, ok.replace("back: [colour]", "back: [color]")))
+    assert bad == ["C026"]

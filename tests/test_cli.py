@@ -189,7 +189,7 @@ def test_bench_default_counts_and_bad_arguments(d):
 
 # ------------------------------------------------------------------ play
 def test_play_a_whole_game_choosing_option_1():
-    r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, input="1\n" * 1500)
+    r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, "--agents", "random", input="1\n" * 1500)
     assert r.exit_code == 0, r.output
     out = r.output
     assert "You are P2" in out and "you are P2" in out and "Your decision (P2)" in out
@@ -209,7 +209,8 @@ def test_play_reprompts_helps_and_quits():
 
 def test_play_save_and_load(tmp_path):
     save = tmp_path / "game.json"
-    r = run("play", "speicherstadt", "-p", 3, "--seat", 2, "--seed", 4, "--save", save, input="1\n2\nq\n")
+    r = run("play", "speicherstadt", "-p", 3, "--seat", 2, "--seed", 4, "--agents", "random", "--save", save,
+            input="1\n2\nq\n")
     assert r.exit_code == 0 and save.is_file()
     data = json.loads(save.read_text())
     assert data["format"] == "meeple-save" and data["play"]["seat"] == 2
@@ -235,6 +236,14 @@ def test_play_errors(tmp_path):
     assert run("play", "speicherstadt", "-p", 2, "--seat", 3).exit_code == 2
     assert run("play", "speicherstadt", "-p", 6).exit_code == 2
     assert run("play", "speicherstadt", "-p", 2, "--agents", "smart").exit_code == 2
+
+
+def test_play_against_mcts_by_default(d, tmp_path):
+    save = tmp_path / "game.json"
+    r = run("play", d / "pick.yaml", "-p", 2, "--seat", 1, "--seed", 0, "--save", save, input="1\n")
+    assert r.exit_code == 0
+    assert "Winner: P2" in r.output  # the search takes 2 or 3 against your 1: either wins
+    assert json.loads(save.read_text())["play"]["agents"] == "mcts:1s"
 
 
 def test_play_with_greedy_bots_on_a_toy(d):

@@ -27,6 +27,12 @@ def definition_problems(ck: Any) -> None:
                 hint=ck.did_you_mean(c_ev, rs.events) or "declare it under `events:`")
     _duplicate_items(ck)
     attribute_problems(ck)
+    for kind, kd in rs.kinds.items():
+        for name in kd.back:
+            if name not in kd.attrs:
+                add("C026", f"`{name}` is printed on the back of `{kind}`, but its items have no such attribute",
+                    _at(ck, ("components", kind, "back"), kd.span), hint=ck.did_you_mean(name, kd.attrs) or
+                    "`back` lists attributes that everyone sees even when the component is face down")
     for name, span, where in ck.readonly_assigns:
         what = ck.globals[name][0]
         if name in ck.used_names:

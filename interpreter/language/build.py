@@ -157,7 +157,8 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
                 rs.components.append(CompDef(cid, kind, item_id, name, item_attrs, on, opts, span))
                 rs.items.setdefault(item_id, []).append(cid)
                 cid += 1
-        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan)
+        back = tuple(str(a) for a in kd.get("back") or ())
+        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan, back)
 
     # -- procedures (imported libraries first, so the ruleset's own win)
     for lib_doc, lib_data in layers.libraries:

@@ -40,6 +40,7 @@ class KindDef:
     slots: dict[str, Decl]
     attrs: set[str]
     span: Span | None = None
+    back: tuple[str, ...] = ()  # attributes printed on the back: seen even when the component is face down
 
 
 @dataclass(slots=True)

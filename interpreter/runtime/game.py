@@ -297,6 +297,14 @@ class Game:
 
         return self._query(make_view, self, player)
 
+    def determinize(self, player: int, seed: int) -> Game:
+        """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden
+        piles' order, other hands, face-down cards, others' sealed choices, secret counters, the random
+        generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
+        from meeple.runtime.determinize import determinize
+
+        return determinize(self, player, seed)
+
     # ------------------------------------------------------------ saves
     def to_json(self) -> dict:
         """The game as plain JSON data: a snapshot that later play never changes (and that can be edited

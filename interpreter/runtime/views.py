@@ -2,7 +2,8 @@
 
 Zones and counters declare a visibility: `public` (everyone), `owner` (the owning player; others see
 only a count) or `hidden` (nobody sees identities, only a count: decks, bags). Face-down components
-are hidden from everyone but the owner of the zone that holds them. Pending sealed choices show who
+are hidden from everyone but the owner of the zone that holds them, who see only the attributes their kind
+prints on the `back`. Pending sealed choices show who
 has chosen, never what. Component ids appear only for components the viewer may see.
 """
 
@@ -33,9 +34,10 @@ def make_view(game: Game, viewer: int) -> dict:
     ev = game._ev
 
     def comp(c: int, zone_owner: int | None) -> Any:
-        if c in st.facedown and zone_owner != viewer:
-            return {"hidden": True}
         d = rs.components[c]
+        if c in st.facedown and zone_owner != viewer:
+            back = rs.kinds[d.kind].back
+            return {"hidden": True, "back": {a: encode(d.attrs.get(a)) for a in back}} if back else {"hidden": True}
         out: dict[str, Any] = {"id": c, "name": d.name, "kind": d.kind}
         if c in st.facedown:
             out["facedown"] = True

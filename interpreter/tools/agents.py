@@ -1,137 +1,108 @@
-"""Bots that play any ruleset: they only see the Game API, never a particular game.
+"""Bots that play any ruleset, by name: they only see the Game API, never a particular game.
 
 An agent answers `choose(game, player) -> int`, an index into `game.legal_actions(player)`. Drivers
 apply it with `game.apply_index`, which skips building labels: bots never need them, and labels are
 the slowest part of listing actions.
 
-    agents = make_agents("random,greedy", nplayers=4, seed=7)
+    agents = make_agents("mcts:400,greedy", nplayers=4, seed=7)
     while not game.is_over:
         for seat in game.deciders:
             game.apply_index(agents[seat].choose(game, seat), seat)
+
+An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
+`mcts[:BUDGET][:cut=K][:c=C]`.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
-import random
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
 
-from meeple.errors import Problem, RuntimeRuleError, UsageError
-from meeple.runtime.data import Player
+from meeple.errors import Problem, UsageError
+from meeple.tools.mcts import MctsAgent
+from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
-if TYPE_CHECKING:
-    from meeple.runtime.game import Game
+__all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAgent", "RandomAgent",
+           "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
-
-def mix_seed(*parts: Any) -> int:
-    """A 63-bit seed derived from the parts only. Simulations derive every game's and every bot's seed
-    this way, so results do not depend on the order games run in or on the number of workers."""
-    digest = hashlib.sha256(repr(parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-class Agent(Protocol):
-    name: str
-
-    def choose(self, game: Game, player: int) -> int: ...
+AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
+              "mcts[:BUDGET][:cut=K][:c=C] (information-set Monte Carlo tree search; BUDGET is iterations "
+              "per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K stops each rollout "
+              "after K decisions and ranks the seats by the ruleset's heuristic). Comma-separated, one per "
+              "seat in order, cycled over the seats: mcts:400,greedy.")
 
 
-def _options(game: Game, player: int) -> int:
-    n = game.num_actions(player)
-    if n <= 0:  # the interpreter reports empty menus itself (R002); this is a guard for API misuse
-        raise RuntimeRuleError(Problem("A001", f"P{player + 1} has no legal action to choose from"))
-    return n
+def _bad(spec: str, why: str) -> UsageError:
+    return UsageError(Problem("U013", f"bad agent `{spec}`: {why}", hint=AGENT_HELP))
 
 
-class FirstAgent:
-    """Always the first option: deterministic, handy for smoke tests and reproducible traces."""
-
-    name = "first"
-
-    def __init__(self, seed: int = 0) -> None:
-        pass
-
-    def choose(self, game: Game, player: int) -> int:
-        _options(game, player)
-        return 0
+def _plain(cls: Callable[[int], Agent]) -> Callable[[int, str, list[str]], Agent]:
+    def make(seed: int, spec: str, params: list[str]) -> Agent:
+        if params:
+            raise _bad(spec, "this agent takes no parameters")
+        return cls(seed)
+    return make
 
 
-class RandomAgent:
-    """A uniformly random legal option, from its own seeded generator (not the game's, so that the
-    game's randomness is the same whatever the bots do)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game, player: int) -> int:
-        return self.rng.randrange(_options(game, player))
+def _greedy(seed: int, spec: str, params: list[str]) -> Agent:
+    if len(params) > 1 or (params and not re.fullmatch(r"[1-9]\d*", params[0])):
+        raise _bad(spec, "give the number of determinizations, as in greedy:4")
+    return GreedyAgent(seed, int(params[0])) if params else GreedyAgent(seed)
 
 
-class GreedyAgent:
-    """One-ply lookahead: try every option on a copy and keep the one that maximises the ruleset's
-    `agents.greedy` expression for the deciding player (else `scoring.score`). Ties break at random."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game, player: int) -> int:
-        n = _options(game, player)
-        expr = game.rs.greedy if game.rs.greedy is not None else game.rs.score
-        if n == 1 or expr is None:
-            return 0 if n == 1 else self.rng.randrange(n)
-        pending = game.state.pending
-        sealed = len(pending["players"]) > 1
-        best: list[int] = []
-        best_value: Any = None
-        for i in range(n):
-            g = game.copy()
-            if sealed:
-                # Others may already have chosen in secret: forget their choices on the copy and
-                # guess them at random instead, so the bot never peeks at a sealed decision.
-                g.state.pending["chosen"] = {}
-                others = [s for s in g.deciders if s != player]
-                g.apply_index(i, player)
-                for s in others:
-                    if not g.is_over and s in g.deciders:
-                        g.apply_index(self.rng.randrange(_options(g, s)), s)
-            else:
-                g.apply_index(i, player)
-            value = g._query(g._ev.eval, expr, {"p": Player(player)})
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise RuntimeRuleError(Problem(
-                    "A002", f"the greedy heuristic must be a number, but it is {value!r}",
-                    hint="check `agents.greedy` (or `scoring.score`) in the ruleset"))
-            if best_value is None or value > best_value:
-                best, best_value = [i], value
-            elif value == best_value:
-                best.append(i)
-        return best[0] if len(best) == 1 else self.rng.choice(best)
+def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
+    iterations: int | None = None
+    seconds: float | None = None
+    cutoff: int | None = None
+    exploration = None
+    for p in params:
+        if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
+            seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
+        elif re.fullmatch(r"[1-9]\d*", p):
+            iterations = int(p)
+        elif m := re.fullmatch(r"cut=([1-9]\d*)", p):
+            cutoff = int(m[1])
+        elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
+            exploration = float(m[1])
+        else:
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K or c=C")
+    if iterations is not None and seconds is not None:
+        raise _bad(spec, "give a budget in iterations or in time, not both")
+    if seconds is not None and seconds <= 0:
+        raise _bad(spec, "a time budget must be above zero")
+    agent = MctsAgent(seed, iterations, seconds, cutoff)
+    if exploration is not None:
+        agent.exploration = exploration
+    return agent
 
 
-AGENTS: dict[str, Callable[[int], Agent]] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "first": FirstAgent,
+AGENTS: dict[str, Callable[[int, str, list[str]], Agent]] = {
+    "random": _plain(RandomAgent),
+    "greedy": _greedy,
+    "first": _plain(FirstAgent),
+    "mcts": _mcts,
 }
 
 
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """One agent from a spec such as "mcts:1s" (a usage error if the spec is not valid)."""
+    name, *params = spec.strip().lower().split(":")
+    if name not in AGENTS:
+        close = difflib.get_close_matches(name, list(AGENTS), n=1)
+        hint = f"did you mean `{close[0]}`?" if close else AGENT_HELP
+        raise UsageError(Problem("U011", f"unknown agent `{name}`", hint=hint))
+    return AGENTS[name](seed, spec.strip().lower(), params)
+
+
 def parse_agents(spec: str) -> list[str]:
-    """Agent names from "random,greedy"; an unknown name is a usage error with a suggestion."""
+    """Agent specs from "random,mcts:400"; an unknown name or a bad parameter is a usage error."""
     names = [s.strip().lower() for s in spec.split(",")]
     if not spec.strip() or any(not s for s in names):
         raise UsageError(Problem("U010", f"bad agent list {spec!r}: give names separated by commas",
-                                 hint="agents: " + ", ".join(AGENTS)))
+                                 hint=AGENT_HELP))
     for s in names:
-        if s not in AGENTS:
-            close = difflib.get_close_matches(s, list(AGENTS), n=1)
-            hint = f"did you mean `{close[0]}`?" if close else "agents: " + ", ".join(AGENTS)
-            raise UsageError(Problem("U011", f"unknown agent `{s}`", hint=hint))
+        make_agent(s)  # checks the name and the parameters
     return names
 
 
@@ -145,4 +116,4 @@ def seat_names(spec: str, nplayers: int) -> list[str]:
 
 def make_agents(spec: str, nplayers: int, seed: int = 0) -> list[Agent]:
     """One agent per seat, each with its own seed derived from (seed, seat)."""
-    return [AGENTS[name](mix_seed(seed, "agent", seat)) for seat, name in enumerate(seat_names(spec, nplayers))]
+    return [make_agent(name, mix_seed(seed, "agent", seat)) for seat, name in enumerate(seat_names(spec, nplayers))]

@@ -13,7 +13,6 @@ omniscient one.
 
 from __future__ import annotations
 
-import inspect
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
-from meeple.tools.agents import AGENTS, Agent, mix_seed
+from meeple.tools.agents import AGENTS, Agent, make_agent, mix_seed
 from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 
 SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
@@ -43,17 +42,24 @@ class Seat:
 
 
 def make_bot(name: str, seed: int, budget: float | None) -> Agent:
+    """A bot by name; a budget becomes the agent's parameter (`mcts:400`, `greedy:4`) if it takes one."""
     if name not in AGENTS:
         raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(AGENTS)))
-    cls = AGENTS[name]
-    if budget is not None and "budget" in inspect.signature(cls).parameters:
-        return cls(seed, budget=budget)  # type: ignore[call-arg]
-    return cls(seed)
+    if budget is not None and bot_budgets()[name]:
+        return make_agent(f"{name}:{int(budget)}", seed)
+    return make_agent(name, seed)
 
 
 def bot_budgets() -> dict[str, bool]:
-    """Which bots take a budget (the lobby offers the field only for them)."""
-    return {n: "budget" in inspect.signature(c).parameters for n, c in AGENTS.items()}
+    """Which bots take a budget (the lobby offers the field only for them): those with a parameter."""
+    out = {}
+    for name in AGENTS:
+        try:
+            make_agent(f"{name}:1")
+            out[name] = True
+        except UsageError:
+            out[name] = False
+    return out
 
 
 @dataclass

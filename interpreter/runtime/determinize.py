@@ -1,0 +1,222 @@
+"""Determinization: a copy of a game in which everything one player cannot see is dealt again.
+
+Search bots must not play with information their seat does not have. `determinize(game, player, seed)`
+returns a copy that agrees with everything `player` sees (its view is the same) and resamples the rest,
+using only the ruleset's visibility declarations, as `views.py` reads them:
+
+- Components the player cannot see (in `hidden` zones, in other players' `owner` zones, face down in
+  zones the player does not own, and anything in the slots of those) are dealt again at random among
+  the places that hold hidden components of the same kind (and, face down in sight, the same `back`). The new component takes over the old one's
+  place, face-down state, counters, slot contents and every reference the running rules hold to it
+  (locals, loop lists, counters the player cannot see), so the rules carry on consistently.
+- Other seats' counters the player cannot see are dealt again: numbers keep their total over those seats
+  (so conservation laws such as a bank plus everyone's coins still hold) and are split at random, one
+  unit at a time; other values are shuffled among those seats. Counters no seat can see keep their value.
+- The open decision's menus are built again from the new state (if another seat's menu comes out empty
+  in every one of a few deals, its old menu is kept, renamed). Sealed choices already made by other seats
+  are replaced by random ones; the player's own choice is kept.
+- The random generator is reseeded, so future shuffles and draws are unknown too. The action log and log
+  lines meant for other seats are dropped: a determinization cannot be replayed.
+
+The result depends only on what `player` sees and on `seed` (plus the few things listed in docs/agents.md
+that a determinization keeps), so two games that look the same to `player` give the same copy.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from meeple.errors import RuntimeRuleError
+from meeple.runtime import machine as M
+from meeple.runtime.data import Comp, Zone, copy_value, encode
+from meeple.runtime.state import GameState, Rng
+from meeple.runtime.views import _can_see
+
+# `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
+Game = Any
+
+RETRIES = 8  # menus rebuilt from a resampled state can be empty; another deal is tried then
+
+
+def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
+    """(zone key, index, what the viewer knows of it) of every component `viewer` cannot see, in a fixed
+    order (the view's). What is known: the kind, and for a face-down component in a zone the viewer
+    sees, the attributes its kind prints on the back."""
+    rs, st, ev = game.rs, game.state, game._ev
+    out: list[tuple[str, int, tuple]] = []
+
+    def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
+        hidden = inside_hidden or not _can_see(vis, owner, viewer)
+        for i, c in enumerate(st.zones[key]):
+            unseen = hidden or (c in st.facedown and owner != viewer)
+            d = rs.components[c]
+            kind = rs.kinds[d.kind]
+            if unseen:
+                back = tuple(d.attrs.get(a) for a in kind.back) if not hidden else ()
+                out.append((key, i, (d.kind, *back)))
+            slots = kind.slots
+            if slots:
+                o = ev.owner(c)
+                o_i = None if o is None else int(o)
+                for name, decl in slots.items():
+                    zone(f"#{c}.{name}", decl.visibility, o_i, unseen)
+
+    for name, d in rs.game_zones.items():
+        zone(name, d.visibility, None, False)
+    for p in range(st.nplayers):
+        for name, d in rs.player_zones.items():
+            zone(f"{p}.{name}", d.visibility, p, False)
+    return out
+
+
+def determinize(game: Game, viewer: int, seed: int) -> Game:
+    """A copy of `game` consistent with what `viewer` sees, with everything else resampled."""
+    for attempt in range(RETRIES):
+        try:
+            return _deal(game, viewer, seed * 0x9E3779B1 + attempt * 0x85EBCA77 + 1, rebuild=True)
+        except RuntimeRuleError:  # another seat's rebuilt menu is empty in this deal: deal again
+            pass
+    # The rules let that seat decide only with cards it rarely holds: keep its menu as it was, renamed.
+    return _deal(game, viewer, seed * 0x9E3779B1 + 1, rebuild=False)
+
+
+def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
+    rs, st = game.rs, game.state
+    rng = Rng(seed)
+    places = hidden_places(game, viewer)
+
+    # Deal the hidden components again, kind by kind (and back by back), over the places that held them.
+    by_kind: dict[tuple, list[tuple[str, int]]] = {}
+    for key, i, known in places:
+        by_kind.setdefault(known, []).append((key, i))
+    sigma: dict[int, int] = {}
+    for kind_places in by_kind.values():
+        old = [st.zones[k][i] for k, i in kind_places]
+        new = sorted(old)  # from a canonical order, so the deal does not depend on the old one
+        rng.shuffle(new)
+        for a, b in zip(old, new):
+            sigma[a] = b
+    inverse = {b: a for a, b in sigma.items()}
+
+    def ren(v: Any) -> Any:
+        t = type(v)
+        if t is Comp:
+            return Comp(sigma.get(v, v))
+        if t is Zone and v.key.startswith("#"):
+            return Zone(_ren_key(v.key, sigma))
+        if t is list:
+            return [ren(x) for x in v]
+        if t is dict:
+            return {ren(k): ren(x) for k, x in v.items()}
+        return v
+
+    ns = GameState.__new__(GameState)
+    ns.nplayers, ns.seed, ns.over, ns.phase, ns.steps = st.nplayers, st.seed, st.over, st.phase, st.steps
+    ns.result, ns.coverage, ns.actions = st.result, None, []
+    ns.log = [x for x in st.log if x[0] in (-1, viewer)]
+    # Slot zones and component counters follow the place: `#new.x` takes what `#old.x` held.
+    ns.zones = {k: [Comp(sigma.get(c, c)) for c in st.zones[_ren_key(k, inverse)]] for k in st.zones}
+    ns.loc = {c: k for k, z in ns.zones.items() for c in z}
+    ns.facedown = {sigma.get(c, c) for c in st.facedown}
+    ns.counters = _counters(game, viewer, rng, ren, inverse)
+    ns.stack = _frames(st.stack, ren)
+    ns.pending = None
+    ns.rng = Rng(rng.next())
+    new_game = type(game)(rs, ns)
+    if st.pending is not None:
+        if rebuild:
+            _reopen(new_game, st.pending, viewer, rng)
+        else:
+            old = st.pending
+            # An option is [item, bound values, component id (a plain int) or -1, clause].
+            ns.pending = {"players": list(old["players"]), "chosen": dict(old["chosen"]),
+                          "options": {s: [[o[0], ren(o[1]), sigma.get(o[2], o[2]), o[3]] for o in opts]
+                                      for s, opts in old["options"].items()}}
+            for seat in ns.pending["chosen"]:
+                if seat != viewer:
+                    ns.pending["chosen"][seat] = rng.below(len(ns.pending["options"][seat]))
+    return new_game
+
+
+def _ren_key(key: str, sigma: dict[int, int]) -> str:
+    """`#12.cargo` renamed through sigma; other keys unchanged."""
+    if not key.startswith("#"):
+        return key
+    head, _, rest = key.partition(".")
+    c = int(head[1:])
+    return f"#{sigma.get(c, c)}.{rest}"
+
+
+def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, int]) -> dict[str, Any]:
+    rs, st = game.rs, game.state
+    out: dict[str, Any] = {}
+    for key, value in st.counters.items():
+        if key.startswith("#"):
+            # A hidden component's counters move with its place; the new one's are the old one's.
+            head, _, name = key.partition(".")
+            c = int(head[1:])
+            src = f"#{inverse[c]}.{name}" if c in inverse else key
+            out[key] = ren(st.counters[src]) if c in inverse else copy_value(value)
+        elif "." in key:
+            out[key] = copy_value(value)
+        else:
+            out[key] = copy_value(value) if rs.game_counters[key].visibility == "public" else ren(value)
+    for name, d in rs.player_counters.items():
+        seats = [p for p in range(st.nplayers) if not _can_see(d.visibility, p, viewer)]
+        if not seats:
+            continue
+        values = [st.counters[f"{p}.{name}"] for p in seats]
+        if all(type(v) is int for v in values):
+            dealt: list[Any] = _split(sum(values), len(seats), rng)
+        else:
+            dealt = sorted((ren(v) for v in values), key=lambda v: json.dumps(encode(v), sort_keys=True))
+            rng.shuffle(dealt)
+        for p, v in zip(seats, dealt):
+            out[f"{p}.{name}"] = v
+    return out
+
+
+def _split(total: int, n: int, rng: Rng) -> list[int]:
+    """`total` dealt over n seats: one unit at a time to a random seat (near even, but unknown)."""
+    if n == 1:
+        return [total]
+    if total < 0 or total > 10_000:  # a number too large to deal unit by unit: an even share
+        base, extra = divmod(total, n)
+        out = [base] * n
+        for i in range(extra):
+            out[i] += 1
+        rng.shuffle(out)
+        return out
+    out = [0] * n
+    for _ in range(total):
+        out[rng.below(n)] += 1
+    return out
+
+
+def _frames(stack: list, ren: Any) -> list:
+    """A copy of the frame stack with every component reference renamed (scopes stay shared)."""
+    out = M.copy_frames(stack)
+    done: set[int] = set()
+    for f in out:
+        sc = f[2]
+        if sc is not None and id(sc) not in done:
+            done.add(id(sc))
+            for k in list(sc):
+                sc[k] = ren(sc[k])
+        for j in range(3, len(f)):
+            f[j] = ren(f[j])
+    return out
+
+
+def _reopen(game: Game, old: dict, viewer: int, rng: Rng) -> None:
+    """Build the open decision's menus again from the new state; others' sealed choices become random."""
+    steps = game.state.steps
+    M.run(game._ev)
+    game.state.steps = steps  # building a menu again is not a step of the game
+    pending = game.state.pending
+    if pending is None or pending["players"] != old["players"]:  # pragma: no cover - the frames reopen it
+        raise AssertionError("a determinized game must reopen the same decision")
+    for seat, i in old["chosen"].items():
+        n = len(pending["options"][seat])
+        pending["chosen"][seat] = i if seat == viewer else rng.below(n)

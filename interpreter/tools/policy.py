@@ -1,0 +1,181 @@
+"""What every bot shares (the Agent protocol, seeds, option counts, the heuristic, the rewards) and the
+simple bots: random, first, and greedy.
+
+Bots see only the Game API. Those that look ahead (greedy, mcts) never look at the real game: they
+look at `game.determinize(seat, seed)`, a copy in which everything their seat cannot see has been dealt
+again, so that they cannot peek at a deck's order, another hand or a sealed bid.
+
+The greedy bot looks one move ahead, judged by the ruleset's heuristic, on determinizations only. For
+each option it applies the option on a few determinizations (the same ones for every option, so that
+options are compared on the same deals; more of them for a sealed decision, where a bid's cost shows only
+in the deals it wins) and averages the ruleset's `agents.greedy` expression (else the score) for its
+seat. Others' sealed choices are guessed at random on each determinization, never read from the real
+game. Ties break at random, except in a sealed decision, where the first of the tied options is taken.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from typing import TYPE_CHECKING, Any, Protocol
+
+from meeple.errors import Problem, RuntimeRuleError
+from meeple.runtime.data import Player
+
+if TYPE_CHECKING:
+    from meeple.runtime.game import Game
+
+
+def mix_seed(*parts: Any) -> int:
+    """A 63-bit seed derived from the parts only. Simulations derive every game's and every bot's seed
+    this way, so results do not depend on the order games run in or on the number of workers."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, game: Game, player: int) -> int: ...
+
+
+def options(game: Game, player: int) -> int:
+    """How many options `player` has now; an empty menu is an error (a guard for API misuse)."""
+    n = game.num_actions(player)
+    if n <= 0:  # the interpreter reports empty menus itself (R002)
+        raise RuntimeRuleError(Problem("A001", f"P{player + 1} has no legal action to choose from"))
+    return n
+
+
+def heuristic(game: Game, player: int) -> float:
+    """The ruleset's `agents.greedy` expression for `player` (else its score): higher is better."""
+    expr = game.rs.greedy if game.rs.greedy is not None else game.rs.score
+    if expr is None:
+        return 0
+    value = game._query(game._ev.eval, expr, {"p": Player(player)})
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RuntimeRuleError(Problem(
+            "A002", f"the greedy heuristic must be a number, but it is {value!r}",
+            hint="check `agents.greedy` (or `scoring.score`) in the ruleset"))
+    return value
+
+
+def rewards(game: Game) -> list[float]:
+    """1 for a win, 0 for a loss, a win shared on ties, by the ruleset's scoring and tie-breaks when the
+    game is over. Before the end (a rollout cut short), an estimate from the heuristic: a logistic of the
+    seat's lead over the best other seat, on the scale of the values, so that a seat far behind still
+    tells a better position from a worse one."""
+    n = game.state.nplayers
+    out = [0.0] * n
+    if game.is_over:
+        best = game.winners
+        for p in best:
+            out[p] = 1.0 / len(best)
+        return out
+    values = [float(heuristic(game, p)) for p in range(n)]
+    scale = max(1.0, 0.1 * max(abs(v) for v in values))
+    for p in range(n):
+        lead = values[p] - max(values[q] for q in range(n) if q != p) if n > 1 else 0.0
+        out[p] = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, lead / scale))))
+    return out
+
+
+def forget_sealed(game: Game, player: int) -> None:
+    """In a determinization, others' sealed choices are only guesses: forget them, so that search and
+    lookahead choose them again without seeing `player`'s (and `player` never sees theirs)."""
+    pending = game.state.pending
+    if pending is not None and len(pending["players"]) > 1:
+        pending["chosen"] = {s: i for s, i in pending["chosen"].items() if s == player}
+
+
+class FirstAgent:
+    """Always the first option: deterministic, handy for smoke tests and reproducible traces."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0) -> None:
+        pass
+
+    def choose(self, game: Game, player: int) -> int:
+        options(game, player)
+        return 0
+
+
+class RandomAgent:
+    """A uniformly random legal option, from its own seeded generator (not the game's, so that the
+    game's randomness is the same whatever the bots do)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, player: int) -> int:
+        return self.rng.randrange(options(game, player))
+
+
+DEALS = 2  # determinizations per decision: a one-move lookahead rarely reaches hidden information
+SEALED_DEALS = 8  # times as many for a sealed decision, whose outcome hangs on the others' guessed choices
+FOLLOW_UPS = 40  # evaluations per option along the seat's own next decisions ("use the tile?", then "which camel")
+
+
+class GreedyAgent:
+    """One-ply lookahead on `deals` determinizations, maximising the ruleset's heuristic."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, deals: int = DEALS) -> None:
+        self.rng = random.Random(seed)
+        self.deals = deals
+
+    def choose(self, game: Game, player: int) -> int:
+        n = options(game, player)
+        if n == 1:
+            return 0
+        rng = self.rng
+        if game.rs.greedy is None and game.rs.score is None:
+            return rng.randrange(n)
+        totals = [0.0] * n
+        sealed = len(game.state.pending["players"]) > 1
+        for _ in range(self.deals * (SEALED_DEALS if sealed else 1)):
+            d = game.determinize(player, rng.getrandbits(62))
+            forget_sealed(d, player)
+            others = [s for s in d.deciders if s != player]
+            guesses = rng.getrandbits(62)
+            for i in range(n):
+                g = d.copy()
+                g.apply_index(i, player)
+                # Others in a sealed decision: the same random guesses for every option.
+                guess = random.Random(guesses)
+                for s in others:
+                    if not g.is_over and s in g.deciders:
+                        g.apply_index(guess.randrange(g.num_actions(s)), s)
+                totals[i] += self._follow_up(g, player, [FOLLOW_UPS])
+        top = max(totals)
+        # Equal up to rounding: averages of the same values summed in another order.
+        best = [i for i in range(n) if totals[i] >= top - 1e-9]
+        # A tie in a sealed decision mostly means no guess reached the options' consequences (a bid that
+        # never won): take the ruleset's first (default) option then, not a random bid.
+        return best[0] if len(best) == 1 or sealed else rng.choice(best)
+
+    def _follow_up(self, g: Game, player: int, budget: list[int]) -> float:
+        """The heuristic once the seat's own run of decisions is over: while it alone must decide again
+        at once ("use the tile?", "which camel?", "add a card or sell?"), it takes its best next option,
+        one move ahead, within a budget of evaluations. An option whose worth shows only in the choices it
+        leads to is judged by them."""
+        while not g.is_over and g.deciders == [player] and budget[0] > 0:
+            best, best_value = None, None
+            for j in range(g.num_actions(player)):
+                if budget[0] <= 0:
+                    break
+                budget[0] -= 1
+                h = g.copy()
+                h.apply_index(j, player)
+                v = heuristic(h, player)
+                if best_value is None or v > best_value:
+                    best, best_value = h, v
+            if best is None:
+                break
+            g = best
+        return heuristic(g, player)

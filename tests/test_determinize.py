@@ -1,0 +1,190 @@
+"""Determinization as a specification: `game.determinize(player, seed)` is a legal game that `player`
+cannot tell from the real one, in which everything `player` cannot see has been dealt again.
+
+- it is a legal state: every bundled ruleset's own invariants hold in it, and play goes on to the end;
+- `player`'s view of it is the real game's view;
+- it depends only on what `player` sees and on the seed (determinizing a determinization with a seed gives
+  what the real game gives with that seed), so a bot that searches determinizations cannot peek;
+- what `player` cannot see does change: other hands, deck order, face-down cards, secret counters, sealed
+  choices, the random generator.
+"""
+
+import random
+from pathlib import Path
+
+import pytest
+import test_camel_up
+import test_demoludy
+import test_merchants
+import test_speicherstadt
+from meeple.runtime.machine import assert_state
+from meeple.runtime.rules import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+# Every bundled ruleset and variant, and the reference games, with a player count to play them at.
+ALL_RULESETS = sorted(str(p.relative_to(ROOT)) for d in ("", "variants", "reference")
+                      for p in (ROOT / "rulesets" / d).glob("*.yaml"))
+RS = {path: load_ruleset(ROOT / path) for path in ALL_RULESETS}
+
+
+def players_for(rs):
+    return min(max(rs.min_players, 3), rs.max_players)
+
+
+def invariants(path):
+    """The ruleset's own invariants, from its specification tests (assert_state for every ruleset)."""
+    name = Path(path).stem
+    if name == "speicherstadt":
+        return test_speicherstadt.check_invariants
+    if name == "merchants":
+        return test_merchants.check_invariants
+    if name == "camel_up_off_season":
+        return test_camel_up._check_conservation
+    if name.startswith("demoludy"):
+        return test_demoludy.conservation_check(RS[path])
+    return lambda g: assert_state(g.state)
+
+
+def state_of(g):
+    return g.to_json()["state"]
+
+
+@pytest.mark.parametrize("path", ALL_RULESETS)
+def test_a_determinization_is_legal_looks_the_same_and_plays_on(path):
+    rs, check = RS[path], invariants(path)
+    n = players_for(rs)
+    rng = random.Random(7)
+    g = rs.new_game(n, 11)
+    step = 0
+    while not g.is_over:
+        if step % 4 == 0:
+            for seat in range(n):
+                d = g.determinize(seat, rng.randrange(10**6))
+                check(d)
+                assert d.view(seat) == g.view(seat)
+                assert d.deciders == g.deciders
+                # Only what the seat sees and the seed count: the real game and any game the seat
+                # cannot tell from it determinize alike.
+                assert state_of(d.determinize(seat, 5)) == state_of(g.determinize(seat, 5))
+            if step % 24 == 0:
+                d = g.determinize(g.deciders[0], step)
+                while not d.is_over:
+                    d.apply_index(rng.randrange(d.num_actions()))
+                    check(d)
+                assert d.winners
+        g.apply_index(rng.randrange(g.num_actions()))
+        step += 1
+
+
+def test_kuhn_poker_the_other_card_is_either_unseen_card():
+    rs = RS["rulesets/reference/kuhn_poker.yaml"]
+    g = rs.new_game(2, 3)
+    mine = g.state.zones["0.hand"]
+    theirs = set()
+    for seed in range(40):
+        d = g.determinize(0, seed)
+        assert d.state.zones["0.hand"] == mine
+        assert d.state.zones["1.hand"] != mine
+        assert d.state.facedown == g.state.facedown - set(g.state.zones["1.hand"]) | set(d.state.zones["1.hand"])
+        theirs.add(d.state.zones["1.hand"][0])
+    assert len(theirs) == 2
+
+
+def test_other_hands_and_the_pile_are_dealt_again_and_own_hand_is_kept():
+    rs = RS["rulesets/merchants.yaml"]
+    g = rs.new_game(3, 4)
+    z = g.state.zones
+    others, piles = set(), set()
+    for seed in range(20):
+        d = g.determinize(0, seed)
+        dz = d.state.zones
+        assert dz["0.hand"] == z["0.hand"] and dz["market"] == z["market"]
+        assert [len(dz[k]) for k in ("1.hand", "2.hand", "pile")] == [len(z[k]) for k in ("1.hand", "2.hand", "pile")]
+        assert sorted(dz["1.hand"] + dz["2.hand"] + dz["pile"]) == sorted(z["1.hand"] + z["2.hand"] + z["pile"])
+        others.add(tuple(dz["1.hand"]))
+        piles.add(tuple(dz["pile"]))
+    assert len(others) > 10 and len(piles) == 20
+
+
+def test_secret_counters_keep_their_total_and_are_dealt_again():
+    rs = RS["rulesets/camel_up_off_season.yaml"]
+    g = rs.new_game(4, 2)
+    rng = random.Random(2)
+    for _ in range(120):  # into the game, where coins differ
+        g.apply_index(rng.randrange(g.num_actions()))
+    coins = [g.state.counters[f"{p}.coins"] for p in range(4)]
+    seen = set()
+    for seed in range(20):
+        d = g.determinize(1, seed)
+        dcoins = [d.state.counters[f"{p}.coins"] for p in range(4)]
+        assert dcoins[1] == coins[1]
+        assert sum(dcoins) == sum(coins) and min(dcoins) >= 0
+        assert d.state.counters["bank"] == g.state.counters["bank"]  # nobody sees it
+        seen.add(tuple(dcoins))
+    assert len(seen) > 5
+
+
+BIDS = """\
+meeple: 1
+name: Bids
+players: {min: 3, max: 3}
+counters:
+  player: {coins: 5, points: 0}
+flow: |
+  bids = {}
+  simultaneous q in players:
+      choose q "Your secret bid":
+          option "Bid {n}" for n in between(0, q.coins):
+              bids[q] = n
+  for p in players:
+      score(p.points, bids[p])
+scoring:
+  score: p.points
+"""
+
+
+def test_sealed_choices_of_others_are_guessed_and_own_is_kept(tmp_path):
+    (tmp_path / "bids.yaml").write_text(BIDS)
+    g = load_ruleset(tmp_path / "bids.yaml").new_game(3, 1)
+    g.apply_index(5, 0)  # P1 bids 5
+    g.apply_index(2, 1)  # P2 bids 2; P3 has not chosen
+    guesses = set()
+    for seed in range(30):
+        d = g.determinize(2, seed)
+        assert d.deciders == [2] and set(d.state.pending["chosen"]) == {0, 1}
+        guesses.add((d.state.pending["chosen"][0], d.state.pending["chosen"][1]))
+        assert g.determinize(1, seed).state.pending["chosen"][1] == 2  # P2 knows its own bid
+    assert len(guesses) > 10
+
+
+def test_the_random_generator_is_dealt_again():
+    rs = RS["rulesets/speicherstadt.yaml"]
+    g = rs.new_game(3, 1)
+    assert len({g.determinize(0, s).state.rng.state for s in range(10)}) == 10
+    assert all(g.determinize(0, s).state.rng.state != g.state.rng.state for s in range(10))
+    assert g.determinize(0, 1).state.actions == []  # a determinization is not a replay
+
+
+def test_playing_a_determinization_leaves_the_real_game_alone():
+    rs = RS["rulesets/reference/tic_tac_toe.yaml"]
+    g = rs.new_game(2, 0)
+    before = state_of(g)
+    d = g.determinize(0, 1)
+    while not d.is_over:
+        d.apply_index(0)
+    assert state_of(g) == before
+
+
+def test_a_face_down_token_shows_its_back_and_stays_in_its_country():
+    path = "rulesets/variants/demoludy_points.yaml"
+    rs = RS[path]
+    g = rs.new_game(3, 1)
+    stacks = [c.id for c in rs.components if c.kind == "country"]
+    shown = [x for k in stacks for x in g.view(0)["zones"]["passport"][stacks.index(k)]["slots"]["stack"]
+             if x.get("hidden")]
+    assert shown and all(set(x["back"]) == {"country", "colour"} for x in shown)
+    for seed in range(5):
+        d = g.determinize(0, seed)
+        for k in stacks:
+            countries = {rs.components[t].attrs["country"] for t in d.state.zones[f"#{k}.stack"]}
+            assert len(countries) <= 1

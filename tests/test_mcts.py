@@ -1,0 +1,60 @@
+"""The search bot as a specification: it finds what a few hundred playouts must find, in perfect and
+in hidden information, and plays whole games within its budget (iterations or time)."""
+
+from pathlib import Path
+
+import pytest
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.agents import MctsAgent, make_agent
+from meeple.tools.simulate import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TTT = load_ruleset(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
+KUHN = load_ruleset(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")
+
+
+def cell_of(game, seat, i):
+    return int(game.legal_actions(seat)[i]["label"].split()[-1])
+
+
+def play_cells(cells):
+    """A tic-tac-toe game after marking these cells (1-9) in turn."""
+    g = TTT.new_game(2, 0)
+    for c in cells:
+        seat = g.current_player
+        g.apply(next(a for a in g.legal_actions(seat) if a["label"].endswith(f"cell {c}")))
+    return g
+
+
+@pytest.mark.parametrize("cells, best", [
+    ([1, 4, 2, 5], {3}),        # X wins at once in the top row
+    ([1, 5, 2], {3}),           # O must block the top row
+    ([5, 1, 9, 3], {2}),        # X must block O's top row (X has no win)
+])
+def test_mcts_wins_at_once_and_blocks(cells, best):
+    g = play_cells(cells)
+    seat = g.current_player
+    for seed in range(3):
+        assert cell_of(g, seat, MctsAgent(seed, iterations=300).choose(g, seat)) in best
+
+
+@pytest.mark.parametrize("card, answer", [("K", "Bet"), ("J", "Pass")])
+def test_mcts_calls_with_the_king_and_folds_the_jack_without_seeing_the_other_card(card, answer):
+    for seed in range(20):
+        g = KUHN.new_game(2, seed)
+        if KUHN.components[g.state.zones["1.hand"][0]].name != card:
+            continue
+        g.apply("Bet")  # P1 bets; P2 cannot see P1's card
+        i = MctsAgent(seed, iterations=200).choose(g, 1)
+        assert g.legal_actions(1)[i]["label"] == answer
+        return
+    pytest.fail("no deal gave P2 that card")
+
+
+def test_budgets_in_time_and_with_a_cutoff_play_whole_games():
+    rs = load_ruleset("merchants")
+    r = play_game(rs, 3, 1, "mcts:5ms:cut=3,random")
+    assert r.winners and r.agents == ["mcts:5ms:cut=3", "random", "mcts:5ms:cut=3"]
+    agent = make_agent("mcts:3")
+    g = TTT.new_game(2, 0)
+    assert 0 <= agent.choose(g, 0) < 9
