@@ -29,7 +29,8 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
         candidates.append(relative_to.parent / p)
     candidates.append(p)
     rd = rulesets_dir()
-    candidates += [rd / f"{name_or_path}.yaml", rd / "variants" / f"{name_or_path}.yaml", rd / name_or_path]
+    candidates += [rd / f"{name_or_path}.yaml", rd / "variants" / f"{name_or_path}.yaml",
+                   rd / "reference" / f"{name_or_path}.yaml", rd / name_or_path]
     for c in candidates:
         if c.is_file():
             return c
