@@ -26,6 +26,7 @@ def meeple() -> None:
 meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.bench import bench; meeple.add_command(bench)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -148,39 +149,6 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         from meeple.tools.coverage import render_text as render_coverage
 
         click.echo(render_coverage(cov))
-
-
-# ------------------------------------------------------------------ bench
-@meeple.command()
-@click.argument("ruleset")
-@click.option("--players", "-p", "players", type=int, multiple=True,
-              help="Player count to measure (repeatable). Default: every supported count.")
-@click.option("--games", "-n", type=int, default=None, help="Games per player count (default: as many as fit).")
-@click.option("--seconds", type=float, default=2.0, show_default=True,
-              help="Time per player count when --games is not given.")
-@format_option
-def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, fmt: str) -> None:
-    """Measure random-play speed of RULESET on one core: games/s and decisions/s.
-
-    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
-    from meeple.tools.simulate import bench as run
-    from meeple.tools.simulate import check_players
-
-    rs = load(ruleset)
-    for n in players:
-        check_players(rs, n)
-    if games is not None and games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    if seconds <= 0:
-        raise usage(f"--seconds must be positive, not {seconds}")
-    rows = run(rs, list(players) or None, games, seconds)
-    if fmt == "json":
-        click.echo(json.dumps({"ruleset": rs.name, "rows": [r.to_json() for r in rows]}, indent=2))
-        return
-    click.echo(f"{rs.name}: random play, one core")
-    click.echo(table(["players", "games", "decisions", "seconds", "games/s", "decisions/s"],
-                     [[str(r.players), str(r.games), str(r.decisions), f"{r.seconds:.2f}",
-                       f"{r.games_per_s:.1f}", f"{r.decisions_per_s:.0f}"] for r in rows]))
 
 
 # ------------------------------------------------------------------ test

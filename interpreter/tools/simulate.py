@@ -246,16 +246,17 @@ class BenchRow:
 
 def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None = None,
           seconds: float = 2.0) -> list[BenchRow]:
-    """Random play on one core: `games` games per player count, or as many as fit in `seconds`."""
+    """Random play on one core: `games` games per player count, or as many as fit in `seconds` of CPU
+    time (CPU time, so that other processes on a shared machine do not slow the figure down)."""
     rows = []
     for n in players_list or list(range(rs.min_players, rs.max_players + 1)):
         check_players(rs, n)
         done = decisions = 0
-        start = time.perf_counter()
+        start = time.process_time()
         while True:
             decisions += play_game(rs, n, game_seed(0, done), "random", done).decisions
             done += 1
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             if (games is not None and done >= games) or (games is None and elapsed >= seconds):
                 break
         elapsed = max(elapsed, 1e-9)
