@@ -20,6 +20,9 @@ from meeple.runtime.values import show
 
 def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
     """All legal options of a menu for the player in `scope`: [item index, values, component, clause]."""
+    generated = ev.menus.get(id(choose))
+    if generated is not None:
+        return generated(ev, scope)
     out: list[list] = []
     for i, item in enumerate(choose.items):
         if isinstance(item, A.Option):

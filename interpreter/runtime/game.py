@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
-from meeple.runtime.compiler import CompiledEvaluator
+from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
+from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -29,13 +31,16 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 class Game:
     __slots__ = ("_ev", "rs", "state")
 
-    # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
-    evaluator_class: type = CompiledEvaluator
+    # The generated code is the default; the tree-walker is the reference it is tested against, and what
+    # MEEPLE_EVALUATOR=reference selects (to debug a ruleset). Measuring coverage counts every statement,
+    # which only the reference does.
+    evaluator_class: type = Evaluator if os.environ.get("MEEPLE_EVALUATOR") == "reference" else GeneratedEvaluator
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
         self.state = state
-        self._ev = self.evaluator_class(rs, state)
+        cls = self.evaluator_class if state.coverage is None else Evaluator
+        self._ev = cls(rs, state)
 
     # ------------------------------------------------------------ creation
     @classmethod

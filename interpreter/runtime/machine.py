@@ -40,8 +40,7 @@ def run(ev: Evaluator) -> None:
     """Run until a decision is pending or the game is over."""
     st = ev.st
     stack = st.stack
-    suspends = ev.rs.suspends
-    execute = ev.exec
+    run_direct = ev.run_direct
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -54,18 +53,16 @@ def run(ev: Evaluator) -> None:
         try:
             if k == BLOCK:
                 # Run direct statements in a tight loop; leave it only to start a suspending one.
+                # Run direct statements in one go (generated code, or the reference loop); leave the
+                # frame only to start a statement that may suspend.
                 body = f[1].body
-                scope = f[2]
                 n = len(body)
                 i = f[3]
-                while i < n:
-                    s = body[i]
-                    i += 1
-                    f[3] = i
-                    if id(s) in suspends:
-                        push(ev, s, scope)
-                        break
-                    execute(s, scope)
+                if i < n:
+                    i = run_direct(f[1], i, f[2])
+                if i < n:
+                    f[3] = i + 1
+                    push(ev, body[i], f[2])
                 else:
                     stack.pop()
             elif k == FOR:

@@ -1,0 +1,228 @@
+"""What generated code calls at run time: the slow paths of operators, and per-name attribute readers.
+
+Generated code inlines the common case of an operation (ints, lists, a local variable) and calls one
+of these for the rest; each falls back to the reference semantics in values.py, so both evaluators
+agree on results and on error messages, and every error carries the AST node of the script that
+failed (its YAML line and column), never a place in generated Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.evaluator import MAX_STEPS, BreakSig, ContinueSig, EndGameSig, ReturnSig
+from meeple.runtime.values import show, type_name
+
+MAX_SEATS = 64
+
+
+class _Unbound:
+    """A generated local that holds no value yet: reads fall back to the global of that name."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+U = _Unbound()
+PLAYERS = [Player(i) for i in range(MAX_SEATS)]
+
+
+def steps_exceeded(ev: Any, n: Any) -> Exception:
+    return ev.fail(n, "the game ran more than 2,000,000 steps: a loop or recursion that never ends?")
+
+
+def it(ev: Any, v: Any, n: Any) -> list:
+    """What `for` and comprehensions loop over: a snapshot list."""
+    t = type(v)
+    if t is list:
+        return v[:]
+    if t is Zone:
+        return ev.st.zones[v.key][:]
+    return list(ev.iterate(v, n))
+
+
+def eq(a: Any, b: Any) -> bool:
+    return a is b or (a == b and type(a) is type(b))
+
+
+def add(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return a + b
+    return ev.binop(n, a, b)
+
+
+def sub(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return a - b
+    return ev.binop(n, a, b)
+
+
+def lt(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a < b
+    return ev.compare(n, a, b)
+
+
+def le(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return ev.compare(n, a, b)
+
+
+def gt(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a > b
+    return ev.compare(n, a, b)
+
+
+def ge(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a >= b
+    return ev.compare(n, a, b)
+
+
+def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
+    if type(o) is dict and i in o:
+        return o[i]
+    return ev.index(n, o, i)
+
+
+def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
+    if type(o) is dict:
+        o[i] = v
+        return
+    if type(o) is list and type(i) is int and -len(o) <= i < len(o):
+        o[i] = v
+        return
+    raise ev.fail(n, f"cannot set an entry of {type_name(o)}")
+
+
+def aug(ev: Any, n: Any, plus: bool, cur: Any, d: Any) -> Any:
+    """`x += d` / `x -= d` on the value read: numbers, or appending to a list."""
+    if type(cur) is int and type(d) is int:
+        return cur + d if plus else cur - d
+    if type(cur) is list and plus:
+        return cur + (d if type(d) is list else [d])
+    raise ev.fail(n, f"`{'+' if plus else '-'}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
+
+
+def counter_amount(ev: Any, n: Any, amount: Any) -> Any:
+    if type(amount) is not int:
+        raise ev.fail(n, f"`{n.func}` needs a number of points or coins")
+    return amount
+
+
+def counter_value(ev: Any, n: Any, target: Any, cur: Any) -> Any:
+    if type(cur) is not int:
+        raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
+    return cur
+
+
+def gain(ev: Any, n: Any, cur: int, k: int) -> int:
+    if k < 0:
+        raise ev.fail(n, f"`gain` of a negative amount ({k}); use `pay` or `score`")
+    return cur + k
+
+
+def pay(ev: Any, n: Any, cur: int, k: int) -> int:
+    if k > cur:
+        raise ev.fail(n, f"cannot pay {k} from a counter that holds {cur}", hint="guard the option with `when`")
+    return cur - k
+
+
+def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
+    t = type(v)
+    if t is list:
+        return len(v)
+    if t is Zone:
+        return len(ev.st.zones[v.key])
+    return fn(ev, [v], n, None)
+
+
+def repeat_count(ev: Any, n: Any, k: Any) -> int:
+    if type(k) is not int:
+        raise ev.fail(n, f"`repeat` needs a number, not {type_name(k)}")
+    return k
+
+
+def fail(ev: Any, n: Any, message: str) -> Exception:
+    return ev.fail(n, message)
+
+
+def scope_of(*pairs: Any) -> dict:
+    """A scope dict of the generated locals that hold values, for the rare fall-backs to the reference."""
+    return {pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2) if pairs[i + 1] is not U}
+
+
+def shower(rs: Ruleset) -> Callable[[Any], str]:
+    def sh(v: Any) -> str:
+        return v if type(v) is str else show(v, rs)
+    return sh
+
+
+def attr_reader(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], Any]:
+    """`o.name` for one attribute name: keys and zone references built once, not on every read."""
+    pcounter = name in rs.player_counters
+    pzone = name in rs.player_zones
+    suffix = "." + name
+    comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
+                 if name in kd.counters or name in kd.slots}
+    attrs = [c.attrs for c in rs.components]
+    kinds = [c.kind for c in rs.components]
+    ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))]
+    czones = [Zone(k) for k in ckeys]
+    pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)]
+    pzones = [Zone(k) for k in pkeys]
+    missing = U
+
+    def read(ev: Any, o: Any, n: Any) -> Any:
+        t = type(o)
+        if t is Comp:
+            v = attrs[o].get(name, missing)
+            if v is not missing:
+                return v
+            what = comp_kind.get(kinds[o])
+            if what == "c":
+                return ev.st.counters[ckeys[o]]
+            if what == "z":
+                return czones[o]
+        elif t is Player and o < MAX_SEATS:
+            if pcounter:
+                return ev.st.counters[pkeys[o]]
+            if pzone:
+                return pzones[o]
+        return ev.attribute(o, name, n)
+    return read
+
+
+def counter_keyer(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], str]:
+    """The counter key that `o.name = ...` writes, for one counter name."""
+    suffix = "." + name
+    pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)] if name in rs.player_counters else None
+    ckinds = {k for k, kd in rs.kinds.items() if name in kd.counters}
+    kinds = [c.kind for c in rs.components]
+    ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))] if ckinds else None
+
+    def key(ev: Any, o: Any, n: Any) -> str:
+        t = type(o)
+        if t is Player and pkeys is not None and o < MAX_SEATS:
+            return pkeys[o]
+        if t is Comp and ckeys is not None and kinds[o] in ckinds:
+            return ckeys[o]
+        return ev.counter_key(o, name, n)
+    return key
+
+
+HELPERS = {
+    "U": U, "PLAYERS": PLAYERS, "MAX_STEPS": MAX_STEPS, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
+    "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
+    "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count,
+    "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
+}
