@@ -106,6 +106,8 @@ def _bind(rs: Ruleset) -> Generated:
             env[var] = rs.constants[name]
         elif prefix == "ZN":
             env[var] = Zone(name)
+        else:
+            env[var] = support.attr_table(rs, prefix, name)
     t = env["TABLES"]
 
     def by_id(d: dict[int, Any]) -> dict[int, Any]:

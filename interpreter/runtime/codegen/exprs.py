@@ -111,7 +111,29 @@ class ExprEmitter:
         return "(" + " + ".join(parts) + ")" if parts else "''"
 
     def _e_Attr(self, n: A.Attr, f: Fn) -> str:
-        return f"{self.shared('AT', n.name)}(ev, {self.expr(n.obj, f)}, {self.node(n)})"
+        obj, name = self.expr(n.obj, f), n.name
+        slow = f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})"
+        if not obj.isidentifier() or obj in ("True", "False", "None"):
+            return slow
+        # A variable: read the likely cases inline from tables built per name (support.attr_table),
+        # in the reader's order (a component's attribute, counter, slot; a player's counter, zone).
+        rs, parts = self.rs, []
+        if any(name in c.attrs for c in rs.components):
+            t = self.shared("CA", name)
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+        elif any(name in k.counters for k in rs.kinds.values()):
+            t = self.shared("CC", name)
+            parts.append(f"CT[{t}[{obj}]] if type({obj}) is Comp and {t}[{obj}] is not U")
+        elif any(name in k.slots for k in rs.kinds.values()):
+            t = self.shared("CZ", name)
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+        if name in rs.player_counters:
+            parts.append(f"CT[{self.shared('PC', name)}[{obj}]] if type({obj}) is Player")
+        elif name in rs.player_zones:
+            parts.append(f"{self.shared('PZ', name)}[{obj}] if type({obj}) is Player")
+        if not parts:
+            return slow
+        return "(" + " else ".join(parts) + f" else {slow})"
 
     def _e_Index(self, n: A.Index, f: Fn) -> str:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"

@@ -200,6 +200,25 @@ def attr_reader(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], Any]:
     return read
 
 
+def attr_table(rs: Ruleset, prefix: str, name: str) -> list:
+    """Per component (CA: attribute value, CC: counter key, CZ: slot zone) or per seat (PC: counter key,
+    PZ: zone) what `x.name` reads; U where the generic reader must decide."""
+    if prefix in ("PC", "PZ"):
+        keys = [f"{i}.{name}" for i in range(MAX_SEATS)]
+        return keys if prefix == "PC" else [Zone(k) for k in keys]
+    out: list = []
+    for c in rs.components:
+        kind = rs.kinds[c.kind]
+        if prefix == "CA":
+            out.append(c.attrs.get(name, U))
+        elif prefix == "CC":
+            out.append(f"#{c.id}.{name}" if name in kind.counters and name not in c.attrs else U)
+        else:
+            out.append(Zone(f"#{c.id}.{name}") if name in kind.slots and name not in c.attrs
+                       and name not in kind.counters else U)
+    return out
+
+
 def counter_keyer(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], str]:
     """The counter key that `o.name = ...` writes, for one counter name."""
     suffix = "." + name
