@@ -59,7 +59,8 @@ def test_generated_modules_are_cached_by_content(tmp_path, monkeypatch):
     first = cache.generated(rs)
     assert first.source_path is not None and first.source_path.startswith(str(tmp_path))
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".code", ".py"]
-    assert "def MN_" in open(first.source_path).read()
+    with open(first.source_path) as f:
+        assert "def MN_" in f.read()
 
     # A second load of the same content generates nothing: the compiled code comes from the cache.
     monkeypatch.setattr(Builder, "source", lambda self: pytest.fail("generated again"))

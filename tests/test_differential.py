@@ -70,7 +70,8 @@ def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000) -> int:
             break
         for seat in ref.deciders:
             i = rng.randrange(ref.num_actions(seat))
-            a, b = outcome(lambda: fast.apply_index(i, seat)), outcome(lambda: ref.apply_index(i, seat))
+            a = outcome(lambda i=i, seat=seat: fast.apply_index(i, seat))
+            b = outcome(lambda i=i, seat=seat: ref.apply_index(i, seat))
             assert a == b, f"step {decisions}"
             if a[0] != "ok":
                 return decisions
