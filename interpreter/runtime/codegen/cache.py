@@ -24,7 +24,16 @@ from meeple.runtime.codegen.module import Builder, number_nodes
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
 
-GENERATOR_VERSION = "1"
+
+def _generator_version() -> str:
+    """The generator's own source is part of the key: a changed generator never reuses old modules."""
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+GENERATOR_VERSION = _generator_version()
 
 
 @dataclass

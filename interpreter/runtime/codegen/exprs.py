@@ -27,7 +27,9 @@ class Fn:
         self.depth = 1
         self.locals: set[str] = set()  # names this function holds in L_ variables
         self.definite: set[str] = set()  # names certainly assigned at this point
-        self.hoist: set[str] = set()  # dict mode: names read from S at entry
+        self.hoist: set[str] = set()  # dict mode: names read from S at entry (S.get: they may be missing)
+        self.entry: frozenset[str] = frozenset()  # dict mode: names certainly in S at entry (codegen/flow.py)
+        self.need: set[str] = set()  # ... of which these are read: `L_x = S[x]` at entry
         self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
         self.loops = 0  # Python loops around the current statement
         self.tmp = 0
@@ -82,6 +84,8 @@ class ExprEmitter:
             return f.comp[x]
         if x in f.locals or (f.mode == "dict" and x in self.maybe_local):
             if x in f.definite:
+                if x in f.entry:
+                    f.need.add(x)
                 return f"L_{x}"
             if f.mode == "dict":
                 f.hoist.add(x)

@@ -20,6 +20,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.exprs import Fn
+from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.stmts import StmtEmitter
 from meeple.runtime.library import REGISTRY
 
@@ -63,6 +64,7 @@ class Builder(StmtEmitter):
         self.maybe_local = _bound_names(self.nodes, rs)
         self.susp = rs.suspends
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
+        self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
         self.table: dict[str, list[str]] = {"E": [], "SEG": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
@@ -87,7 +89,8 @@ class Builder(StmtEmitter):
             if init:
                 lines.append("    " + " = ".join(f"L_{x}" for x in init) + " = U")
         else:
-            lines += [f"    L_{x} = S.get({x!r}, U)" for x in sorted(f.hoist)]
+            lines += [f"    L_{x} = S[{x!r}]" for x in sorted(f.need)]
+            lines += [f"    L_{x} = S.get({x!r}, U)" for x in sorted(f.hoist - f.need)]
         lines += f.lines
         if tail is not None:
             lines.append("    " + tail)
@@ -100,6 +103,12 @@ class Builder(StmtEmitter):
         self.block(body, f)
         self.function(f"def {name}(ev{''.join(', L_' + p for p in params)}):", f, params, pre)
 
+    def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
+        f = Fn("dict", False)
+        f.entry = self.flow.get(key, frozenset()) | extra
+        f.definite = set(f.entry)
+        return f
+
     def segments(self, b: A.Block) -> None:
         k = self.idx(b)
         body = b.body
@@ -108,7 +117,7 @@ class Builder(StmtEmitter):
         entries = []
         for s in starts:
             end = next((j for j in stops if j >= s), len(body))
-            f = Fn("dict", False)
+            f = self.dict_fn((id(b), s))
             for st in body[s:end]:
                 self.stmt(st, f)
             self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {end}")
@@ -117,9 +126,9 @@ class Builder(StmtEmitter):
         if not stops:
             self.table["BLK"].append(f"{k}: SG_{k}_0")
 
-    def expression(self, n: Any) -> None:
+    def expression(self, n: Any, key: Any, extra: frozenset[str]) -> None:
         k = self.idx(n)
-        f = Fn("dict", False)
+        f = self.dict_fn(key, extra)
         code = self.expr(n, f)
         self.function(f"def E_{k}(ev, S):", f, tail=f"return {code}")
         self.table["E"].append(f"{k}: E_{k}")
@@ -145,7 +154,7 @@ class Builder(StmtEmitter):
 
     def menu(self, ch: A.Choose) -> None:
         k = self.idx(ch)
-        f = Fn("dict", False)
+        f = self.dict_fn(id(ch))
         f.w("out = []")
         item: Any
         for i, item in enumerate(ch.items):
@@ -200,31 +209,33 @@ class Builder(StmtEmitter):
                     todo.append(s)
         return out
 
-    def expression_roots(self) -> list[Any]:
-        """Expressions the machine, decisions and results evaluate through `ev.eval`."""
+    def expression_roots(self) -> list[tuple[Any, Any, frozenset[str]]]:
+        """Expressions the machine, decisions and results evaluate through `ev.eval`, each with the key of
+        what is certainly in its scope (codegen/flow.py) and the option variables bound on top."""
         rs = self.rs
-        out: list[Any] = [x for x in (rs.score, rs.greedy, *rs.tiebreak) if x is not None]
+        none: frozenset[str] = frozenset()
+        out = [(x, None, none) for x in (rs.score, rs.greedy, *rs.tiebreak) if x is not None]
         for n in self.nodes:
             t = type(n)
             if t is A.Choose:
-                out += [x for x in (n.player, n.prompt) if x is not None]
+                out += [(x, id(n), none) for x in (n.player, n.prompt) if x is not None]
             elif t is A.Option:
-                out.append(n.label)
+                out.append((n.label, id(n), frozenset(f.var for f in n.fors)))
             elif t is A.Simultaneous:
-                out.append(n.players)
+                out.append((n.players, id(n), none))
             elif id(n) in self.susp:
                 if t in (A.If, A.While):
-                    out.append(n.test)
+                    out.append((n.test, id(n) if t is A.If else None, none))
                 elif t is A.For:
-                    out.append(n.iter)
+                    out.append((n.iter, id(n), none))
                 elif t is A.Repeat:
-                    out.append(n.count)
+                    out.append((n.count, id(n), none))
                 elif t is A.Trigger:
-                    out.append(n.target)
+                    out.append((n.target, id(n), none))
                 elif t in (A.ExprStmt, A.Assign):
                     call = n.expr if t is A.ExprStmt else n.value
                     if type(call) is A.Call:
-                        out += list(call.args)
+                        out += [(a, id(n), none) for a in call.args]
         return out
 
     def source(self) -> str:
@@ -254,10 +265,10 @@ class Builder(StmtEmitter):
             if type(n) is A.Choose:
                 self.menu(n)
         done: set[int] = set()
-        for e in self.expression_roots():
+        for e, key, extra in self.expression_roots():
             if id(e) not in done:
                 done.add(id(e))
-                self.expression(e)
+                self.expression(e, key, extra)
         head = f"# Generated by Meeple from the ruleset {rs.name!r} ({rs.path}). Do not edit: it is a cache.\n"
         tables = "TABLES = {\n" + "".join(f"    {k!r}: {{{', '.join(v)}}},\n" for k, v in self.table.items()) + "}\n"
         shared = "SHARED = " + repr(sorted(self.shared_names.items())) + "\n"
