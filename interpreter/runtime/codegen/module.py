@@ -214,7 +214,8 @@ class Builder(StmtEmitter):
         what is certainly in its scope (codegen/flow.py) and the option variables bound on top."""
         rs = self.rs
         none: frozenset[str] = frozenset()
-        out = [(x, None, none) for x in (rs.score, rs.greedy, *rs.tiebreak) if x is not None]
+        out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, none) for x in (rs.score, rs.greedy, *rs.tiebreak)
+                                                      if x is not None]
         for n in self.nodes:
             t = type(n)
             if t is A.Choose:
@@ -225,7 +226,7 @@ class Builder(StmtEmitter):
                 out.append((n.players, id(n), none))
             elif id(n) in self.susp:
                 if t in (A.If, A.While):
-                    out.append((n.test, id(n) if t is A.If else None, none))
+                    out.append((n.test, id(n), none))
                 elif t is A.For:
                     out.append((n.iter, id(n), none))
                 elif t is A.Repeat:
