@@ -65,6 +65,7 @@ class Evaluator(ValueOps):
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         super().__init__(rs, state)
         self.menus: dict[int, Callable[[Any, dict], list]] = _NO_MENUS  # generated menus, by id(choose)
+        self.segments: dict[int, dict[int, Callable[[Any, dict], int]]] = _NO_MENUS  # and block stretches
 
     # ------------------------------------------------------------ expressions
     def eval(self, node: Any, scope: dict) -> Any:

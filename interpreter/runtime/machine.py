@@ -41,6 +41,7 @@ def run(ev: Evaluator) -> None:
     st = ev.st
     stack = st.stack
     run_direct = ev.run_direct
+    segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -55,11 +56,14 @@ def run(ev: Evaluator) -> None:
                 # Run direct statements in a tight loop; leave it only to start a suspending one.
                 # Run direct statements in one go (generated code, or the reference loop); leave the
                 # frame only to start a statement that may suspend.
-                body = f[1].body
+                block = f[1]
+                body = block.body
                 n = len(body)
                 i = f[3]
                 if i < n:
-                    i = run_direct(f[1], i, f[2])
+                    seg = segments.get(id(block))
+                    fn = seg.get(i) if seg is not None else None
+                    i = fn(ev, f[2]) if fn is not None else run_direct(block, i, f[2])
                 if i < n:
                     f[3] = i + 1
                     push(ev, body[i], f[2])

@@ -39,9 +39,15 @@ class Rng:
         return (self.next() * n) >> 64
 
     def shuffle(self, items: list) -> None:
+        # `next` and `below` inlined: shuffles are most of what a setup spends on randomness.
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            s = (s + 0x9E3779B97F4A7C15) & MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
 
 class GameState:

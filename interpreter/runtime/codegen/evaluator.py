@@ -24,7 +24,7 @@ class GeneratedEvaluator(Evaluator):
         super().__init__(rs, state)
         g = generated(rs)
         self._exprs = g.exprs
-        self._segments = g.segments
+        self._segments = self.segments = g.segments
         self._blocks = g.blocks
         self.menus = g.menus
 

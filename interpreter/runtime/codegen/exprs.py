@@ -15,6 +15,10 @@ from meeple.language import ast as A
 
 _SCALARS = (int, str, bool, type(None))
 _CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
+# Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
+_ON_LISTS = {"count": "len", "any": "any", "all": "all"}
+# Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
+_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player"}
 
 
 class Fn:
@@ -172,8 +176,11 @@ class ExprEmitter:
                 return f"ev.call({self.node(n)}, {self.scope_dict(f)})"
             args = [self.expr(a, f) for a in n.args]
             fn = self.shared("R", n.func)
-            if n.func == "count" and len(args) == 1:
-                return f"h_count(ev, {self.node(n)}, {args[0]}, {fn})"
+            if len(args) == 1:
+                if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
+                    return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
+                if n.func in _FAST:
+                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
             return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, None)"
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):

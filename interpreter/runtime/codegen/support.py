@@ -144,6 +144,32 @@ def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
     return fn(ev, [v], n, None)
 
 
+def first(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    t = type(v)
+    if t is list:
+        return v[0] if v else None
+    if t is Zone:
+        z = ev.st.zones[v.key]
+        return z[0] if z else None
+    return fn(ev, [v], n, None)
+
+
+def snapshot(ev: Any, n: Any, v: Any, fn: Callable) -> list:
+    """`list(x)`."""
+    t = type(v)
+    if t is list:
+        return v[:]
+    if t is Zone:
+        return ev.st.zones[v.key][:]
+    return fn(ev, [v], n, None)
+
+
+def player_at(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    if type(v) is int:
+        return PLAYERS[v % ev.st.nplayers]
+    return fn(ev, [v], n, None)
+
+
 def repeat_count(ev: Any, n: Any, k: Any) -> int:
     if type(k) is not int:
         raise ev.fail(n, f"`repeat` needs a number, not {type_name(k)}")
@@ -242,6 +268,6 @@ HELPERS = {
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
