@@ -54,10 +54,18 @@ class Zone:
 def copy_value(v: Any) -> Any:
     t = type(v)
     if t is list:
-        return [copy_value(x) for x in v]
+        return [x if type(x) not in CONTAINERS else copy_value(x) for x in v]
     if t is dict:
-        return {k: copy_value(x) for k, x in v.items()}
+        return {k: x if type(x) not in CONTAINERS else copy_value(x) for k, x in v.items()}
     return v
+
+
+CONTAINERS = (list, dict)  # the only mutable values: everything else is shared between copies
+
+
+def copy_values(d: dict) -> dict:
+    """A copy of a dict of values (counters, a scope): only lists and maps are copied, deeply."""
+    return {k: x if type(x) not in CONTAINERS else copy_value(x) for k, x in d.items()}
 
 
 # ------------------------------------------------------------------ JSON codec for values

@@ -53,7 +53,6 @@ def run(ev: Evaluator) -> None:
         k = f[0]
         try:
             if k == BLOCK:
-                # Run direct statements in a tight loop; leave it only to start a suspending one.
                 # Run direct statements in one go (generated code, or the reference loop); leave the
                 # frame only to start a statement that may suspend.
                 block = f[1]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.runtime.data import copy_value
+from meeple.runtime.data import copy_values
 from meeple.runtime.frames import copy_frames
 
 MASK64 = (1 << 64) - 1
@@ -94,13 +94,16 @@ class GameState:
         g = GameState.__new__(GameState)
         g.nplayers, g.seed, g.over, g.phase, g.steps = self.nplayers, self.seed, self.over, self.phase, self.steps
         g.rng = Rng(self.rng.state)
-        g.counters = {k: copy_value(v) for k, v in self.counters.items()}
-        g.zones = {k: v[:] for k, v in self.zones.items()}
+        g.counters = copy_values(self.counters)
+        zones = self.zones
+        g.zones = dict(zip(zones, map(list.copy, zones.values())))
         g.loc = dict(self.loc)
         g.facedown = set(self.facedown)
         g.log = self.log[:]
         g.stack = copy_frames(self.stack)
-        g.pending = copy_value(self.pending)
+        p = self.pending
+        # A decision's players and options never change once open; only the choices made so far do.
+        g.pending = None if p is None else {**p, "chosen": dict(p["chosen"])}
         g.actions = self.actions[:]
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
