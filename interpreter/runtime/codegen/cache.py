@@ -9,6 +9,7 @@ cannot be written is skipped silently (the module is then built in memory each t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import marshal
@@ -25,15 +26,14 @@ from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
 
 
-def _generator_version() -> str:
-    """The generator's own source is part of the key: a changed generator never reuses old modules."""
+@functools.cache
+def generator_version() -> str:
+    """The generator's own source is part of the key: a changed generator never reuses old modules.
+    Computed on first use, so that commands which never play (validate) do not pay for it."""
     h = hashlib.sha256()
     for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
-
-
-GENERATOR_VERSION = _generator_version()
 
 
 @dataclass
@@ -57,7 +57,7 @@ def cache_dir() -> Path:
 
 def content_key(rs: Ruleset) -> str:
     h = hashlib.sha256()
-    h.update(f"{GENERATOR_VERSION}|{sys.implementation.cache_tag}|{rs.name}|".encode())
+    h.update(f"{generator_version()}|{sys.implementation.cache_tag}|{rs.name}|".encode())
     h.update(json.dumps(rs.raw, sort_keys=True, default=str).encode())
     for name in sorted(rs.sources):
         h.update(name.encode() + b"\0" + rs.sources[name].encode() + b"\0")
