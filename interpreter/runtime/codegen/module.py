@@ -82,8 +82,11 @@ class Builder(StmtEmitter):
 
     # ------------------------------------------------------------ functions
     def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
-                 tail: str | None = None) -> None:
-        lines = [header, "    st = ev.st", "    CT = st.counters", *pre]
+                 tail: str | None = None, node: Any = None) -> None:
+        # Where the script is, so that a profile of generated functions leads back to the YAML.
+        span = getattr(node, "span", None)
+        where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
+        lines = [*where, header, "    st = ev.st", "    CT = st.counters", *pre]
         if f.mode == "py":
             init = sorted(f.locals - set(params))
             if init:
@@ -101,7 +104,7 @@ class Builder(StmtEmitter):
         f.locals |= set(params)
         f.definite |= set(params)
         self.block(body, f)
-        self.function(f"def {name}(ev{''.join(', L_' + p for p in params)}):", f, params, pre)
+        self.function(f"def {name}(ev{''.join(', L_' + p for p in params)}):", f, params, pre, node=body)
 
     def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
         f = Fn("dict", False)
@@ -120,7 +123,7 @@ class Builder(StmtEmitter):
             f = self.dict_fn((id(b), s))
             for st in body[s:end]:
                 self.stmt(st, f)
-            self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {end}")
+            self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {end}", node=body[s] if s < end else b)
             entries.append(f"{s}: SG_{k}_{s}")
         self.table["SEG"].append(f"{k}: {{{', '.join(entries)}}}")
         if not stops:
@@ -130,7 +133,7 @@ class Builder(StmtEmitter):
         k = self.idx(n)
         f = self.dict_fn(key, extra)
         code = self.expr(n, f)
-        self.function(f"def E_{k}(ev, S):", f, tail=f"return {code}")
+        self.function(f"def E_{k}(ev, S):", f, tail=f"return {code}", node=n)
         self.table["E"].append(f"{k}: E_{k}")
 
     def options(self, clause: A.Option, f: Fn, row: str) -> None:
@@ -165,7 +168,7 @@ class Builder(StmtEmitter):
                 f.w(f"for _c in ([_src] if type(_src) is Comp else h_it(ev, _src, {self.node(item.source)})):")
                 f.w(f"    for _j, _fn in enumerate(OPTS[{item.event!r}][_c]):")
                 f.w(f"        _fn(ev, _c, out, {i}, _j)")
-        self.function(f"def MN_{k}(ev, S):", f, tail="return out")
+        self.function(f"def MN_{k}(ev, S):", f, tail="return out", node=ch)
         self.table["MENU"].append(f"{k}: MN_{k}")
 
     def component_clause(self, clause: A.Option) -> None:
@@ -174,7 +177,7 @@ class Builder(StmtEmitter):
         f.locals |= {"self", "owner"}
         f.definite |= {"self", "owner"}
         self.options(clause, f, "[i, VALS, int(c), j]")
-        self.function(f"def OC_{k}(ev, c, out, i, j):", f, ("self", "owner"),
+        self.function(f"def OC_{k}(ev, c, out, i, j):", f, ("self", "owner"), node=clause,
                       pre=("    L_self = CP[c]", "    L_owner = ev.owner(c)"))
         self.table["OC"].append(f"{k}: OC_{k}")
 
