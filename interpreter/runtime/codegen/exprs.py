@@ -244,4 +244,7 @@ class ExprEmitter:
                 if checks:
                     return f"({a} {op} {b} if {checks} else {helper})"
             return helper
+        if op in ("in", "not in"):
+            code = f"h_in(ev, {self.node(n)}, {a}, {b})"
+            return code if op == "in" else f"(not {code})"
         return f"ev.compare({self.node(n)}, {a}, {b})"

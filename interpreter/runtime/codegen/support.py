@@ -51,9 +51,32 @@ def eq(a: Any, b: Any) -> bool:
 
 
 def add(ev: Any, n: Any, a: Any, b: Any) -> Any:
-    if type(a) is int and type(b) is int:
+    ta = type(a)
+    if ta is int and type(b) is int:
         return a + b
+    if ta is list:  # lists are values: a new list, with b's items or b appended (values.py)
+        tb = type(b)
+        if tb is list:
+            return a + b
+        if tb is not Zone:
+            return a + [b]
     return ev.binop(n, a, b)
+
+
+_STRICT = (int, bool, Player, Comp)  # all ints to Python: membership must also compare types (values.py)
+
+
+def contains(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    """`a in b` for a list or zone b; anything else goes to the reference's `compare`."""
+    tb = type(b)
+    if tb is Zone:
+        b = ev.st.zones[b.key]
+    elif tb is not list:
+        return ev.compare(n, a, b)
+    ta = type(a)
+    if ta in _STRICT:
+        return any(x == a and type(x) is ta for x in b) if a in b else False
+    return a in b
 
 
 def sub(ev: Any, n: Any, a: Any, b: Any) -> Any:
@@ -268,6 +291,6 @@ HELPERS = {
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
