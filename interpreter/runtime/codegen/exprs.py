@@ -126,7 +126,9 @@ class ExprEmitter:
         # A variable: read the likely cases inline from tables built per name (support.attr_table),
         # in the reader's order (a component's attribute, counter, slot; a player's counter, zone).
         rs, parts = self.rs, []
-        if any(name in c.attrs for c in rs.components):
+        comp_fixed = name in ("name", "kind", "id") and not any(name in k.counters or name in k.slots
+                                                                 for k in rs.kinds.values())
+        if comp_fixed or any(name in c.attrs for c in rs.components):
             t = self.shared("CA", name)
             parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
         elif any(name in k.counters for k in rs.kinds.values()):
@@ -139,6 +141,8 @@ class ExprEmitter:
             parts.append(f"CT[{self.shared('PC', name)}[{obj}]] if type({obj}) is Player")
         elif name in rs.player_zones:
             parts.append(f"{self.shared('PZ', name)}[{obj}] if type({obj}) is Player")
+        elif name in ("seat", "number", "name"):
+            parts.append(f"{self.shared('PF', name)}[{obj}] if type({obj}) is Player")
         if not parts:
             return slow
         return "(" + " else ".join(parts) + f" else {slow})"

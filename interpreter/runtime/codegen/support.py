@@ -252,14 +252,20 @@ def attr_reader(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], Any]:
 def attr_table(rs: Ruleset, prefix: str, name: str) -> list:
     """Per component (CA: attribute value, CC: counter key, CZ: slot zone) or per seat (PC: counter key,
     PZ: zone) what `x.name` reads; U where the generic reader must decide."""
+    seats = range(max(MAX_SEATS, rs.max_players))  # a seat is always below the player count
     if prefix in ("PC", "PZ"):
-        keys = [f"{i}.{name}" for i in range(MAX_SEATS)]
+        keys = [f"{i}.{name}" for i in seats]
         return keys if prefix == "PC" else [Zone(k) for k in keys]
+    if prefix == "PF":  # a player's fixed properties
+        return [{"seat": i, "number": i + 1, "name": f"P{i + 1}"}[name] for i in seats]
     out: list = []
     for c in rs.components:
         kind = rs.kinds[c.kind]
         if prefix == "CA":
-            out.append(c.attrs.get(name, U))
+            v = c.attrs.get(name, U)
+            if v is U and name in ("name", "kind", "id") and name not in kind.counters and name not in kind.slots:
+                v = {"name": c.name, "kind": c.kind, "id": c.item}[name]  # fixed properties, after attributes
+            out.append(v)
         elif prefix == "CC":
             out.append(f"#{c.id}.{name}" if name in kind.counters and name not in c.attrs else U)
         else:
