@@ -15,6 +15,7 @@ from meeple.language import ast as A
 
 _SCALARS = (int, str, bool, type(None))
 _CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
+_ARITH = {"*": "h_mul", "//": "h_floordiv", "%": "h_mod"}
 # Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
 _ON_LISTS = {"count": "len", "any": "any", "all": "all"}
 # Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
@@ -178,6 +179,9 @@ class ExprEmitter:
             prim = self.prims[n.func]
             if prim.lazy:
                 return f"ev.call({self.node(n)}, {self.scope_dict(f)})"
+            lits: list[Any] = [a.value for a in n.args if type(a) is A.Num]
+            if n.func == "between" and len(lits) == len(n.args) == 2 and lits[1] - lits[0] <= 64:
+                return repr(list(range(lits[0], lits[1] + 1)))  # a fresh list each time, as the built-in's
             args = [self.expr(a, f) for a in n.args]
             fn = self.shared("R", n.func)
             if len(args) == 1:
@@ -213,7 +217,10 @@ class ExprEmitter:
                     return repr(int(a) + int(b) if n.op == "+" else int(a) - int(b))
                 return f"({a} {n.op} {b} if {checks} else {helper}(ev, {self.node(n)}, {a}, {b}))"
             return f"{helper}(ev, {self.node(n)}, {a}, {b})"
-        return f"ev.binop({self.node(n)}, {a}, {b})"
+        helper = _ARITH.get(n.op)
+        if helper is None:
+            return f"ev.binop({self.node(n)}, {a}, {b})"
+        return f"{helper}(ev, {self.node(n)}, {a}, {b})"
 
     def _e_Neg(self, n: A.Neg, f: Fn) -> str:
         return f"(-{self.expr(n.operand, f)})"

@@ -110,9 +110,31 @@ def ge(ev: Any, n: Any, a: Any, b: Any) -> bool:
 
 
 def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
-    if type(o) is dict and i in o:
+    t = type(o)
+    if t is list:
+        if type(i) is int and -len(o) <= i < len(o):
+            return o[i]
+    elif t is dict and i in o:
         return o[i]
     return ev.index(n, o, i)
+
+
+def mul(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        return a * b
+    return ev.binop(n, a, b)
+
+
+def floordiv(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        return a // b
+    return ev.binop(n, a, b)  # division by zero is a located error there
+
+
+def mod(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        return a % b
+    return ev.binop(n, a, b)
 
 
 def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
@@ -297,6 +319,6 @@ HELPERS = {
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
