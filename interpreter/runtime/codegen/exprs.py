@@ -217,10 +217,10 @@ class ExprEmitter:
                     return repr(int(a) + int(b) if n.op == "+" else int(a) - int(b))
                 return f"({a} {n.op} {b} if {checks} else {helper}(ev, {self.node(n)}, {a}, {b}))"
             return f"{helper}(ev, {self.node(n)}, {a}, {b})"
-        helper = _ARITH.get(n.op)
-        if helper is None:
+        arith = _ARITH.get(n.op)
+        if arith is None:
             return f"ev.binop({self.node(n)}, {a}, {b})"
-        return f"{helper}(ev, {self.node(n)}, {a}, {b})"
+        return f"{arith}(ev, {self.node(n)}, {a}, {b})"
 
     def _e_Neg(self, n: A.Neg, f: Fn) -> str:
         return f"(-{self.expr(n.operand, f)})"
