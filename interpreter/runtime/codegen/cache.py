@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.codegen import support
+from meeple.runtime.codegen import support, tables
 from meeple.runtime.codegen.module import Builder, number_nodes
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
@@ -102,13 +102,13 @@ def _bind(rs: Ruleset) -> Generated:
     code, path = _code(rs)
     nodes = number_nodes(rs)
     env: dict[str, Any] = dict(support.HELPERS)
-    env.update(N=nodes, SH=support.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], HB={}, OPTS={})
+    env.update(N=nodes, SH=tables.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], HB={}, OPTS={})
     exec(code, env)  # noqa: S102 - our own generated code, from the ruleset's AST, never from input text
     for var, (prefix, name) in env["SHARED"]:
         if prefix == "AT":
-            env[var] = support.attr_reader(rs, name)
+            env[var] = tables.attr_reader(rs, name)
         elif prefix == "CK":
-            env[var] = support.counter_keyer(rs, name)
+            env[var] = tables.counter_keyer(rs, name)
         elif prefix == "R":
             env[var] = REGISTRY[name].fn
         elif prefix == "K":
@@ -116,7 +116,7 @@ def _bind(rs: Ruleset) -> Generated:
         elif prefix == "ZN":
             env[var] = Zone(name)
         else:
-            env[var] = support.attr_table(rs, prefix, name)
+            env[var] = tables.attr_table(rs, prefix, name)
     t = env["TABLES"]
 
     def by_id(d: dict[int, Any]) -> dict[int, Any]:
