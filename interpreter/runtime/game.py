@@ -20,7 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
 from meeple.runtime.evaluator import Evaluator
-from meeple.runtime.state import GameState, Rng
+from meeple.runtime.state import GameState, Rng, initial_state
 
 SAVE_FORMAT = "meeple-save"
 SAVE_VERSION = 1
@@ -48,7 +48,7 @@ class Game:
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
-        st = _initial(rs, players).copy()
+        st = initial_state(rs, players).copy()
         st.seed = seed
         st.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
         if coverage:
@@ -267,36 +267,6 @@ class Game:
         for a in actions:
             g.apply(a)
         return g
-
-
-def _initial(rs: Ruleset, players: int) -> GameState:
-    """The state before setup runs, built once per ruleset and player count: new games copy it."""
-    cache = rs._compiled
-    if cache is None:
-        cache = rs._compiled = {}
-    st = cache.get(("initial", players))
-    if st is not None:
-        return st
-    st = GameState(players, 0)
-    for name, d in rs.game_counters.items():
-        st.counters[name] = decode(d.initial)
-    for p in range(players):
-        for name, d in rs.player_counters.items():
-            st.counters[f"{p}.{name}"] = decode(d.initial)
-        for name in rs.player_zones:
-            st.zones[f"{p}.{name}"] = []
-    for name in rs.game_zones:
-        st.zones[name] = []
-    for c in rs.components:
-        kind = rs.kinds[c.kind]
-        for name, d in kind.counters.items():
-            st.counters[f"#{c.id}.{name}"] = decode(d.initial)
-        for name in kind.slots:
-            st.zones[f"#{c.id}.{name}"] = []
-        st.zones["box"].append(Comp(c.id))
-        st.loc[c.id] = "box"
-    cache[("initial", players)] = st
-    return st
 
 
 def _check_counters(rs: Ruleset, st: GameState) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.runtime.data import copy_values
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, copy_values, decode
 from meeple.runtime.frames import copy_frames
 
 MASK64 = (1 << 64) - 1
@@ -108,6 +109,36 @@ class GameState:
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
         return g
+
+
+def initial_state(rs: Ruleset, players: int) -> GameState:
+    """The state before setup runs, built once per ruleset and player count: new games copy it."""
+    cache = rs._compiled
+    if cache is None:
+        cache = rs._compiled = {}
+    st = cache.get(("initial", players))
+    if st is not None:
+        return st
+    st = GameState(players, 0)
+    for name, d in rs.game_counters.items():
+        st.counters[name] = decode(d.initial)
+    for p in range(players):
+        for name, d in rs.player_counters.items():
+            st.counters[f"{p}.{name}"] = decode(d.initial)
+        for name in rs.player_zones:
+            st.zones[f"{p}.{name}"] = []
+    for name in rs.game_zones:
+        st.zones[name] = []
+    for c in rs.components:
+        kind = rs.kinds[c.kind]
+        for name, d in kind.counters.items():
+            st.counters[f"#{c.id}.{name}"] = decode(d.initial)
+        for name in kind.slots:
+            st.zones[f"#{c.id}.{name}"] = []
+        st.zones["box"].append(Comp(c.id))
+        st.loc[c.id] = "box"
+    cache[("initial", players)] = st
+    return st
 
 
 def assert_state(st: GameState) -> None:
