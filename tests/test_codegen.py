@@ -84,13 +84,40 @@ counters:
 zones:
   game: {pool: {}, bin: {}}
   player: {hand: {}}
+events: [ping, extra]
 components:
   token:
     counters: {charge: 0}
     items:
-      - {id: red, name: Red, value: 2, count: 2}
-      - {id: blue, name: Blue, value: 5}
+      - id: red
+        name: Red
+        value: 2
+        count: 2
+        on:
+          ping: |
+            total += self.value
+            if total > 20:
+                return
+            self.charge += 1
+      - id: blue
+        name: Blue
+        value: 5
+        options:
+          extra: |
+            option "Extra {self.name} {n}" for n in [1, 2] when total >= n:
+                total -= n
 procedures:
+  find:
+    params: [x]
+    do: |
+      for y in xs_of(x):
+          if y == x:
+              return y
+      return -1
+  xs_of:
+    params: [x]
+    do: |
+      return [x - 1, x, x + 1]
   bump:
     params: [x]
     do: |
@@ -119,7 +146,7 @@ TAIL = """scoring:
 
 ints = st.recursive(
     st.sampled_from(["0", "1", "2", "5", "a", "b", "total", "limit", "count(pool)", "p.points", "sum(xs)",
-                     "max(xs, 0)", "m[\"k\"]", "count(xs)", "nplayers"]),
+                     "max(xs, 0)", "m['k']", "count(xs)", "nplayers"]),
     lambda e: st.one_of(
         st.tuples(e, st.sampled_from(["+", "-", "*", "//", "%"]), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
         e.map(lambda x: f"-{x}"),
@@ -128,6 +155,7 @@ ints = st.recursive(
         e.map(lambda x: f"xs[{x} % 3]"),
         st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} > {t[2]} else {t[2]})"),
         e.map(lambda x: f"sum([y + {x} for y in xs if y != {x}])"),
+        e.map(lambda x: f"find({x})"),
     ), max_leaves=4)
 bools = st.one_of(
     st.tuples(ints, st.sampled_from(["<", "<=", "==", "!=", ">", ">="]), ints).map(lambda t: " ".join(t)),
@@ -149,6 +177,11 @@ def statements(depth: int, in_loop: bool):
         ints.map(lambda x: [f"log(\"v {{{x}}} {{xs}} {{m}}\")"]),
         st.just(["move(first(pool), player(1).hand)"]), st.just(["shuffle(pool)"]),
         st.just(["move(player(1).hand, pool)"]), st.just(["ask(player(1))"]),
+        st.just(["trigger ping on pool"]), st.just(["trigger ping on first(pool)"]),
+        ints.map(lambda x: ["simultaneous q in players:", "    choose q \"Bid\":",
+                            f"        option \"Bid {{n}}\" for n in between(0, 2) when n <= {x} % 3 + 1:",
+                            "            m[\"k\"] = n"]),
+        st.just(["choose p \"Hooks\":", "    options extra from pool", "    option \"None\":", "        pass"]),
         ints.map(lambda x: ["choose p \"Choose\":", f"    option \"Add {{n}}\" for n in between(0, 2) when n != {x}:",
                             "        a += n", "    option \"Pass\":", "        pass"]),
     )
