@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import click
-from meeple.cli.common import format_option, load, table, usage
+from meeple.cli.common import MAX_SECONDS, check_games, format_option, load, table, usage
 
 
 @click.command()
@@ -35,10 +35,10 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     rs = load(ruleset)
     for n in players:
         check_players(rs, n)
-    if games is not None and games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    if seconds <= 0:
-        raise usage(f"--seconds must be positive, not {seconds}")
+    if games is not None:
+        check_games(games)
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
+        raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     module = B.load_peer(peer) if peer is not None else None
     rows = run(rs, list(players) or None, games, seconds)
     peers: list[B.Speed] = []

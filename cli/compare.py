@@ -8,11 +8,13 @@ it in words. `--plot` draws score distributions and seat win rates (needs the `p
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
-from meeple.cli.common import format_option, table, usage
+from meeple.cli.common import check_games, check_workers, format_option, table, usage
 
 
 def _pct(x: float | None) -> str:
@@ -147,6 +149,23 @@ def plot(res: dict[str, Any], path: str) -> None:
     plt.close(fig)
 
 
+PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
+
+
+def check_plot_path(path: str) -> None:
+    """A file matplotlib can write (its format named by the suffix) in a folder that exists."""
+    p = Path(path)
+    if p.is_dir():
+        raise usage(f"--plot {path} is a folder; give a file name such as {p / 'compare.png'}", code="U032")
+    if p.suffix.lower() not in PLOT_FORMATS:
+        raise usage(f"--plot {path}: the file name must end in one of {', '.join(PLOT_FORMATS)}", code="U032")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise usage(f"--plot {path}: there is no folder {parent}", code="U032")
+    if not os.access(parent, os.W_OK):
+        raise usage(f"--plot {path}: the folder {parent} is not writable", code="U032")
+
+
 def _need_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
@@ -182,7 +201,11 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
+    check_games(games)
+    check_workers(workers)
     if plot_file:
+        # Before playing: a bad path found after minutes of games would throw the games away.
+        check_plot_path(plot_file)
         _need_matplotlib()
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)

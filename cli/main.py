@@ -12,7 +12,17 @@ from typing import Any
 
 import click
 from meeple.cli import __version__
-from meeple.cli.common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
+from meeple.cli.common import (
+    MeepleGroup,
+    check_games,
+    check_workers,
+    fmt_num,
+    format_option,
+    load,
+    resolve_players,
+    table,
+    usage,
+)
 from meeple.cli.play import play
 from meeple.errors import MeepleError, UsageError
 
@@ -114,15 +124,16 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
 
     rs = load(ruleset)
     n = resolve_players(rs, players)
-    if games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
+    check_games(games)
+    check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
     if progress and fmt == "text":
         with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage)
+            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage,
+                          keep_records=records or coverage)
     else:
-        summary = run(rs, n, games, seed, agents, workers, coverage=coverage)
+        summary = run(rs, n, games, seed, agents, workers, coverage=coverage, keep_records=records or coverage)
     cov = None
     if coverage:
         from meeple.tools.coverage import coverage_report

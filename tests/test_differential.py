@@ -41,6 +41,7 @@ def snapshot(g: Game) -> dict:
     the reference counts every statement, generated code counts loop passes and calls."""
     data = g.to_json()
     data["state"].pop("steps")
+    data.pop("seal", None)  # a save's seal covers the step counter too
     return {"save": data, "actions": g.legal_actions(), "log": list(g.state.log), "over": g.is_over,
             "deciders": g.deciders}
 

@@ -41,7 +41,7 @@ def analyze(rs: Ruleset, extra_names: Iterable[str] = (), *, partial: bool = Fal
     """
     _number_nodes(rs)
     _suspension(rs)
-    problems = Checker(rs, set(extra_names), partial, locate).run()
+    problems = Checker(rs, set(extra_names), partial, locate).run() + _suspending_recursion(rs)
     # A warning located in another file (the base game of a variant) is that file's own business:
     # it shows when that file is validated, and must not fail `validate --strict` of the variant.
     problems = [p for p in problems if p.severity == "error" or p.span is None or p.span.file == rs.path]
@@ -138,6 +138,19 @@ def _suspension(rs: Ruleset) -> None:
                         stmt(it.body)
     rs.suspends = susp
     rs.suspending_procs = proc_susp
+
+
+def _suspending_recursion(rs: Ruleset) -> list[Problem]:
+    """A procedure that asks for a decision and calls itself keeps every unfinished call on the game's
+    frame stack, which grows with every decision until the engine stops the game: refuse it here."""
+    out = []
+    for name in sorted(rs.suspending_procs):
+        for n in A.walk(rs.procedures[name].body):
+            if type(n) is A.Call and n.func == name:
+                out.append(Problem("C022", f"`{name}` asks for a decision and calls itself: every call waits on "
+                                           "the stack until the game ends", n.span,
+                                   hint="repeat the decision with a `while` loop instead"))
+    return out
 
 
 class Checker(Decls):

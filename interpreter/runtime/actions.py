@@ -117,7 +117,7 @@ def _counter_op(ev, args, n, scope, fn):
     cur = ev.eval(target, scope)
     if type(cur) is not int:
         raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
-    ev.assign(target, fn(cur, amount), scope)
+    ev.assign(target, ev.number(n, fn(cur, amount)), scope)
 
 
 @primitive("gain")
@@ -144,20 +144,33 @@ def _score(ev, a, n, s):
     _counter_op(ev, a, n, s, lambda cur, k: cur + k)
 
 
+# The log is part of the state, so its size is bounded like everything else: long lines are cut, and
+# only the latest lines are kept (views show the last few dozen).
+LOG_LINE = 2_000
+LOG_KEEP = 10_000
+
+
+def _append_log(ev, audience: int, text: str) -> None:
+    log = ev.st.log
+    log.append((audience, text if len(text) <= LOG_LINE else text[:LOG_LINE - 1] + "…"))
+    if len(log) > 2 * LOG_KEEP:
+        del log[:-LOG_KEEP]
+
+
 @primitive("log")
 def _log(ev, a, n, s):
-    ev.st.log.append((-1, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
+    _append_log(ev, -1, a[0] if type(a[0]) is str else show(a[0], ev.rs))
 
 
 @primitive("tell")
 def _tell(ev, a, n, s):
-    ev.st.log.append((int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs)))
+    _append_log(ev, int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs))
 
 
 @primitive("show")
 def _show(ev, a, n, s):
     comps = _comps(ev, a[0], n)
-    ev.st.log.append((int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing")))
+    _append_log(ev, int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing"))
 
 
 @primitive("fail")

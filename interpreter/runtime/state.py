@@ -14,7 +14,7 @@ from typing import Any
 
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, copy_values, decode
-from meeple.runtime.frames import copy_frames
+from meeple.runtime.frames import BLOCK, copy_frames
 
 MASK64 = (1 << 64) - 1
 
@@ -111,14 +111,29 @@ class GameState:
         return g
 
 
-def initial_state(rs: Ruleset, players: int) -> GameState:
-    """The state before setup runs, built once per ruleset and player count: new games copy it."""
+def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) -> GameState:
+    """A new game's state before its first statement: counters at their initial values, every component
+    in the box, and setup then flow ready to run. What does not depend on the seed is built once per
+    ruleset and player count, and copied."""
     cache = rs._compiled
     if cache is None:
         cache = rs._compiled = {}
-    st = cache.get(("initial", players))
-    if st is not None:
-        return st
+    template = cache.get(("initial", players))
+    if template is None:
+        template = cache[("initial", players)] = _template(rs, players)
+    st = template.copy()
+    st.seed = seed
+    st.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
+    if coverage:
+        st.coverage = {}
+    if rs.flow is not None:
+        st.stack.append([BLOCK, rs.flow, {}, 0])
+    if rs.setup is not None:
+        st.stack.append([BLOCK, rs.setup, {}, 0])
+    return st
+
+
+def _template(rs: Ruleset, players: int) -> GameState:
     st = GameState(players, 0)
     for name, d in rs.game_counters.items():
         st.counters[name] = decode(d.initial)
@@ -137,7 +152,6 @@ def initial_state(rs: Ruleset, players: int) -> GameState:
             st.zones[f"#{c.id}.{name}"] = []
         st.zones["box"].append(Comp(c.id))
         st.loc[c.id] = "box"
-    cache[("initial", players)] = st
     return st
 
 

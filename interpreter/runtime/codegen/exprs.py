@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.runtime.limits import MAX_INT
 
 _SCALARS = (int, str, bool, type(None))
 _CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
@@ -117,7 +118,9 @@ class ExprEmitter:
     # ------------------------------------------------------------ composite
     def _e_Interp(self, n: A.Interp, f: Fn) -> str:
         parts = [repr(p) if type(p) is str else f"SH({self.expr(p, f)})" for p in n.parts]
-        return "(" + " + ".join(parts) + ")" if parts else "''"
+        if all(type(p) is str for p in n.parts):
+            return repr("".join(n.parts))  # type: ignore[arg-type]
+        return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
 
     def _e_Attr(self, n: A.Attr, f: Fn) -> str:
         obj, name = self.expr(n.obj, f), n.name
@@ -152,10 +155,14 @@ class ExprEmitter:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
 
     def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
-        return "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
+        items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
+        if all(type(x) in (A.Num, A.Str) for x in n.items):
+            return items  # nothing inside can be a list: within the limits by construction
+        return f"ev.nested({self.node(n)}, {items})"
 
     def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
-        return "{" + ", ".join(f"{self.expr(k, f)}: {self.expr(v, f)}" for k, v in n.pairs) + "}"
+        pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
+        return f"ev.make_map({self.node(n)}, [{pairs}])"
 
     def _e_Comp(self, n: A.Comp, f: Fn) -> str:
         src = self.expr(n.iter, f)
@@ -171,7 +178,7 @@ class ExprEmitter:
                 f.comp.pop(n.var)
             else:
                 f.comp[n.var] = saved
-        return f"[{body} for {var} in h_it(ev, {src}, {self.node(n.iter)}){cond}]"
+        return f"ev.nested({self.node(n)}, [{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}])"
 
     def _e_Call(self, n: A.Call, f: Fn) -> str:
         rs = self.rs
@@ -194,7 +201,7 @@ class ExprEmitter:
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
         args = [self.expr(a, f) for a in n.args]
-        return f"PR_{n.func}(ev{''.join(', ' + a for a in args)})"
+        return f"PR_{n.func}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
 
     def scope_dict(self, f: Fn) -> str:
         """The variables in scope as a dict, for the rare calls into the reference evaluator."""
@@ -208,14 +215,16 @@ class ExprEmitter:
     def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
         a, b = self.expr(n.left, f), self.expr(n.right, f)
         if n.op in ("+", "-"):
-            if type(n.left) is A.Num and type(n.right) is A.Num:
-                return repr(n.left.value + n.right.value if n.op == "+" else n.left.value - n.right.value)
             helper = "h_add" if n.op == "+" else "h_sub"
             if simple(a) and simple(b):
                 checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
                 if not checks:  # two number literals (constants are folded in): fold the sum too
-                    return repr(int(a) + int(b) if n.op == "+" else int(a) - int(b))
-                return f"({a} {n.op} {b} if {checks} else {helper}(ev, {self.node(n)}, {a}, {b}))"
+                    r = int(a) + int(b) if n.op == "+" else int(a) - int(b)
+                    if -MAX_INT <= r <= MAX_INT:
+                        return repr(r)
+                else:
+                    return (f"({a} {n.op} {b} if {checks} and -MAXI <= {a} {n.op} {b} <= MAXI "
+                            f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
             return f"{helper}(ev, {self.node(n)}, {a}, {b})"
         arith = _ARITH.get(n.op)
         if arith is None:
@@ -223,7 +232,7 @@ class ExprEmitter:
         return f"{arith}(ev, {self.node(n)}, {a}, {b})"
 
     def _e_Neg(self, n: A.Neg, f: Fn) -> str:
-        return f"(-{self.expr(n.operand, f)})"
+        return f"h_neg(ev, {self.node(n)}, {self.expr(n.operand, f)})"
 
     def _e_Not(self, n: A.Not, f: Fn) -> str:
         return f"(not {self.expr(n.operand, f)})"

@@ -87,6 +87,9 @@ class Builder(StmtEmitter):
         span = getattr(node, "span", None)
         where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
         lines = [*where, header, "    st = ev.st", "    CT = st.counters", *pre]
+        if node is not None:
+            # An AST node among the locals: a Python failure in this function is reported there (limits.located).
+            lines.append(f"    _at = N[{self.idx(node)}]")
         if f.mode == "py":
             init = sorted(f.locals - set(params))
             if init:
@@ -94,17 +97,25 @@ class Builder(StmtEmitter):
         else:
             lines += [f"    L_{x} = S[{x!r}]" for x in sorted(f.need)]
             lines += [f"    L_{x} = S.get({x!r}, U)" for x in sorted(f.hoist - f.need)]
-        lines += f.lines
+        if f.depth == 2:  # a procedure: one call deeper while its body runs (limits.py)
+            lines += ["    st.steps += 1", "    if st.steps > ev.limit:", "        raise h_steps(ev, _call)",
+                      "    h_enter(ev, _call)", "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
+        else:
+            lines += f.lines
         if tail is not None:
             lines.append("    " + tail)
         self.out.append("\n".join(lines) + "\n")
 
-    def py_function(self, name: str, params: tuple[str, ...], body: A.Block, pre: tuple[str, ...] = ()) -> None:
+    def py_function(self, name: str, params: tuple[str, ...], body: A.Block, call: bool = False) -> None:
+        """A procedure (`call`: it gets the calling node, counts a step and a level of depth), a phase or a
+        handler that never waits for a decision, as a Python function."""
         f = Fn("py", True)
         f.locals |= set(params)
         f.definite |= set(params)
+        f.depth = 2 if call else 1
         self.block(body, f)
-        self.function(f"def {name}(ev{''.join(', L_' + p for p in params)}):", f, params, pre, node=body)
+        args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)
+        self.function(f"def {name}({args}):", f, params, node=body)
 
     def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
         f = Fn("dict", False)
@@ -143,7 +154,7 @@ class Builder(StmtEmitter):
         for fo in clause.fors:
             f.tmp += 1
             var = f"O{f.tmp}_{fo.var}"
-            f.w(f"for {var} in h_it(ev, {self.expr(fo.iter, f)}, {self.node(fo.iter)}):")
+            f.w(f"for {var} in h_loop(ev, {self.expr(fo.iter, f)}, {self.node(fo.iter)}, {self.node(fo.iter)}):")
             f.comp[fo.var] = var
             vals.append(var)
             f.depth += 1
@@ -246,9 +257,7 @@ class Builder(StmtEmitter):
         rs = self.rs
         for name, p in rs.procedures.items():
             if name not in rs.suspending_procs:
-                self.py_function(f"PR_{name}", p.params, p.body, pre=(
-                    "    st.steps += 1", "    if st.steps > MAX_STEPS:",
-                    f"        raise h_steps(ev, {self.node(p.body)})"))
+                self.py_function(f"PR_{name}", p.params, p.body, call=True)
         for name in sorted(self.py_phases):
             self.py_function(f"PH_{name}", (), rs.phases[name])
         seen: set[int] = set()

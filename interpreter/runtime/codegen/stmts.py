@@ -89,8 +89,7 @@ class StmtEmitter(ExprEmitter):
         f.w(f"{cur} = {self.expr(s.target, f)}")
         f.w(f"{d} = {self.expr(s.value, f)}")
         plus = s.op == "+"
-        f.w(f"{cur} = {cur} {s.op} {d} if type({cur}) is int and type({d}) is int "
-            f"else h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
+        f.w(f"{cur} = h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
         self.assign(s.target, cur, f)
 
     def _s_ExprStmt(self, s: A.ExprStmt, f: Fn) -> None:
@@ -102,7 +101,7 @@ class StmtEmitter(ExprEmitter):
             f.w(f"{k} = h_amount(ev, {n}, {self.expr(e.args[1], f)})")
             f.w(f"{cur} = h_counter(ev, {n}, {self.node(target)}, {self.expr(target, f)})")
             if e.func == "score":
-                f.w(f"{cur} = {cur} + {k}")
+                f.w(f"{cur} = ev.number({n}, {cur} + {k})")
             else:
                 f.w(f"{cur} = h_{e.func}(ev, {n}, {cur}, {k})")
             self.assign(target, cur, f)
@@ -136,7 +135,7 @@ class StmtEmitter(ExprEmitter):
 
     def _s_For(self, s: A.For, f: Fn) -> None:
         before = set(f.definite)
-        it = f"h_it(ev, {self.expr(s.iter, f)}, {self.node(s.iter)})"
+        it = f"h_loop(ev, {self.expr(s.iter, f)}, {self.node(s.iter)}, {self.node(s)})"
         if s.var in f.comp:
             f.w(f"for {f.comp[s.var]} in {it}:")
             self.loop_body(s.body, f, before)
@@ -152,13 +151,16 @@ class StmtEmitter(ExprEmitter):
         before = set(f.definite)
         f.w(f"while {self.expr(s.test, f)}:")
         f.w("    st.steps += 1")
-        f.w("    if st.steps > MAX_STEPS:")
+        f.w("    if st.steps > ev.limit:")
         f.w(f"        raise h_steps(ev, {self.node(s)})")
         self.loop_body(s.body, f, before)
 
     def _s_Repeat(self, s: A.Repeat, f: Fn) -> None:
         before = set(f.definite)
         f.w(f"for _ in range(h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})):")
+        f.w("    st.steps += 1")
+        f.w("    if st.steps > ev.limit:")
+        f.w(f"        raise h_steps(ev, {self.node(s)})")
         self.loop_body(s.body, f, before)
 
     def _s_Pass(self, s: A.Pass, f: Fn) -> None:
@@ -183,13 +185,21 @@ class StmtEmitter(ExprEmitter):
     def _s_Phase(self, s: A.Phase, f: Fn) -> None:
         if s.name in self.py_phases:
             f.w(f"st.phase = {s.name!r}")
-            f.w(f"PH_{s.name}(ev)")
+            f.w(f"h_enter(ev, {self.node(s)})")
+            f.w("try:")
+            f.w(f"    PH_{s.name}(ev)")
+            f.w("finally:")
+            f.w("    ev.depth -= 1")
         else:
             f.w(f"ev._phase({self.node(s)}, None)")
 
     def _s_Trigger(self, s: A.Trigger, f: Fn) -> None:
         f.w(f"for _c, _h in ev.handlers({s.event!r}, {self.expr(s.target, f)}, {self.node(s)}):")
-        f.w("    HB[id(_h)](ev, _c, ev.owner(_c))")
+        f.w(f"    h_enter(ev, {self.node(s)})")
+        f.w("    try:")
+        f.w("        HB[id(_h)](ev, _c, ev.owner(_c))")
+        f.w("    finally:")
+        f.w("        ev.depth -= 1")
 
     def _s_Choose(self, s: Any, f: Fn) -> None:  # pragma: no cover - the checker marks these as suspending
         f.w(f"raise h_fail(ev, {self.node(s)}, 'internal: a decision in a statement that cannot wait')")

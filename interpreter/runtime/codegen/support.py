@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.runtime.data import Comp, Player, Zone
-from meeple.runtime.evaluator import MAX_STEPS, BreakSig, ContinueSig, EndGameSig, ReturnSig
+from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
+from meeple.runtime.limits import MAX_DEPTH, MAX_INT, STEPS_MESSAGE
 from meeple.runtime.values import type_name
 
 MAX_SEATS = 64
@@ -32,7 +33,7 @@ PLAYERS = [Player(i) for i in range(MAX_SEATS)]
 
 
 def steps_exceeded(ev: Any, n: Any) -> Exception:
-    return ev.fail(n, "the game ran more than 2,000,000 steps: a loop or recursion that never ends?")
+    return ev.fail(n, STEPS_MESSAGE)
 
 
 def it(ev: Any, v: Any, n: Any) -> list:
@@ -45,6 +46,27 @@ def it(ev: Any, v: Any, n: Any) -> list:
     return list(ev.iterate(v, n))
 
 
+def loop(ev: Any, v: Any, n: Any, at: Any) -> list:
+    """A snapshot to loop over, its passes counted against the step budget (at the node `at`)."""
+    items = it(ev, v, n)
+    st = ev.st
+    st.steps += len(items)
+    if st.steps > ev.limit:
+        raise ev.fail(at, STEPS_MESSAGE)
+    return items
+
+
+def enter(ev: Any, n: Any) -> None:
+    """One call deeper (a procedure, a phase or a handler run directly); the caller steps back out."""
+    if ev.depth >= MAX_DEPTH:
+        ev.enter(n)  # raises the located depth error
+    ev.depth += 1
+
+
+def neg(ev: Any, n: Any, v: Any) -> Any:
+    return -v if type(v) is int else ev.negate(n, v)
+
+
 def eq(a: Any, b: Any) -> bool:
     return a is b or (a == b and type(a) is type(b))
 
@@ -52,13 +74,15 @@ def eq(a: Any, b: Any) -> bool:
 def add(ev: Any, n: Any, a: Any, b: Any) -> Any:
     ta = type(a)
     if ta is int and type(b) is int:
-        return a + b
-    if ta is list:  # lists are values: a new list, with b's items or b appended (values.py)
+        r = a + b
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+    elif ta is list:  # lists are values: a new list, with b's items or b appended (values.py)
         tb = type(b)
         if tb is list:
-            return a + b
+            return ev.concat(n, a, b)
         if tb is not Zone:
-            return a + [b]
+            return ev.concat(n, a, [b])
     return ev.binop(n, a, b)
 
 
@@ -80,7 +104,9 @@ def contains(ev: Any, n: Any, a: Any, b: Any) -> bool:
 
 def sub(ev: Any, n: Any, a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
-        return a - b
+        r = a - b
+        if -MAX_INT <= r <= MAX_INT:
+            return r
     return ev.binop(n, a, b)
 
 
@@ -119,9 +145,7 @@ def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
 
 
 def mul(ev: Any, n: Any, a: Any, b: Any) -> Any:
-    if type(a) is int and type(b) is int:
-        return a * b
-    return ev.binop(n, a, b)
+    return ev.binop(n, a, b)  # numbers, lists and strings times numbers: the size checks live there
 
 
 def floordiv(ev: Any, n: Any, a: Any, b: Any) -> Any:
@@ -138,10 +162,13 @@ def mod(ev: Any, n: Any, a: Any, b: Any) -> Any:
 
 def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
     if type(o) is dict:
+        ev.check_key(n, i)
         o[i] = v
+        ev.nested(n, o)
         return
     if type(o) is list and type(i) is int and -len(o) <= i < len(o):
         o[i] = v
+        ev.nested(n, o)
         return
     raise ev.fail(n, f"cannot set an entry of {type_name(o)}")
 
@@ -149,9 +176,9 @@ def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
 def aug(ev: Any, n: Any, plus: bool, cur: Any, d: Any) -> Any:
     """`x += d` / `x -= d` on the value read: numbers, or appending to a list."""
     if type(cur) is int and type(d) is int:
-        return cur + d if plus else cur - d
+        return ev.number(n, cur + d if plus else cur - d)
     if type(cur) is list and plus:
-        return cur + (d if type(d) is list else [d])
+        return ev.concat(n, cur, d if type(d) is list else [d])
     raise ev.fail(n, f"`{'+' if plus else '-'}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
 
 
@@ -170,13 +197,13 @@ def counter_value(ev: Any, n: Any, target: Any, cur: Any) -> Any:
 def gain(ev: Any, n: Any, cur: int, k: int) -> int:
     if k < 0:
         raise ev.fail(n, f"`gain` of a negative amount ({k}); use `pay` or `score`")
-    return cur + k
+    return ev.number(n, cur + k)
 
 
 def pay(ev: Any, n: Any, cur: int, k: int) -> int:
     if k > cur:
         raise ev.fail(n, f"cannot pay {k} from a counter that holds {cur}", hint="guard the option with `when`")
-    return cur - k
+    return ev.number(n, cur - k)
 
 
 def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
@@ -230,7 +257,7 @@ def scope_of(*pairs: Any) -> dict:
 
 
 HELPERS = {
-    "U": U, "PLAYERS": PLAYERS, "MAX_STEPS": MAX_STEPS, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
