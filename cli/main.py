@@ -37,6 +37,7 @@ meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
 from meeple.cli.bench import bench; meeple.add_command(bench)  # noqa: I001
+from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 

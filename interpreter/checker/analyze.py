@@ -17,6 +17,7 @@ from typing import Any
 from meeple.checker import typesys as ty
 from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
+from meeple.checker.layout import layout_warnings
 from meeple.checker.scriptcheck import Script
 from meeple.checker.typesys import T
 from meeple.checker.usage import definition_problems, usage_warnings
@@ -199,6 +200,7 @@ class Checker(Decls):
         definition_problems(self)
         if not self.partial:
             usage_warnings(self, roots)
+            layout_warnings(self)
         return self.problems.items
 
     # ------------------------------------------------------------ the scripts
