@@ -13,7 +13,6 @@ from typing import Any
 import click
 from meeple.cli import __version__
 from meeple.cli.common import (
-    MAX_SECONDS,
     MeepleGroup,
     check_games,
     check_workers,
@@ -38,6 +37,7 @@ def meeple() -> None:
 meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.bench import bench; meeple.add_command(bench)  # noqa: I001
 from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
 from meeple.cli.show import show; meeple.add_command(show)  # noqa: I001
 from meeple.cli.show import new; meeple.add_command(new)  # noqa: I001
@@ -181,39 +181,6 @@ def _simulate_text(summary: Any, seed: int, n: int, cov: Any) -> None:
         from meeple.tools.coverage import render_text as render_coverage
 
         click.echo(render_coverage(cov))
-
-
-# ------------------------------------------------------------------ bench
-@meeple.command()
-@click.argument("ruleset")
-@click.option("--players", "-p", "players", type=int, multiple=True,
-              help="Player count to measure (repeatable). Default: every supported count.")
-@click.option("--games", "-n", type=int, default=None, help="Games per player count (default: as many as fit).")
-@click.option("--seconds", type=float, default=2.0, show_default=True,
-              help="Time per player count when --games is not given.")
-@format_option
-def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, fmt: str) -> None:
-    """Measure random-play speed of RULESET on one core: games/s and decisions/s.
-
-    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
-    from meeple.tools.simulate import bench as run
-    from meeple.tools.simulate import check_players
-
-    rs = load(ruleset)
-    for n in players:
-        check_players(rs, n)
-    if games is not None:
-        check_games(games)
-    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
-        raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
-    rows = run(rs, list(players) or None, games, seconds)
-    if fmt == "json":
-        click.echo(json.dumps({"ruleset": rs.name, "rows": [r.to_json() for r in rows]}, indent=2))
-        return
-    click.echo(f"{rs.name}: random play, one core")
-    click.echo(table(["players", "games", "decisions", "seconds", "games/s", "decisions/s"],
-                     [[str(r.players), str(r.games), str(r.decisions), f"{r.seconds:.2f}",
-                       f"{r.games_per_s:.1f}", f"{r.decisions_per_s:.0f}"] for r in rows]))
 
 
 # ------------------------------------------------------------------ test

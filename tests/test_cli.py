@@ -187,6 +187,38 @@ def test_bench_default_counts_and_bad_arguments(d):
     assert run("bench", "speicherstadt", "--seconds", 0).exit_code == 2
 
 
+def test_bench_side_by_side_with_a_peer_engine(tmp_path):
+    # Any Python file with a class Game(players, seed) offering legal_actions, apply, is_terminal.
+    peer = tmp_path / "count_ref.py"
+    peer.write_text("class Game:\n"
+                    "    def __init__(self, n, seed):\n        self.left = 3\n"
+                    "    def legal_actions(self):\n        return [0, 1]\n"
+                    "    def apply(self, a):\n        self.left -= 1\n"
+                    "    def is_terminal(self):\n        return self.left == 0\n")
+    r = run("bench", "speicherstadt", "-p", 2, "--games", 1, "--peer", peer, "--micro", "--format", "json")
+    out = json.loads(r.stdout)
+    assert out["peers"][0]["games"] == 1 and out["peers"][0]["decisions"] == 3
+    assert out["peers"][0]["ratio"] > 0
+    assert {"new_game_us", "copy_us", "apply_index_us"} <= set(out["rows"][0])
+    r = run("bench", "speicherstadt", "-p", 2, "--games", 1, "--peer", peer)
+    assert r.exit_code == 0 and "Meeple ratio" in r.output and "count_ref.py" in r.output
+
+
+def test_bench_refuses_a_peer_that_is_not_an_engine(tmp_path):
+    (tmp_path / "x.py").write_text("print('no engine here')\n")
+    assert run("bench", "speicherstadt", "-p", 2, "--games", 1, "--peer", tmp_path / "x.py").exit_code == 2
+    assert run("bench", "speicherstadt", "-p", 2, "--games", 1, "--peer", tmp_path / "none.py").exit_code == 2
+    assert run("bench", "speicherstadt", "-p", 2, "--games", 1, "--peer", tmp_path).exit_code == 2
+
+
+def test_bench_side_by_side_with_openspiel():
+    pytest.importorskip("pyspiel")
+    r = run("bench", "tic_tac_toe", "--games", 2, "--openspiel", "python_tic_tac_toe", "--format", "json")
+    peer = json.loads(r.stdout)["peers"][0]
+    assert peer["players"] == 2 and peer["games"] == 2 and 5 <= peer["decisions"] <= 18
+    assert run("bench", "tic_tac_toe", "--games", 1, "--openspiel", "no_such_game").exit_code == 2
+
+
 # ------------------------------------------------------------------ play
 def test_play_a_whole_game_choosing_option_1():
     r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, "--agents", "random", input="1\n" * 1500)

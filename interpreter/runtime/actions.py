@@ -33,12 +33,35 @@ def _place(ev, comp: int, key: str, top: bool) -> None:
     st.loc[comp] = key
 
 
+def _move_many(ev, comps: list, key: str, top: bool) -> bool:
+    """Many distinct components at once (a setup moving a whole kind): one pass over each source zone
+    instead of a `list.remove` per component, with the same result as moving them one by one."""
+    if any(type(c) is not Comp for c in comps) or len(set(comps)) != len(comps):
+        return False
+    st = ev.st
+    loc = st.loc
+    moved = set(comps)
+    for old in {loc.get(c) for c in comps} - {None}:
+        z = st.zones[old]
+        z[:] = [x for x in z if x not in moved]
+    if top:
+        st.zones[key][0:0] = comps[::-1]
+    else:
+        st.zones[key].extend(comps)
+    for c in comps:
+        loc[c] = key
+    return True
+
+
 @primitive("move")
 def _move(ev, a, n, s):
     zone = a[1]
     _zone(ev, zone, n)
     top = len(a) > 2 and a[2] == "top"
-    for c in _comps(ev, a[0], n):
+    comps = _comps(ev, a[0], n)
+    if len(comps) > 8 and _move_many(ev, comps, zone.key, top):
+        return
+    for c in comps:
         if type(c) is not Comp:
             raise ev.fail(n, "`move` can only move components")
         _place(ev, c, zone.key, top)

@@ -54,10 +54,26 @@ class Zone:
 def copy_value(v: Any) -> Any:
     t = type(v)
     if t is list:
-        return [copy_value(x) for x in v]
+        return [x if type(x) not in CONTAINERS else copy_value(x) for x in v]
     if t is dict:
-        return {k: copy_value(x) for k, x in v.items()}
+        return {k: x if type(x) not in CONTAINERS else copy_value(x) for k, x in v.items()}
     return v
+
+
+CONTAINERS = (list, dict)  # the only mutable values: everything else is shared between copies
+
+
+def copy_values(d: dict) -> dict:
+    """A copy of a dict of values (counters, a scope): only lists and maps are copied, deeply. Most
+    values are numbers or empty lists (a card's queue), so the loop does little for each."""
+    out = d.copy()
+    for k, x in d.items():
+        t = type(x)
+        if t is list:
+            out[k] = x[:] if not x or all(type(y) not in CONTAINERS for y in x) else copy_value(x)
+        elif t is dict:
+            out[k] = copy_value(x)
+    return out
 
 
 # ------------------------------------------------------------------ JSON codec for values

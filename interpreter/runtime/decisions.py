@@ -20,6 +20,9 @@ from meeple.runtime.values import show
 
 def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
     """All legal options of a menu for the player in `scope`: [item index, values, component, clause]."""
+    generated = ev.menus.get(id(choose))
+    if generated is not None:
+        return generated(ev, scope)
     out: list[list] = []
     for i, item in enumerate(choose.items):
         if isinstance(item, A.Option):
@@ -94,8 +97,14 @@ def open_decision(ev: Evaluator, f: list) -> None:
         p = ev.eval(node.player, scope)
         if type(p) is not Player:
             raise ev.fail(node.player, f"`choose` needs a player, not {type_name(p)}")
-        deciders = [int(p)]
-        options = {int(p): _menu(ev, node, scope)}
+        seat = int(p)
+        menu = ev.menus.get(id(node))
+        opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
+        if opts:  # the common case, without the loops below
+            ev.st.pending = {"players": [seat], "options": {seat: opts}, "chosen": {}}
+            return
+        deciders = [seat]
+        options = {seat: opts}
     else:
         players = ev.iterate(ev.eval(node.players, scope), node.players)
         deciders, options = [], {}
@@ -149,18 +158,23 @@ def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
 
 
 def key(opt: list) -> str:
-    head = f"{opt[0]}" if opt[2] < 0 else f"{opt[0]}#{opt[2]}.{opt[3]}"
-    if not opt[1]:
+    head = str(opt[0]) if opt[2] < 0 else f"{opt[0]}#{opt[2]}.{opt[3]}"
+    vals = opt[1]
+    if not vals:
         return head
-    return head + ":" + ",".join(_kv(v) for v in opt[1])
+    if len(vals) == 1:
+        return head + ":" + _kv(vals[0])
+    return head + ":" + ",".join([_kv(v) for v in vals])
 
 
 def _kv(v: Any) -> str:
     t = type(v)
-    if t is Player:
-        return f"P{int(v) + 1}"
     if t is Comp:
         return f"#{int(v)}"
+    if t is int:
+        return str(v)
+    if t is Player:
+        return f"P{int(v) + 1}"
     if t is list:
         return "[" + ",".join(_kv(x) for x in v) + "]"
     return repr(v) if t is str else str(v)

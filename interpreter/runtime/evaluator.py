@@ -23,6 +23,8 @@ from meeple.runtime.values import (  # show, type_name: also imported from here
     type_name,
 )
 
+_NO_MENUS: dict = {}
+
 
 def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
     """Run one pass of a loop body, `run(a, b)`; False when the body broke out of the loop (`continue`
@@ -57,54 +59,20 @@ class EndGameSig(Exception):
 class Evaluator(ValueOps, Budget):
     """Evaluates AST nodes against one ruleset and one state. Create one per game step; it is cheap."""
 
+    prims = REGISTRY
+
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         super().__init__(rs, state)
         # Budgets (limits.py): the step count at which the rules have run too long since the last decision
         # (the game sets it whenever it calls into the rules), and the depth of procedure calls.
         self.limit = state.steps + MAX_STEPS
         self.depth = 0
-
-        self.prims = REGISTRY
-        self._expr: dict[type, Callable[[Any, dict], Any]] = {
-            A.Num: lambda n, s: n.value,
-            A.Str: lambda n, s: n.value,
-            A.Const: lambda n, s: n.value,
-            A.Interp: self._interp,
-            A.Name: self._name,
-            A.Attr: self._attr,
-            A.Index: self._index,
-            A.Call: self.call,
-            A.ListLit: lambda n, s: self.nested(n, [self.eval(x, s) for x in n.items]),
-            A.MapLit: lambda n, s: self.make_map(n, [(self.eval(k, s), self.eval(v, s)) for k, v in n.pairs]),
-            A.Comp: self._comp,
-            A.BinOp: self._binop,
-            A.Neg: lambda n, s: self.negate(n, self.eval(n.operand, s)),
-            A.Not: lambda n, s: not self.eval(n.operand, s),
-            A.BoolOp: self._boolop,
-            A.Compare: self._compare,
-            A.CondExpr: lambda n, s: self.eval(n.then, s) if self.eval(n.test, s) else self.eval(n.orelse, s),
-        }
-        self._stmt: dict[type, Callable[[Any, dict], Any]] = {
-            A.Block: self.exec_block,
-            A.Assign: self._assign,
-            A.AugAssign: self._augassign,
-            A.ExprStmt: lambda n, s: self.eval(n.expr, s),
-            A.If: self._if,
-            A.For: self._for,
-            A.While: self._while,
-            A.Repeat: self._repeat,
-            A.Pass: lambda n, s: None,
-            A.Break: self._break,
-            A.Continue: self._continue,
-            A.Return: self._return,
-            A.EndGame: self._end,
-            A.Phase: self._phase,
-            A.Trigger: self._trigger,
-        }
+        self.menus: dict[int, Callable[[Any, dict], list]] = _NO_MENUS  # generated menus, by id(choose)
+        self.segments: dict[int, dict[int, Callable[[Any, dict], int]]] = _NO_MENUS  # and block stretches
 
     # ------------------------------------------------------------ expressions
     def eval(self, node: Any, scope: dict) -> Any:
-        return self._expr[type(node)](node, scope)
+        return _EXPR[type(node)](self, node, scope)
 
     def _interp(self, n: A.Interp, scope: dict) -> str:
         rs = self.rs
@@ -185,12 +153,26 @@ class Evaluator(ValueOps, Budget):
             nid = self.rs.node_ids.get(id(node))
             if nid is not None:
                 st.coverage[nid] = st.coverage.get(nid, 0) + 1
-        self._stmt[type(node)](node, scope)
+        _STMT[type(node)](self, node, scope)
 
     def exec_block(self, block: A.Block, scope: dict) -> None:
         ex = self.exec
         for s in block.body:
             ex(s, scope)
+
+    def run_direct(self, block: A.Block, i: int, scope: dict) -> int:
+        """Run the statements of `block` from index i up to the next one that may wait for a decision
+        (the frame machine starts that one); return its index, or the block's length."""
+        body = block.body
+        suspends = self.rs.suspends
+        n = len(body)
+        while i < n:
+            s = body[i]
+            if id(s) in suspends:
+                return i
+            self.exec(s, scope)
+            i += 1
+        return n
 
     def _assign(self, n: A.Assign, scope: dict) -> None:
         self.assign(n.target, self.eval(n.value, scope), scope)
@@ -291,3 +273,42 @@ class Evaluator(ValueOps, Budget):
                 pass
             finally:
                 self.depth -= 1
+
+
+# Dispatch by node type, built once for the class (an evaluator is created per game and per copy).
+_EXPR: dict[type, Callable[[Evaluator, Any, dict], Any]] = {
+    A.Num: lambda ev, n, s: n.value,
+    A.Str: lambda ev, n, s: n.value,
+    A.Const: lambda ev, n, s: n.value,
+    A.Interp: Evaluator._interp,
+    A.Name: Evaluator._name,
+    A.Attr: Evaluator._attr,
+    A.Index: Evaluator._index,
+    A.Call: lambda ev, n, s: ev.call(n, s),
+    A.ListLit: lambda ev, n, s: ev.nested(n, [ev.eval(x, s) for x in n.items]),
+    A.MapLit: lambda ev, n, s: ev.make_map(n, [(ev.eval(k, s), ev.eval(v, s)) for k, v in n.pairs]),
+    A.Comp: Evaluator._comp,
+    A.BinOp: Evaluator._binop,
+    A.Neg: lambda ev, n, s: ev.negate(n, ev.eval(n.operand, s)),
+    A.Not: lambda ev, n, s: not ev.eval(n.operand, s),
+    A.BoolOp: Evaluator._boolop,
+    A.Compare: Evaluator._compare,
+    A.CondExpr: lambda ev, n, s: ev.eval(n.then, s) if ev.eval(n.test, s) else ev.eval(n.orelse, s),
+}
+_STMT: dict[type, Callable[[Evaluator, Any, dict], Any]] = {
+    A.Block: lambda ev, n, s: ev.exec_block(n, s),
+    A.Assign: Evaluator._assign,
+    A.AugAssign: Evaluator._augassign,
+    A.ExprStmt: lambda ev, n, s: ev.eval(n.expr, s),
+    A.If: Evaluator._if,
+    A.For: Evaluator._for,
+    A.While: Evaluator._while,
+    A.Repeat: Evaluator._repeat,
+    A.Pass: lambda ev, n, s: None,
+    A.Break: Evaluator._break,
+    A.Continue: Evaluator._continue,
+    A.Return: Evaluator._return,
+    A.EndGame: Evaluator._end,
+    A.Phase: Evaluator._phase,
+    A.Trigger: Evaluator._trigger,
+}

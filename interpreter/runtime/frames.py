@@ -7,7 +7,7 @@ once and referred to by index.
 
 from __future__ import annotations
 
-from meeple.runtime.data import copy_value, decode, encode
+from meeple.runtime.data import copy_values, decode, encode
 
 BLOCK, FOR, WHILE, REPEAT, CALL, CHOOSE, SIMUL, TRIGGER = range(8)
 LOOPS = (FOR, WHILE, REPEAT)
@@ -22,7 +22,7 @@ def copy_frames(stack: list) -> list:
         if sc is not None:
             new = scopes.get(id(sc))
             if new is None:
-                new = scopes[id(sc)] = {k: copy_value(v) for k, v in sc.items()}
+                new = scopes[id(sc)] = copy_values(sc)
             g[2] = new
         out.append(g)
     return out

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -21,7 +22,7 @@ from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
-from meeple.runtime.compiler import CompiledEvaluator
+from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
@@ -34,15 +35,18 @@ T = TypeVar("T")
 class Game:
     __slots__ = ("_chance", "_ev", "rs", "state")
 
-    # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
-    evaluator_class: type = CompiledEvaluator
+    # The generated code is the default; the tree-walker is the reference it is tested against, and what
+    # MEEPLE_EVALUATOR=reference selects (to debug a ruleset). Measuring coverage counts every statement,
+    # which only the reference does.
+    evaluator_class: type = Evaluator if os.environ.get("MEEPLE_EVALUATOR") == "reference" else GeneratedEvaluator
     # Statements the rules may run between two decisions (limits.py); a server or a fuzzer may lower it.
     max_steps: int = MAX_STEPS
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
         self.state = state
-        self._ev = self.evaluator_class(rs, state)
+        cls = self.evaluator_class if state.coverage is None else Evaluator
+        self._ev = cls(rs, state)
         self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
 
     # ------------------------------------------------------------ creation
@@ -72,7 +76,7 @@ class Game:
         return g
 
     def copy(self) -> Game:
-        g = Game(self.rs, self.state.copy())
+        g = type(self)(self.rs, self.state.copy())
         g._chance = self._chance  # never changed in place: applying an outcome makes a new node
         return g
 

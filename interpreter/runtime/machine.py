@@ -41,8 +41,8 @@ def run(ev: Evaluator) -> None:
     """Run until a decision is pending or the game is over."""
     st = ev.st
     stack = st.stack
-    suspends = ev.rs.suspends
-    execute = ev.exec
+    run_direct = ev.run_direct
+    segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -54,19 +54,19 @@ def run(ev: Evaluator) -> None:
         k = f[0]
         try:
             if k == BLOCK:
-                # Run direct statements in a tight loop; leave it only to start a suspending one.
-                body = f[1].body
-                scope = f[2]
+                # Run direct statements in one go (generated code, or the reference loop); leave the
+                # frame only to start a statement that may suspend.
+                block = f[1]
+                body = block.body
                 n = len(body)
                 i = f[3]
-                while i < n:
-                    s = body[i]
-                    i += 1
-                    f[3] = i
-                    if id(s) in suspends:
-                        push(ev, s, scope)
-                        break
-                    execute(s, scope)
+                if i < n:
+                    seg = segments.get(id(block))
+                    fn = seg.get(i) if seg is not None else None
+                    i = fn(ev, f[2]) if fn is not None else run_direct(block, i, f[2])
+                if i < n:
+                    f[3] = i + 1
+                    push(ev, body[i], f[2])
                 else:
                     stack.pop()
             elif k == FOR:

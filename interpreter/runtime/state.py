@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, copy_value, decode
+from meeple.runtime.data import Comp, copy_values, decode
 from meeple.runtime.frames import BLOCK, copy_frames
 
 MASK64 = (1 << 64) - 1
@@ -50,9 +50,16 @@ class Rng:
         return self.below(len(items))
 
     def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
+        # `next` and `below` inlined: shuffles are most of what a setup spends on randomness. `key`
+        # (which items are identical) matters only to an explicit chance event (chance.py).
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            s = (s + 0x9E3779B97F4A7C15) & MASK64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
 
 class GameState:
@@ -99,13 +106,16 @@ class GameState:
         g = GameState.__new__(GameState)
         g.nplayers, g.seed, g.over, g.phase, g.steps = self.nplayers, self.seed, self.over, self.phase, self.steps
         g.rng = self.rng.copy()
-        g.counters = {k: copy_value(v) for k, v in self.counters.items()}
-        g.zones = {k: v[:] for k, v in self.zones.items()}
+        g.counters = copy_values(self.counters)
+        zones = self.zones
+        g.zones = dict(zip(zones, map(list.copy, zones.values())))
         g.loc = dict(self.loc)
         g.facedown = set(self.facedown)
         g.log = self.log[:]
         g.stack = copy_frames(self.stack)
-        g.pending = copy_value(self.pending)
+        p = self.pending
+        # A decision's players and options never change once open; only the choices made so far do.
+        g.pending = None if p is None else {**p, "chosen": dict(p["chosen"])}
         g.actions = self.actions[:]
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
@@ -114,10 +124,28 @@ class GameState:
 
 def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) -> GameState:
     """A new game's state before its first statement: counters at their initial values, every component
-    in the box, and setup then flow ready to run."""
-    st = GameState(players, seed)
+    in the box, and setup then flow ready to run. What does not depend on the seed is built once per
+    ruleset and player count, and copied."""
+    cache = rs._compiled
+    if cache is None:
+        cache = rs._compiled = {}
+    template = cache.get(("initial", players))
+    if template is None:
+        template = cache[("initial", players)] = _template(rs, players)
+    st = template.copy()
+    st.seed = seed
+    st.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
     if coverage:
         st.coverage = {}
+    if rs.flow is not None:
+        st.stack.append([BLOCK, rs.flow, {}, 0])
+    if rs.setup is not None:
+        st.stack.append([BLOCK, rs.setup, {}, 0])
+    return st
+
+
+def _template(rs: Ruleset, players: int) -> GameState:
+    st = GameState(players, 0)
     for name, d in rs.game_counters.items():
         st.counters[name] = decode(d.initial)
     for p in range(players):
@@ -135,10 +163,6 @@ def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) 
             st.zones[f"#{c.id}.{name}"] = []
         st.zones["box"].append(Comp(c.id))
         st.loc[c.id] = "box"
-    if rs.flow is not None:
-        st.stack.append([BLOCK, rs.flow, {}, 0])
-    if rs.setup is not None:
-        st.stack.append([BLOCK, rs.setup, {}, 0])
     return st
 
 

@@ -2,7 +2,7 @@
 what reading an attribute, indexing, arithmetic and comparison do to them.
 
 Both evaluators share this: the reference `Evaluator` (evaluator.py) builds on `ValueOps`, and the
-compiled closures (compile_expr.py, compiler.py) inline the common cases and fall back to these
+generated code (codegen/) inlines the common cases and falls back to these
 methods for everything else, so errors and edge cases have one definition.
 """
 
@@ -68,8 +68,13 @@ class ValueOps:
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
         self.st = state
-        self.attrs = [c.attrs for c in rs.components]
-        self.kind_of = [c.kind for c in rs.components]
+        cache = rs._compiled
+        if cache is None:
+            cache = rs._compiled = {}
+        tables = cache.get("values")
+        if tables is None:  # per ruleset, not per game: an evaluator is made for every copy
+            tables = cache["values"] = ([c.attrs for c in rs.components], [c.kind for c in rs.components])
+        self.attrs, self.kind_of = tables
 
     def fail(self, node: Any, message: str, hint: str | None = None) -> RuntimeRuleError:
         return RuntimeRuleError(Problem("R001", message, getattr(node, "span", None), hint=hint))

@@ -1,0 +1,78 @@
+"""`meeple bench`: random-play speed on one core, optionally side by side with a peer engine."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from meeple.cli.common import MAX_SECONDS, check_games, format_option, load, table, usage
+
+
+@click.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", "players", type=int, multiple=True,
+              help="Player count to measure (repeatable). Default: every supported count.")
+@click.option("--games", "-n", type=int, default=None, help="Games per player count (default: as many as fit).")
+@click.option("--seconds", type=float, default=2.0, show_default=True,
+              help="CPU time per player count (and per peer) when --games is not given.")
+@click.option("--peer", "peer", default=None, metavar="PATH",
+              help="A hand-written engine of the same game (a Python file with a class Game(players, seed): "
+                   "legal_actions, apply, is_terminal), measured in the same run.")
+@click.option("--openspiel", "openspiel", default=None, metavar="NAME",
+              help="An OpenSpiel game measured in the same run, e.g. python_tic_tac_toe (needs open_spiel).")
+@click.option("--micro", is_flag=True, help="Also time new_game, copy() and apply_index in microseconds.")
+@format_option
+def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, peer: str | None,
+          openspiel: str | None, micro: bool, fmt: str) -> None:
+    """Measure random-play speed of RULESET on one core: games/s and decisions/s, in CPU time.
+
+    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
+    --openspiel the other engine is measured right after, and the ratio Meeple/peer is printed."""
+    from meeple.tools import bench as B
+    from meeple.tools.simulate import bench as run
+    from meeple.tools.simulate import check_players
+
+    rs = load(ruleset)
+    for n in players:
+        check_players(rs, n)
+    if games is not None:
+        check_games(games)
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
+        raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
+    module = B.load_peer(peer) if peer is not None else None
+    rows = run(rs, list(players) or None, games, seconds)
+    peers: list[B.Speed] = []
+    if module is not None:
+        peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
+    if openspiel is not None:
+        peers.append(B.bench_openspiel(openspiel, games, seconds))
+    micros = {r.players: B.micro(rs, r.players) for r in rows} if micro else {}
+
+    def ratio(p: B.Speed) -> float | None:
+        mine = next((r for r in rows if r.players == p.players), None)
+        return mine.games_per_s / p.games_per_s if mine is not None and p.games_per_s else None
+
+    if fmt == "json":
+        click.echo(json.dumps({
+            "ruleset": rs.name, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
+            "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
+        return
+    click.echo(f"{rs.name}: random play, one core, CPU time")
+    head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
+    if micro:
+        head += ["new_game µs", "copy µs", "apply_index µs"]
+    lines = []
+    for r in rows:
+        cells = [str(r.players), str(r.games), str(r.decisions), f"{r.seconds:.2f}", f"{r.games_per_s:.1f}",
+                 f"{r.decisions_per_s:.0f}"]
+        if micro:
+            m = micros[r.players]
+            cells += [f"{m['new_game_us']:.1f}", f"{m['copy_us']:.1f}", f"{m['apply_index_us']:.1f}"]
+        lines.append(cells)
+    click.echo(table(head, lines))
+    if peers:
+        click.echo("")
+        click.echo(table(["engine", "players", "games", "seconds", "games/s", "decisions/s", "Meeple ratio"],
+                         [[p.engine, str(p.players), str(p.games), f"{p.seconds:.2f}", f"{p.games_per_s:.1f}",
+                           f"{p.decisions_per_s:.0f}", "-" if ratio(p) is None else f"{ratio(p):.2f}x"]
+                          for p in peers]))

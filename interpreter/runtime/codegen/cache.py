@@ -1,0 +1,129 @@
+"""Generated modules: built once per ruleset content, kept on disk, bound to a loaded ruleset.
+
+The key is a hash of the ruleset's merged data and source texts, the generator's version and the
+Python version. The source is written as `<key>.py` (readable, and named in profiles and tracebacks)
+and its compiled code as `<key>.code`, so a second process pays neither generation nor compilation.
+The folder is `$MEEPLE_CACHE_DIR`, else `$XDG_CACHE_HOME/meeple`, else `~/.cache/meeple`; a cache that
+cannot be written is skipped silently (the module is then built in memory each time).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import marshal
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from meeple.language.model import Ruleset
+from meeple.runtime.codegen import support, tables
+from meeple.runtime.codegen.module import Builder, number_nodes
+from meeple.runtime.data import Comp, Zone
+from meeple.runtime.library import REGISTRY
+
+
+@functools.cache
+def generator_version() -> str:
+    """The generator's own source is part of the key: a changed generator never reuses old modules.
+    Computed on first use, so that commands which never play (validate) do not pay for it."""
+    h = hashlib.sha256()
+    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class Generated:
+    """A ruleset's generated functions, looked up by `id()` of the AST node they stand for."""
+
+    exprs: dict[int, Any]
+    segments: dict[int, dict[int, Any]]
+    menus: dict[int, Any]
+    blocks: dict[int, Any]
+    source_path: str | None
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("MEEPLE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "meeple"
+
+
+def content_key(rs: Ruleset) -> str:
+    h = hashlib.sha256()
+    h.update(f"{generator_version()}|{sys.implementation.cache_tag}|{rs.name}|".encode())
+    h.update(json.dumps(rs.raw, sort_keys=True, default=str).encode())
+    for name in sorted(rs.sources):
+        h.update(name.encode() + b"\0" + rs.sources[name].encode() + b"\0")
+    return h.hexdigest()[:24]
+
+
+def _code(rs: Ruleset) -> tuple[Any, str | None]:
+    key = content_key(rs)
+    folder = cache_dir()
+    src_path, code_path = folder / f"{key}.py", folder / f"{key}.code"
+    try:
+        return marshal.loads(code_path.read_bytes()), str(src_path)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    source = Builder(rs).source()
+    filename: str | None = str(src_path)
+    code = compile(source, str(src_path), "exec")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.{os.getpid()}.tmp"
+        tmp.write_text(source, encoding="utf-8")
+        os.replace(tmp, src_path)
+        tmp.write_bytes(marshal.dumps(code))
+        os.replace(tmp, code_path)
+    except OSError:
+        filename = None
+    return code, filename
+
+
+def generated(rs: Ruleset) -> Generated:
+    """The generated functions of a ruleset, built (or read from the cache) on first use."""
+    cache = rs._compiled
+    if cache is None:
+        cache = rs._compiled = {}
+    g = cache.get("generated")
+    if g is None:
+        g = cache["generated"] = _bind(rs)
+    return g
+
+
+def _bind(rs: Ruleset) -> Generated:
+    code, path = _code(rs)
+    nodes = number_nodes(rs)
+    env: dict[str, Any] = dict(support.HELPERS)
+    env.update(N=nodes, SH=tables.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], HB={}, OPTS={})
+    exec(code, env)  # noqa: S102 - our own generated code, from the ruleset's AST, never from input text
+    for var, (prefix, name) in env["SHARED"]:
+        if prefix == "AT":
+            env[var] = tables.attr_reader(rs, name)
+        elif prefix == "CK":
+            env[var] = tables.counter_keyer(rs, name)
+        elif prefix == "R":
+            env[var] = REGISTRY[name].fn
+        elif prefix == "K":
+            env[var] = rs.constants[name]
+        elif prefix == "ZN":
+            env[var] = Zone(name)
+        else:
+            env[var] = tables.attr_table(rs, prefix, name)
+    t = env["TABLES"]
+
+    def by_id(d: dict[int, Any]) -> dict[int, Any]:
+        return {id(nodes[k]): v for k, v in d.items()}
+    env["HB"].update(by_id(t["HB"]))
+    clauses = by_id(t["OC"])
+    events = set(rs.events) | {ev for c in rs.components for ev in c.options}
+    env["OPTS"].update({ev: [tuple(clauses[id(o)] for o in c.options.get(ev, ())) for c in rs.components]
+                        for ev in events})
+    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["MENU"]), by_id(t["BLK"]), path)

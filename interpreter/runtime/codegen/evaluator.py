@@ -1,0 +1,50 @@
+"""The generated evaluator: the reference `Evaluator`, with its work served by generated functions.
+
+Every entry point the frame machine, decisions and the Game API use (`eval`, `exec_block`,
+`run_direct`, menus) first looks for a generated function for that AST node, and falls back to the
+reference tree-walker for anything else (expressions parsed at run time by scenarios or `evaluate`).
+The reference stays the oracle: tests play every bundled game with both and require identical games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.codegen.cache import generated
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.state import GameState
+
+
+class GeneratedEvaluator(Evaluator):
+    """Runs a ruleset through its generated Python module (codegen/module.py)."""
+
+    def __init__(self, rs: Ruleset, state: GameState) -> None:
+        super().__init__(rs, state)
+        g = generated(rs)
+        self._exprs = g.exprs
+        self._segments = self.segments = g.segments
+        self._blocks = g.blocks
+        self.menus = g.menus
+
+    def eval(self, node: Any, scope: dict) -> Any:
+        f = self._exprs.get(id(node))
+        if f is not None:
+            return f(self, scope)
+        return Evaluator.eval(self, node, scope)
+
+    def exec_block(self, block: A.Block, scope: dict) -> None:
+        f = self._blocks.get(id(block))
+        if f is not None:
+            f(self, scope)
+        else:
+            Evaluator.exec_block(self, block, scope)
+
+    def run_direct(self, block: A.Block, i: int, scope: dict) -> int:
+        segs = self._segments.get(id(block))
+        if segs is not None:
+            f = segs.get(i)
+            if f is not None:
+                return f(self, scope)
+        return Evaluator.run_direct(self, block, i, scope)

@@ -1,0 +1,270 @@
+"""Expressions to Python source: each AST expression becomes one Python expression string.
+
+Generated code runs in a function with `ev` (the evaluator), `st` (the state) and `CT` (its counters)
+in hand. Script variables are Python locals `L_<name>`; a read that may come before any assignment
+falls back to the global of that name (a constant, counter, zone...), exactly as the reference reads
+the scope first and the globals after. Constants are folded into literals; `p.coins`, `c.cargo` call a
+reader made once per attribute name; operators inline the int case and call support.py for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.limits import MAX_INT
+
+_SCALARS = (int, str, bool, type(None))
+_CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
+_ARITH = {"*": "h_mul", "//": "h_floordiv", "%": "h_mod"}
+# Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
+_ON_LISTS = {"count": "len", "any": "any", "all": "all"}
+# Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
+_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player"}
+
+
+class Fn:
+    """One Python function being generated: its lines, and what its variables hold."""
+
+    def __init__(self, mode: str, loop_returns: bool) -> None:
+        self.mode = mode  # "py": locals only in Python variables; "dict": also written to the scope dict S
+        self.returns = loop_returns  # `return` is a Python return (procedures, handlers), not ReturnSig
+        self.lines: list[str] = []
+        self.depth = 1
+        self.locals: set[str] = set()  # names this function holds in L_ variables
+        self.definite: set[str] = set()  # names certainly assigned at this point
+        self.hoist: set[str] = set()  # dict mode: names read from S at entry (S.get: they may be missing)
+        self.entry: frozenset[str] = frozenset()  # dict mode: names certainly in S at entry (codegen/flow.py)
+        self.need: set[str] = set()  # ... of which these are read: `L_x = S[x]` at entry
+        self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
+        self.loops = 0  # Python loops around the current statement
+        self.tmp = 0
+
+    def w(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self) -> str:
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+
+def simple(code: str) -> bool:
+    """A side-effect-free, cheap operand that may be written twice (a variable or a literal)."""
+    return code.isidentifier() or code.lstrip("-").isdigit()
+
+
+class ExprEmitter:
+    """Expression emission; the module builder (module.py) supplies names for shared objects."""
+
+    rs: Any
+    prims: Any
+    maybe_local: set[str]
+
+    def idx(self, n: Any) -> int:  # pragma: no cover - provided by the builder
+        raise NotImplementedError
+
+    def shared(self, prefix: str, name: str) -> str:  # pragma: no cover - provided by the builder
+        raise NotImplementedError
+
+    def node(self, n: Any) -> str:
+        return f"N[{self.idx(n)}]"
+
+    def expr(self, n: Any, f: Fn) -> str:
+        return getattr(self, "_e_" + type(n).__name__)(n, f)
+
+    # ------------------------------------------------------------ leaves
+    def _e_Num(self, n: A.Num, f: Fn) -> str:
+        return repr(n.value)
+
+    def _e_Str(self, n: A.Str, f: Fn) -> str:
+        return repr(n.value)
+
+    def _e_Const(self, n: A.Const, f: Fn) -> str:
+        if type(n.value) in _SCALARS:
+            return repr(n.value)
+        return f"{self.node(n)}.value"
+
+    def _e_Name(self, n: A.Name, f: Fn) -> str:
+        x = n.name
+        if x in f.comp:
+            return f.comp[x]
+        if x in f.locals or (f.mode == "dict" and x in self.maybe_local):
+            if x in f.definite:
+                if x in f.entry:
+                    f.need.add(x)
+                return f"L_{x}"
+            if f.mode == "dict":
+                f.hoist.add(x)
+            return f"(L_{x} if L_{x} is not U else {self.global_name(n)})"
+        return self.global_name(n)
+
+    def global_name(self, n: A.Name) -> str:
+        rs, x = self.rs, n.name
+        if x in rs.constants:
+            v = rs.constants[x]
+            return repr(v) if type(v) in _SCALARS else self.shared("K", x)
+        if x in rs.game_counters:
+            return f"CT[{x!r}]"
+        if x in rs.game_zones:
+            return self.shared("ZN", x)
+        if x == "players":
+            return "PLAYERS[:st.nplayers]"
+        if x == "nplayers":
+            return "st.nplayers"
+        if x in rs.items and len(rs.items[x]) == 1:
+            return f"CP[{rs.items[x][0]}]"
+        return f"ev.global_value({x!r}, {self.node(n)})"  # raises the located "not defined"
+
+    # ------------------------------------------------------------ composite
+    def _e_Interp(self, n: A.Interp, f: Fn) -> str:
+        parts = [repr(p) if type(p) is str else f"SH({self.expr(p, f)})" for p in n.parts]
+        if all(type(p) is str for p in n.parts):
+            return repr("".join(n.parts))  # type: ignore[arg-type]
+        return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
+
+    def _e_Attr(self, n: A.Attr, f: Fn) -> str:
+        obj, name = self.expr(n.obj, f), n.name
+        slow = f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})"
+        if not obj.isidentifier() or obj in ("True", "False", "None"):
+            return slow
+        # A variable: read the likely cases inline from tables built per name (support.attr_table),
+        # in the reader's order (a component's attribute, counter, slot; a player's counter, zone).
+        rs, parts = self.rs, []
+        comp_fixed = name in ("name", "kind", "id") and not any(name in k.counters or name in k.slots
+                                                                 for k in rs.kinds.values())
+        if comp_fixed or any(name in c.attrs for c in rs.components):
+            t = self.shared("CA", name)
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+        elif any(name in k.counters for k in rs.kinds.values()):
+            t = self.shared("CC", name)
+            parts.append(f"CT[{t}[{obj}]] if type({obj}) is Comp and {t}[{obj}] is not U")
+        elif any(name in k.slots for k in rs.kinds.values()):
+            t = self.shared("CZ", name)
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+        if name in rs.player_counters:
+            parts.append(f"CT[{self.shared('PC', name)}[{obj}]] if type({obj}) is Player")
+        elif name in rs.player_zones:
+            parts.append(f"{self.shared('PZ', name)}[{obj}] if type({obj}) is Player")
+        elif name in ("seat", "number", "name"):
+            parts.append(f"{self.shared('PF', name)}[{obj}] if type({obj}) is Player")
+        if not parts:
+            return slow
+        return "(" + " else ".join(parts) + f" else {slow})"
+
+    def _e_Index(self, n: A.Index, f: Fn) -> str:
+        return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
+
+    def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
+        items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
+        if all(type(x) in (A.Num, A.Str) for x in n.items):
+            return items  # nothing inside can be a list: within the limits by construction
+        return f"ev.nested({self.node(n)}, {items})"
+
+    def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
+        pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
+        return f"ev.make_map({self.node(n)}, [{pairs}])"
+
+    def _e_Comp(self, n: A.Comp, f: Fn) -> str:
+        src = self.expr(n.iter, f)
+        f.tmp += 1
+        var = f"C{f.tmp}_{n.var}"
+        saved = f.comp.get(n.var)
+        f.comp[n.var] = var
+        try:
+            body = self.expr(n.expr, f)
+            cond = f" if {self.expr(n.cond, f)}" if n.cond is not None else ""
+        finally:
+            if saved is None:
+                f.comp.pop(n.var)
+            else:
+                f.comp[n.var] = saved
+        return f"ev.nested({self.node(n)}, [{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}])"
+
+    def _e_Call(self, n: A.Call, f: Fn) -> str:
+        rs = self.rs
+        if n.func in self.prims:
+            prim = self.prims[n.func]
+            if prim.lazy:
+                return f"ev.call({self.node(n)}, {self.scope_dict(f)})"
+            lits: list[Any] = [a.value for a in n.args if type(a) is A.Num]
+            if n.func == "between" and len(lits) == len(n.args) == 2 and lits[1] - lits[0] <= 64:
+                return repr(list(range(lits[0], lits[1] + 1)))  # a fresh list each time, as the built-in's
+            args = [self.expr(a, f) for a in n.args]
+            fn = self.shared("R", n.func)
+            if len(args) == 1:
+                if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
+                    return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
+                if n.func in _FAST:
+                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
+            return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, None)"
+        proc = rs.procedures.get(n.func)
+        if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
+            return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
+        args = [self.expr(a, f) for a in n.args]
+        return f"PR_{n.func}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
+
+    def scope_dict(self, f: Fn) -> str:
+        """The variables in scope as a dict, for the rare calls into the reference evaluator."""
+        pairs = [f"{x!r}, {v}" for x, v in f.comp.items()]
+        if f.mode == "dict":
+            return f"dict(S, **h_scope({', '.join(pairs)}))" if pairs else "S"
+        pairs += [f"{x!r}, L_{x}" for x in sorted(f.locals) if x not in f.comp]
+        return f"h_scope({', '.join(pairs)})"
+
+    # ------------------------------------------------------------ operators
+    def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
+        a, b = self.expr(n.left, f), self.expr(n.right, f)
+        if n.op in ("+", "-"):
+            helper = "h_add" if n.op == "+" else "h_sub"
+            if simple(a) and simple(b):
+                checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
+                if not checks:  # two number literals (constants are folded in): fold the sum too
+                    r = int(a) + int(b) if n.op == "+" else int(a) - int(b)
+                    if -MAX_INT <= r <= MAX_INT:
+                        return repr(r)
+                else:
+                    return (f"({a} {n.op} {b} if {checks} and -MAXI <= {a} {n.op} {b} <= MAXI "
+                            f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
+            return f"{helper}(ev, {self.node(n)}, {a}, {b})"
+        arith = _ARITH.get(n.op)
+        if arith is None:
+            return f"ev.binop({self.node(n)}, {a}, {b})"
+        return f"{arith}(ev, {self.node(n)}, {a}, {b})"
+
+    def _e_Neg(self, n: A.Neg, f: Fn) -> str:
+        return f"h_neg(ev, {self.node(n)}, {self.expr(n.operand, f)})"
+
+    def _e_Not(self, n: A.Not, f: Fn) -> str:
+        return f"(not {self.expr(n.operand, f)})"
+
+    def _e_BoolOp(self, n: A.BoolOp, f: Fn) -> str:
+        return f"({self.expr(n.left, f)} {n.op} {self.expr(n.right, f)})"
+
+    def _e_CondExpr(self, n: A.CondExpr, f: Fn) -> str:
+        return f"({self.expr(n.then, f)} if {self.expr(n.test, f)} else {self.expr(n.orelse, f)})"
+
+    def _e_Compare(self, n: A.Compare, f: Fn) -> str:
+        a, b, op = self.expr(n.left, f), self.expr(n.right, f), n.op
+        if op in ("==", "!="):
+            r: Any = n.right
+            const = r.value if type(r) in (A.Num, A.Str, A.Const) else ...
+            if type(const) is str:
+                code = f"({a} == {b})"  # only a string equals a string
+            elif const is None or type(const) is bool:
+                code = f"({a} is {b})"
+            elif type(const) is int and simple(a):
+                code = f"(type({a}) is int and {a} == {b})"
+            else:
+                code = f"h_eq({a}, {b})"
+            return code if op == "==" else f"(not {code})"
+        if op in _CMP:
+            helper = f"{_CMP[op]}(ev, {self.node(n)}, {a}, {b})"
+            if simple(a) and simple(b):
+                checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
+                if checks:
+                    return f"({a} {op} {b} if {checks} else {helper})"
+            return helper
+        if op in ("in", "not in"):
+            code = f"h_in(ev, {self.node(n)}, {a}, {b})"
+            return code if op == "in" else f"(not {code})"
+        return f"ev.compare({self.node(n)}, {a}, {b})"

@@ -1,0 +1,288 @@
+"""A ruleset compiled to one Python module: what is generated, the source text, and binding it.
+
+Generated, per ruleset (names are the AST node's index in a deterministic walk of the ruleset):
+
+* `PR_<proc>(ev, args...)`, `PH_<phase>(ev)`, `HB_<k>(ev, self, owner)`: procedures, phases and
+  handlers that never wait for a decision, as plain Python functions with Python locals.
+* `SG_<k>_<i>(ev, S)`: the statements of block k from index i up to its next statement that may
+  wait for a decision, returning that index. The frame machine (machine.py) keeps its frames as they
+  were (`[BLOCK, block, scope, index]`), so saves and copies do not change: the frames are the
+  resumption points, and each stretch between two of them is one straight Python function.
+* `MN_<k>(ev, S)`: the legal options of menu k, without labels; `OC_<k>(ev, c, out, i, j)`: the
+  options one component adds to a menu; `E_<k>(ev, S)`: expressions the machine evaluates (labels,
+  tests of loops that are frames, scores).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.codegen.exprs import Fn
+from meeple.runtime.codegen.flow import Definite
+from meeple.runtime.codegen.stmts import StmtEmitter
+from meeple.runtime.library import REGISTRY
+
+_EXPRS = (A.Num, A.Str, A.Interp, A.Const, A.Name, A.Attr, A.Index, A.Call, A.ListLit, A.MapLit, A.Comp,
+          A.BinOp, A.Neg, A.Not, A.BoolOp, A.Compare, A.CondExpr)
+
+
+def number_nodes(rs: Ruleset) -> list[Any]:
+    """Every node of every script, in a fixed order: generated code names nodes by their index here."""
+    seen: set[int] = set()
+    out: list[Any] = []
+    for _, root in rs.scripts():
+        for n in A.walk(root):
+            if id(n) not in seen:
+                seen.add(id(n))
+                out.append(n)
+    return out
+
+
+def _bound_names(nodes: list[Any], rs: Ruleset) -> set[str]:
+    """Every name that some scope may hold: a dict-scope read of any other name is a global read."""
+    names = {"self", "owner"}
+    for p in rs.procedures.values():
+        names.update(p.params)
+    for n in nodes:
+        t = type(n)
+        if t in (A.Assign, A.AugAssign) and type(n.target) is A.Name:
+            if n.target.name not in rs.game_counters:  # that writes the counter, unless bound otherwise
+                names.add(n.target.name)
+        elif t in (A.For, A.OptionFor, A.Simultaneous, A.Comp):
+            names.add(n.var)
+    return names
+
+
+class Builder(StmtEmitter):
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.prims = REGISTRY
+        self.nodes = number_nodes(rs)
+        self.index = {id(n): i for i, n in enumerate(self.nodes)}
+        self.maybe_local = _bound_names(self.nodes, rs)
+        self.susp = rs.suspends
+        self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
+        self.flow = Definite(rs).at
+        self.shared_names: dict[str, tuple[str, str]] = {}
+        self.out: list[str] = []
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
+
+    def idx(self, n: Any) -> int:
+        return self.index[id(n)]
+
+    def shared(self, prefix: str, name: str) -> str:
+        var = f"{prefix}_{name}"
+        self.shared_names[var] = (prefix, name)
+        return var
+
+    def _suspends(self, b: A.Block) -> bool:
+        return any(id(s) in self.susp for s in b.body)
+
+    # ------------------------------------------------------------ functions
+    def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
+                 tail: str | None = None, node: Any = None) -> None:
+        # Where the script is, so that a profile of generated functions leads back to the YAML.
+        span = getattr(node, "span", None)
+        where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
+        lines = [*where, header, "    st = ev.st", "    CT = st.counters", *pre]
+        if node is not None:
+            # An AST node among the locals: a Python failure in this function is reported there (limits.located).
+            lines.append(f"    _at = N[{self.idx(node)}]")
+        if f.mode == "py":
+            init = sorted(f.locals - set(params))
+            if init:
+                lines.append("    " + " = ".join(f"L_{x}" for x in init) + " = U")
+        else:
+            lines += [f"    L_{x} = S[{x!r}]" for x in sorted(f.need)]
+            lines += [f"    L_{x} = S.get({x!r}, U)" for x in sorted(f.hoist - f.need)]
+        if f.depth == 2:  # a procedure: one call deeper while its body runs (limits.py)
+            lines += ["    st.steps += 1", "    if st.steps > ev.limit:", "        raise h_steps(ev, _call)",
+                      "    h_enter(ev, _call)", "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
+        else:
+            lines += f.lines
+        if tail is not None:
+            lines.append("    " + tail)
+        self.out.append("\n".join(lines) + "\n")
+
+    def py_function(self, name: str, params: tuple[str, ...], body: A.Block, call: bool = False) -> None:
+        """A procedure (`call`: it gets the calling node, counts a step and a level of depth), a phase or a
+        handler that never waits for a decision, as a Python function."""
+        f = Fn("py", True)
+        f.locals |= set(params)
+        f.definite |= set(params)
+        f.depth = 2 if call else 1
+        self.block(body, f)
+        args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)
+        self.function(f"def {name}({args}):", f, params, node=body)
+
+    def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
+        f = Fn("dict", False)
+        f.entry = self.flow.get(key, frozenset()) | extra
+        f.definite = set(f.entry)
+        return f
+
+    def segments(self, b: A.Block) -> None:
+        k = self.idx(b)
+        body = b.body
+        stops = [j for j, s in enumerate(body) if id(s) in self.susp]
+        starts = [0] + [j + 1 for j in stops]
+        entries = []
+        for s in starts:
+            end = next((j for j in stops if j >= s), len(body))
+            f = self.dict_fn((id(b), s))
+            for st in body[s:end]:
+                self.stmt(st, f)
+            self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {end}", node=body[s] if s < end else b)
+            entries.append(f"{s}: SG_{k}_{s}")
+        self.table["SEG"].append(f"{k}: {{{', '.join(entries)}}}")
+        if not stops:
+            self.table["BLK"].append(f"{k}: SG_{k}_0")
+
+    def expression(self, n: Any, key: Any, extra: frozenset[str]) -> None:
+        k = self.idx(n)
+        f = self.dict_fn(key, extra)
+        code = self.expr(n, f)
+        self.function(f"def E_{k}(ev, S):", f, tail=f"return {code}", node=n)
+        self.table["E"].append(f"{k}: E_{k}")
+
+    def options(self, clause: A.Option, f: Fn, row: str) -> None:
+        """Append `row` (a list expression over the option variables) for every binding the guard allows."""
+        depth = f.depth
+        vals = []
+        for fo in clause.fors:
+            f.tmp += 1
+            var = f"O{f.tmp}_{fo.var}"
+            f.w(f"for {var} in h_loop(ev, {self.expr(fo.iter, f)}, {self.node(fo.iter)}, {self.node(fo.iter)}):")
+            f.comp[fo.var] = var
+            vals.append(var)
+            f.depth += 1
+        if clause.guard is not None:
+            f.w(f"if {self.expr(clause.guard, f)}:")
+            f.depth += 1
+        f.w(f"out.append({row.replace('VALS', '[' + ', '.join(vals) + ']')})")
+        f.depth = depth
+        for fo in clause.fors:
+            f.comp.pop(fo.var, None)
+
+    def menu(self, ch: A.Choose) -> None:
+        k = self.idx(ch)
+        f = self.dict_fn(id(ch))
+        f.w("out = []")
+        item: Any
+        for i, item in enumerate(ch.items):
+            if type(item) is A.Option:
+                self.options(item, f, f"[{i}, VALS, -1, 0]")
+            else:
+                f.w(f"_src = {self.expr(item.source, f)}")
+                f.w(f"for _c in ([_src] if type(_src) is Comp else h_it(ev, _src, {self.node(item.source)})):")
+                f.w(f"    for _j, _fn in enumerate(OPTS[{item.event!r}][_c]):")
+                f.w(f"        _fn(ev, _c, out, {i}, _j)")
+        self.function(f"def MN_{k}(ev, S):", f, tail="return out", node=ch)
+        self.table["MENU"].append(f"{k}: MN_{k}")
+
+    def component_clause(self, clause: A.Option) -> None:
+        k = self.idx(clause)
+        f = Fn("py", True)
+        f.locals |= {"self", "owner"}
+        f.definite |= {"self", "owner"}
+        self.options(clause, f, "[i, VALS, int(c), j]")
+        self.function(f"def OC_{k}(ev, c, out, i, j):", f, ("self", "owner"), node=clause,
+                      pre=("    L_self = CP[c]", "    L_owner = ev.owner(c)"))
+        self.table["OC"].append(f"{k}: OC_{k}")
+
+    # ------------------------------------------------------------ the whole ruleset
+    def framed_blocks(self) -> list[A.Block]:
+        """Blocks that can be a frame on the machine's stack: each gets segments."""
+        rs = self.rs
+        todo: list[A.Block] = [b for b in (rs.setup, rs.flow, rs.final) if b is not None]
+        todo += [b for name, b in rs.phases.items() if name not in self.py_phases]
+        todo += [p.body for name, p in rs.procedures.items() if name in rs.suspending_procs]
+        todo += [b for c in rs.components for b in c.on.values() if self._suspends(b)]
+        for n in self.nodes:
+            if type(n) is A.Option:
+                todo.append(n.body)
+        out, seen = [], set()
+        while todo:
+            b = todo.pop(0)
+            if id(b) in seen:
+                continue
+            seen.add(id(b))
+            out.append(b)
+            s: Any
+            for s in b.body:
+                if id(s) not in self.susp:
+                    continue
+                t = type(s)
+                if t is A.If:
+                    todo += [x for x in (s.then, s.orelse) if x is not None]
+                elif t in (A.For, A.While, A.Repeat):
+                    todo.append(s.body)
+                elif t is A.Block:
+                    todo.append(s)
+        return out
+
+    def expression_roots(self) -> list[tuple[Any, Any, frozenset[str]]]:
+        """Expressions the machine, decisions and results evaluate through `ev.eval`, each with the key of
+        what is certainly in its scope (codegen/flow.py) and the option variables bound on top."""
+        rs = self.rs
+        none: frozenset[str] = frozenset()
+        out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, none) for x in (rs.score, rs.greedy, *rs.tiebreak)
+                                                      if x is not None]
+        for n in self.nodes:
+            t = type(n)
+            if t is A.Choose:
+                out += [(x, id(n), none) for x in (n.player, n.prompt) if x is not None]
+            elif t is A.Option:
+                out.append((n.label, id(n), frozenset(f.var for f in n.fors)))
+            elif t is A.Simultaneous:
+                out.append((n.players, id(n), none))
+            elif id(n) in self.susp:
+                if t in (A.If, A.While):
+                    out.append((n.test, id(n), none))
+                elif t is A.For:
+                    out.append((n.iter, id(n), none))
+                elif t is A.Repeat:
+                    out.append((n.count, id(n), none))
+                elif t is A.Trigger:
+                    out.append((n.target, id(n), none))
+                elif t in (A.ExprStmt, A.Assign):
+                    call = n.expr if t is A.ExprStmt else n.value
+                    if type(call) is A.Call:
+                        out += [(a, id(n), none) for a in call.args]
+        return out
+
+    def source(self) -> str:
+        rs = self.rs
+        for name, p in rs.procedures.items():
+            if name not in rs.suspending_procs:
+                self.py_function(f"PR_{name}", p.params, p.body, call=True)
+        for name in sorted(self.py_phases):
+            self.py_function(f"PH_{name}", (), rs.phases[name])
+        seen: set[int] = set()
+        for c in rs.components:
+            for b in c.on.values():
+                if id(b) not in seen and not self._suspends(b):
+                    seen.add(id(b))
+                    self.py_function(f"HB_{self.idx(b)}", ("self", "owner"), b)
+                    self.table["HB"].append(f"{self.idx(b)}: HB_{self.idx(b)}")
+            for opts in c.options.values():
+                for o in opts:
+                    if id(o) not in seen:
+                        seen.add(id(o))
+                        self.component_clause(o)
+        for b in self.framed_blocks():
+            self.segments(b)
+        for n in self.nodes:
+            if type(n) is A.Choose:
+                self.menu(n)
+        done: set[int] = set()
+        for e, key, extra in self.expression_roots():
+            if id(e) not in done:
+                done.add(id(e))
+                self.expression(e, key, extra)
+        head = f"# Generated by Meeple from the ruleset {rs.name!r} ({rs.path}). Do not edit: it is a cache.\n"
+        tables = "TABLES = {\n" + "".join(f"    {k!r}: {{{', '.join(v)}}},\n" for k, v in self.table.items()) + "}\n"
+        shared = "SHARED = " + repr(sorted(self.shared_names.items())) + "\n"
+        return head + "\n\n".join(self.out) + "\n\n" + tables + shared

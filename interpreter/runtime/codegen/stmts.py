@@ -1,0 +1,207 @@
+"""Statements to Python source: loops become Python loops, `break` a Python break, `return` a Python return.
+
+Two kinds of function are generated (see module.py). In "py" functions (procedures, handlers and
+phases that never wait for a decision) every variable is a Python local. In "dict" functions (the
+stretches of a suspendable script between two decisions, and menus) variables are Python locals too,
+but each assignment is also written to the frame's scope dict `S`, which is what a save or a copy
+holds when the script stops at a decision. Control flow that leaves the generated function (a `break`
+of a loop that is a frame, a `return` out of a suspendable procedure, `end_game`) raises the same
+signals as the reference evaluator, which the frame machine handles.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.codegen.exprs import ExprEmitter, Fn
+
+_COUNTER_OPS = ("gain", "pay", "score")
+
+
+class StmtEmitter(ExprEmitter):
+    py_phases: set[str]  # phases that never wait for a decision: generated as PH_<name>
+
+    def block(self, b: A.Block, f: Fn) -> None:
+        if not b.body:
+            f.w("pass")
+        for s in b.body:
+            self.stmt(s, f)
+
+    def stmt(self, s: Any, f: Fn) -> None:
+        getattr(self, "_s_" + type(s).__name__)(s, f)
+
+    # ------------------------------------------------------------ assignment
+    def assign_name(self, x: str, value: str, f: Fn, dynamic: bool = False) -> None:
+        """`x = value`: a local, or the game counter `x` when no local of that name exists."""
+        if x in self.rs.game_counters:
+            # The reference writes the counter unless the scope holds `x` (a loop variable or parameter).
+            if f.mode == "dict":
+                f.hoist.add(x)
+                t = f.temp()
+                f.w(f"{t} = {value}")
+                f.w(f"if {x!r} in S:")
+                f.w(f"    S[{x!r}] = L_{x} = {t}")
+                f.w("else:")
+                f.w(f"    CT[{x!r}] = {t}")
+            elif x in f.locals:
+                t = f.temp()
+                f.w(f"{t} = {value}")
+                f.w(f"if L_{x} is not U:")
+                f.w(f"    L_{x} = {t}")
+                f.w("else:")
+                f.w(f"    CT[{x!r}] = {t}")
+            else:
+                f.w(f"CT[{x!r}] = {value}")
+            return
+        f.locals.add(x)
+        f.w(f"S[{x!r}] = L_{x} = {value}" if f.mode == "dict" else f"L_{x} = {value}")
+        f.definite.add(x)
+
+    def assign(self, target: Any, value: str, f: Fn) -> None:
+        """Assign an already evaluated value (a variable or literal in `value`) to a target."""
+        t = type(target)
+        if t is A.Name:
+            if target.name in f.comp:  # an option variable: the reference writes the scope
+                f.w(f"{f.comp[target.name]} = {value}")
+                return
+            self.assign_name(target.name, value, f)
+        elif t is A.Attr:
+            obj = self.expr(target.obj, f)
+            f.w(f"CT[{self.shared('CK', target.name)}(ev, {obj}, {self.node(target)})] = {value}")
+        elif t is A.Index:
+            obj, i = self.expr(target.obj, f), self.expr(target.index, f)
+            f.w(f"h_set_index(ev, {self.node(target)}, {obj}, {i}, {value})")
+        else:
+            f.w(f"raise h_fail(ev, {self.node(target)}, 'cannot assign to this')")
+
+    def _s_Assign(self, s: A.Assign, f: Fn) -> None:
+        value = self.expr(s.value, f)
+        if type(s.target) is A.Name:
+            self.assign(s.target, value, f)
+            return
+        t = f.temp()
+        f.w(f"{t} = {value}")  # the value first, then the target's parts, as in the reference
+        self.assign(s.target, t, f)
+
+    def _s_AugAssign(self, s: A.AugAssign, f: Fn) -> None:
+        cur, d = f.temp(), f.temp()
+        f.w(f"{cur} = {self.expr(s.target, f)}")
+        f.w(f"{d} = {self.expr(s.value, f)}")
+        plus = s.op == "+"
+        f.w(f"{cur} = h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
+        self.assign(s.target, cur, f)
+
+    def _s_ExprStmt(self, s: A.ExprStmt, f: Fn) -> None:
+        e = s.expr
+        if type(e) is A.Call and e.func in _COUNTER_OPS and e.func in self.prims and len(e.args) == 2:
+            # gain/pay/score read and write their first argument: amount, then the counter, then the write.
+            n, target = self.node(e), e.args[0]
+            k, cur = f.temp(), f.temp()
+            f.w(f"{k} = h_amount(ev, {n}, {self.expr(e.args[1], f)})")
+            f.w(f"{cur} = h_counter(ev, {n}, {self.node(target)}, {self.expr(target, f)})")
+            if e.func == "score":
+                f.w(f"{cur} = ev.number({n}, {cur} + {k})")
+            else:
+                f.w(f"{cur} = h_{e.func}(ev, {n}, {cur}, {k})")
+            self.assign(target, cur, f)
+            return
+        f.w(self.expr(e, f))
+
+    # ------------------------------------------------------------ control flow
+    def branch(self, b: A.Block, f: Fn, definite: set[str]) -> set[str]:
+        f.definite = set(definite)
+        f.depth += 1
+        self.block(b, f)
+        f.depth -= 1
+        return f.definite
+
+    def _s_If(self, s: A.If, f: Fn) -> None:
+        before = set(f.definite)
+        f.w(f"if {self.expr(s.test, f)}:")
+        after = self.branch(s.then, f, before)
+        if s.orelse is not None:
+            f.w("else:")
+            after &= self.branch(s.orelse, f, before)
+        else:
+            after = before
+        f.definite = after
+
+    def loop_body(self, body: A.Block, f: Fn, definite: set[str]) -> None:
+        f.loops += 1
+        self.branch(body, f, definite)
+        f.loops -= 1
+        f.definite = definite  # a loop may run no time: only what held before it holds after
+
+    def _s_For(self, s: A.For, f: Fn) -> None:
+        before = set(f.definite)
+        it = f"h_loop(ev, {self.expr(s.iter, f)}, {self.node(s.iter)}, {self.node(s)})"
+        if s.var in f.comp:
+            f.w(f"for {f.comp[s.var]} in {it}:")
+            self.loop_body(s.body, f, before)
+            return
+        f.locals.add(s.var)
+        f.w(f"for L_{s.var} in {it}:")
+        if f.mode == "dict":
+            f.w(f"    S[{s.var!r}] = L_{s.var}")
+        self.loop_body(s.body, f, before | {s.var})
+        f.definite = before
+
+    def _s_While(self, s: A.While, f: Fn) -> None:
+        before = set(f.definite)
+        f.w(f"while {self.expr(s.test, f)}:")
+        f.w("    st.steps += 1")
+        f.w("    if st.steps > ev.limit:")
+        f.w(f"        raise h_steps(ev, {self.node(s)})")
+        self.loop_body(s.body, f, before)
+
+    def _s_Repeat(self, s: A.Repeat, f: Fn) -> None:
+        before = set(f.definite)
+        f.w(f"for _ in range(h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})):")
+        f.w("    st.steps += 1")
+        f.w("    if st.steps > ev.limit:")
+        f.w(f"        raise h_steps(ev, {self.node(s)})")
+        self.loop_body(s.body, f, before)
+
+    def _s_Pass(self, s: A.Pass, f: Fn) -> None:
+        f.w("pass")
+
+    def _s_Break(self, s: A.Break, f: Fn) -> None:
+        f.w("break" if f.loops else "raise BreakSig()")
+
+    def _s_Continue(self, s: A.Continue, f: Fn) -> None:
+        f.w("continue" if f.loops else "raise ContinueSig()")
+
+    def _s_Return(self, s: A.Return, f: Fn) -> None:
+        v = self.expr(s.value, f) if s.value is not None else "None"
+        f.w(f"return {v}" if f.returns else f"raise ReturnSig({v})")
+
+    def _s_EndGame(self, s: A.EndGame, f: Fn) -> None:
+        f.w("raise EndGameSig()")
+
+    def _s_Block(self, s: A.Block, f: Fn) -> None:
+        self.block(s, f)
+
+    def _s_Phase(self, s: A.Phase, f: Fn) -> None:
+        if s.name in self.py_phases:
+            f.w(f"st.phase = {s.name!r}")
+            f.w(f"h_enter(ev, {self.node(s)})")
+            f.w("try:")
+            f.w(f"    PH_{s.name}(ev)")
+            f.w("finally:")
+            f.w("    ev.depth -= 1")
+        else:
+            f.w(f"ev._phase({self.node(s)}, None)")
+
+    def _s_Trigger(self, s: A.Trigger, f: Fn) -> None:
+        f.w(f"for _c, _h in ev.handlers({s.event!r}, {self.expr(s.target, f)}, {self.node(s)}):")
+        f.w(f"    h_enter(ev, {self.node(s)})")
+        f.w("    try:")
+        f.w("        HB[id(_h)](ev, _c, ev.owner(_c))")
+        f.w("    finally:")
+        f.w("        ev.depth -= 1")
+
+    def _s_Choose(self, s: Any, f: Fn) -> None:  # pragma: no cover - the checker marks these as suspending
+        f.w(f"raise h_fail(ev, {self.node(s)}, 'internal: a decision in a statement that cannot wait')")
+
+    _s_Simultaneous = _s_Choose

@@ -1,0 +1,266 @@
+"""What generated code calls at run time: the slow paths of operators, and per-name attribute readers.
+
+Generated code inlines the common case of an operation (ints, lists, a local variable) and calls one
+of these for the rest; each falls back to the reference semantics in values.py, so both evaluators
+agree on results and on error messages, and every error carries the AST node of the script that
+failed (its YAML line and column), never a place in generated Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
+from meeple.runtime.limits import MAX_DEPTH, MAX_INT, STEPS_MESSAGE
+from meeple.runtime.values import type_name
+
+MAX_SEATS = 64
+
+
+class _Unbound:
+    """A generated local that holds no value yet: reads fall back to the global of that name."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+U = _Unbound()
+PLAYERS = [Player(i) for i in range(MAX_SEATS)]
+
+
+def steps_exceeded(ev: Any, n: Any) -> Exception:
+    return ev.fail(n, STEPS_MESSAGE)
+
+
+def it(ev: Any, v: Any, n: Any) -> list:
+    """What `for` and comprehensions loop over: a snapshot list."""
+    t = type(v)
+    if t is list:
+        return v[:]
+    if t is Zone:
+        return ev.st.zones[v.key][:]
+    return list(ev.iterate(v, n))
+
+
+def loop(ev: Any, v: Any, n: Any, at: Any) -> list:
+    """A snapshot to loop over, its passes counted against the step budget (at the node `at`)."""
+    items = it(ev, v, n)
+    st = ev.st
+    st.steps += len(items)
+    if st.steps > ev.limit:
+        raise ev.fail(at, STEPS_MESSAGE)
+    return items
+
+
+def enter(ev: Any, n: Any) -> None:
+    """One call deeper (a procedure, a phase or a handler run directly); the caller steps back out."""
+    if ev.depth >= MAX_DEPTH:
+        ev.enter(n)  # raises the located depth error
+    ev.depth += 1
+
+
+def neg(ev: Any, n: Any, v: Any) -> Any:
+    return -v if type(v) is int else ev.negate(n, v)
+
+
+def eq(a: Any, b: Any) -> bool:
+    return a is b or (a == b and type(a) is type(b))
+
+
+def add(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    ta = type(a)
+    if ta is int and type(b) is int:
+        r = a + b
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+    elif ta is list:  # lists are values: a new list, with b's items or b appended (values.py)
+        tb = type(b)
+        if tb is list:
+            return ev.concat(n, a, b)
+        if tb is not Zone:
+            return ev.concat(n, a, [b])
+    return ev.binop(n, a, b)
+
+
+_STRICT = (int, bool, Player, Comp)  # all ints to Python: membership must also compare types (values.py)
+
+
+def contains(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    """`a in b` for a list or zone b; anything else goes to the reference's `compare`."""
+    tb = type(b)
+    if tb is Zone:
+        b = ev.st.zones[b.key]
+    elif tb is not list:
+        return ev.compare(n, a, b)
+    ta = type(a)
+    if ta in _STRICT:
+        return any(x == a and type(x) is ta for x in b) if a in b else False
+    return a in b
+
+
+def sub(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        r = a - b
+        if -MAX_INT <= r <= MAX_INT:
+            return r
+    return ev.binop(n, a, b)
+
+
+def lt(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a < b
+    return ev.compare(n, a, b)
+
+
+def le(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a <= b
+    return ev.compare(n, a, b)
+
+
+def gt(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a > b
+    return ev.compare(n, a, b)
+
+
+def ge(ev: Any, n: Any, a: Any, b: Any) -> bool:
+    if type(a) is int and type(b) is int:
+        return a >= b
+    return ev.compare(n, a, b)
+
+
+def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
+    t = type(o)
+    if t is list:
+        if type(i) is int and -len(o) <= i < len(o):
+            return o[i]
+    elif t is dict and i in o:
+        return o[i]
+    return ev.index(n, o, i)
+
+
+def mul(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    return ev.binop(n, a, b)  # numbers, lists and strings times numbers: the size checks live there
+
+
+def floordiv(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        return a // b
+    return ev.binop(n, a, b)  # division by zero is a located error there
+
+
+def mod(ev: Any, n: Any, a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        return a % b
+    return ev.binop(n, a, b)
+
+
+def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
+    if type(o) is dict:
+        ev.check_key(n, i)
+        o[i] = v
+        ev.nested(n, o)
+        return
+    if type(o) is list and type(i) is int and -len(o) <= i < len(o):
+        o[i] = v
+        ev.nested(n, o)
+        return
+    raise ev.fail(n, f"cannot set an entry of {type_name(o)}")
+
+
+def aug(ev: Any, n: Any, plus: bool, cur: Any, d: Any) -> Any:
+    """`x += d` / `x -= d` on the value read: numbers, or appending to a list."""
+    if type(cur) is int and type(d) is int:
+        return ev.number(n, cur + d if plus else cur - d)
+    if type(cur) is list and plus:
+        return ev.concat(n, cur, d if type(d) is list else [d])
+    raise ev.fail(n, f"`{'+' if plus else '-'}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
+
+
+def counter_amount(ev: Any, n: Any, amount: Any) -> Any:
+    if type(amount) is not int:
+        raise ev.fail(n, f"`{n.func}` needs a number of points or coins")
+    return amount
+
+
+def counter_value(ev: Any, n: Any, target: Any, cur: Any) -> Any:
+    if type(cur) is not int:
+        raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
+    return cur
+
+
+def gain(ev: Any, n: Any, cur: int, k: int) -> int:
+    if k < 0:
+        raise ev.fail(n, f"`gain` of a negative amount ({k}); use `pay` or `score`")
+    return ev.number(n, cur + k)
+
+
+def pay(ev: Any, n: Any, cur: int, k: int) -> int:
+    if k > cur:
+        raise ev.fail(n, f"cannot pay {k} from a counter that holds {cur}", hint="guard the option with `when`")
+    return ev.number(n, cur - k)
+
+
+def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
+    t = type(v)
+    if t is list:
+        return len(v)
+    if t is Zone:
+        return len(ev.st.zones[v.key])
+    return fn(ev, [v], n, None)
+
+
+def first(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    t = type(v)
+    if t is list:
+        return v[0] if v else None
+    if t is Zone:
+        z = ev.st.zones[v.key]
+        return z[0] if z else None
+    return fn(ev, [v], n, None)
+
+
+def snapshot(ev: Any, n: Any, v: Any, fn: Callable) -> list:
+    """`list(x)`."""
+    t = type(v)
+    if t is list:
+        return v[:]
+    if t is Zone:
+        return ev.st.zones[v.key][:]
+    return fn(ev, [v], n, None)
+
+
+def player_at(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    if type(v) is int:
+        return PLAYERS[v % ev.st.nplayers]
+    return fn(ev, [v], n, None)
+
+
+def repeat_count(ev: Any, n: Any, k: Any) -> int:
+    if type(k) is not int:
+        raise ev.fail(n, f"`repeat` needs a number, not {type_name(k)}")
+    return k
+
+
+def fail(ev: Any, n: Any, message: str) -> Exception:
+    return ev.fail(n, message)
+
+
+def scope_of(*pairs: Any) -> dict:
+    """A scope dict of the generated locals that hold values, for the rare fall-backs to the reference."""
+    return {pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2) if pairs[i + 1] is not U}
+
+
+HELPERS = {
+    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
+    "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
+    "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
+}

@@ -1,0 +1,100 @@
+"""Tables that generated code reads instead of asking the generic readers: built once per ruleset.
+
+For an attribute name, `attr_table` lists per component (or per seat) what `x.name` reads, and
+`attr_reader` / `counter_keyer` are the per-name readers and writers for every other case; they keep
+the reference's order (a component's attribute, counter, slot, then its fixed properties).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeple.language.model import Ruleset
+from meeple.runtime.codegen.support import MAX_SEATS, U
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.values import show
+
+
+def shower(rs: Ruleset) -> Callable[[Any], str]:
+    def sh(v: Any) -> str:
+        return v if type(v) is str else show(v, rs)
+    return sh
+
+
+def attr_reader(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], Any]:
+    """`o.name` for one attribute name: keys and zone references built once, not on every read."""
+    pcounter = name in rs.player_counters
+    pzone = name in rs.player_zones
+    suffix = "." + name
+    comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
+                 if name in kd.counters or name in kd.slots}
+    attrs = [c.attrs for c in rs.components]
+    kinds = [c.kind for c in rs.components]
+    ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))]
+    czones = [Zone(k) for k in ckeys]
+    pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)]
+    pzones = [Zone(k) for k in pkeys]
+    missing = U
+
+    def read(ev: Any, o: Any, n: Any) -> Any:
+        t = type(o)
+        if t is Comp:
+            v = attrs[o].get(name, missing)
+            if v is not missing:
+                return v
+            what = comp_kind.get(kinds[o])
+            if what == "c":
+                return ev.st.counters[ckeys[o]]
+            if what == "z":
+                return czones[o]
+        elif t is Player and o < MAX_SEATS:
+            if pcounter:
+                return ev.st.counters[pkeys[o]]
+            if pzone:
+                return pzones[o]
+        return ev.attribute(o, name, n)
+    return read
+
+
+def attr_table(rs: Ruleset, prefix: str, name: str) -> list:
+    """Per component (CA: attribute value, CC: counter key, CZ: slot zone) or per seat (PC: counter key,
+    PZ: zone) what `x.name` reads; U where the generic reader must decide."""
+    seats = range(max(MAX_SEATS, rs.max_players))  # a seat is always below the player count
+    if prefix in ("PC", "PZ"):
+        keys = [f"{i}.{name}" for i in seats]
+        return keys if prefix == "PC" else [Zone(k) for k in keys]
+    if prefix == "PF":  # a player's fixed properties
+        return [{"seat": i, "number": i + 1, "name": f"P{i + 1}"}[name] for i in seats]
+    out: list = []
+    for c in rs.components:
+        kind = rs.kinds[c.kind]
+        if prefix == "CA":
+            v = c.attrs.get(name, U)
+            if v is U and name in ("name", "kind", "id") and name not in kind.counters and name not in kind.slots:
+                v = {"name": c.name, "kind": c.kind, "id": c.item}[name]  # fixed properties, after attributes
+            out.append(v)
+        elif prefix == "CC":
+            out.append(f"#{c.id}.{name}" if name in kind.counters and name not in c.attrs else U)
+        else:
+            out.append(Zone(f"#{c.id}.{name}") if name in kind.slots and name not in c.attrs
+                       and name not in kind.counters else U)
+    return out
+
+
+def counter_keyer(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], str]:
+    """The counter key that `o.name = ...` writes, for one counter name."""
+    suffix = "." + name
+    pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)] if name in rs.player_counters else None
+    ckinds = {k for k, kd in rs.kinds.items() if name in kd.counters}
+    kinds = [c.kind for c in rs.components]
+    ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))] if ckinds else None
+
+    def key(ev: Any, o: Any, n: Any) -> str:
+        t = type(o)
+        if t is Player and pkeys is not None and o < MAX_SEATS:
+            return pkeys[o]
+        if t is Comp and ckeys is not None and kinds[o] in ckinds:
+            return ckeys[o]
+        return ev.counter_key(o, name, n)
+    return key

@@ -1,0 +1,186 @@
+"""Speed, measured side by side: Meeple's random play against a peer engine of the same game.
+
+A ratio is only meaningful when both sides run in the same process, on the same core, at the same
+moment (the machine may be shared), so `meeple bench --peer PATH` or `--openspiel NAME` measures the
+peer right after Meeple and reports both. All times are CPU seconds of this process
+(`time.process_time`): random play is single-threaded, and CPU time does not count the moments another
+process held the core.
+
+Peers are described by a protocol, never named here:
+
+* `--peer PATH`: a Python file (or a folder with exactly one file that defines it) with a class
+  `Game(num_players, seed)` offering `legal_actions()`, `apply(action)` and `is_terminal()`.
+* `--openspiel NAME`: a game of OpenSpiel (`pip install open_spiel`) loaded with `pyspiel.load_game`,
+  for instance `python_tic_tac_toe` or `python_kuhn_poker` (its pure-Python games); chance nodes are
+  sampled from their outcome probabilities.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from meeple.errors import Problem, UsageError
+from meeple.runtime.rules import Ruleset
+
+
+@dataclass
+class Speed:
+    """Random-play speed of one engine at one player count."""
+
+    engine: str
+    players: int
+    games: int
+    decisions: int
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / max(self.seconds, 1e-9)
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / max(self.seconds, 1e-9)
+
+    def to_json(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["games_per_s"] = self.games_per_s
+        d["decisions_per_s"] = self.decisions_per_s
+        return d
+
+
+def timed_loop(play_one: Callable[[int], int], games: int | None, seconds: float) -> tuple[int, int, float]:
+    """Call `play_one(i)` (it returns the decisions of game i) for `games` games or `seconds` CPU
+    seconds; returns (games, decisions, CPU seconds)."""
+    done = decisions = 0
+    start = time.process_time()
+    while True:
+        decisions += play_one(done)
+        done += 1
+        elapsed = time.process_time() - start
+        if (games is not None and done >= games) or (games is None and elapsed >= seconds):
+            return done, decisions, elapsed
+
+
+def micro(rs: Ruleset, players: int, samples: int = 200) -> dict[str, float]:
+    """Microseconds (CPU) per `new_game`, per `copy()` and per `apply_index` at decision points of random
+    games: the costs a searching bot multiplies."""
+    rng = random.Random(1)
+    t0 = time.process_time()
+    for i in range(samples):
+        rs.new_game(players, i)
+    new_us = (time.process_time() - t0) / samples * 1e6
+    copies = applies = 0
+    copy_s = apply_s = 0.0
+    seed = 0
+    while copies < samples:
+        g = rs.new_game(players, seed)
+        seed += 1
+        while not g.is_over and copies < samples:
+            t0 = time.process_time()
+            for _ in range(10):
+                g.copy()
+            copy_s += time.process_time() - t0
+            copies += 10
+            seat = g.deciders[0]
+            i = rng.randrange(g.num_actions(seat))
+            t0 = time.process_time()
+            g.apply_index(i, seat)
+            apply_s += time.process_time() - t0
+            applies += 1
+    return {"new_game_us": new_us, "copy_us": copy_s / copies * 1e6, "apply_index_us": apply_s / applies * 1e6}
+
+
+# ------------------------------------------------------------------ peers
+def load_peer(path: str) -> Any:
+    """The module of a hand-written peer engine, imported from its file (it is not part of Meeple)."""
+    p = Path(path)
+    if p.is_dir():
+        # A folder: the one Python file in it that defines the engine's class.
+        found = [f for f in sorted(p.glob("*.py")) if "\nclass Game" in f.read_text(errors="replace")]
+        if len(found) != 1:
+            raise UsageError(Problem("U030", f"{path} should hold exactly one Python file defining "
+                                             f"`class Game`, found {len(found)}"))
+        p = found[0]
+    if not p.is_file():
+        raise UsageError(Problem("IO02", f"no peer engine at {path}"))
+    spec = importlib.util.spec_from_file_location(f"meeple_peer_{p.stem}", p)
+    if spec is None or spec.loader is None:
+        raise UsageError(Problem("U030", f"{path} is not a Python file"))
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(p.parent))  # the peer may import its own helpers
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # noqa: BLE001 - any failure of someone else's file is a usage error
+        raise UsageError(Problem("U030", f"cannot import the peer engine {p}: {type(e).__name__}: {e}")) from None
+    finally:
+        sys.path.remove(str(p.parent))
+    game = getattr(module, "Game", None)
+    if game is None or not all(hasattr(game, m) for m in ("legal_actions", "apply", "is_terminal")):
+        raise UsageError(Problem("U030", f"{p} has no class `Game` with legal_actions, apply and is_terminal"))
+    return module
+
+
+def bench_peer(module: Any, players: int, games: int | None, seconds: float) -> Speed:
+    """Random play of a peer engine by the protocol in this module's docstring."""
+    game_cls = module.Game
+    prand = random.Random(players).random
+
+    def play(i: int) -> int:
+        g = game_cls(players, i)
+        n = 0
+        while not g.is_terminal():
+            acts = g.legal_actions()
+            g.apply(acts[int(prand() * len(acts))])
+            n += 1
+        return n
+    done, decisions, elapsed = timed_loop(play, games, seconds)
+    return Speed(f"peer {Path(module.__file__).name}", players, done, decisions, elapsed)
+
+
+def bench_openspiel(name: str, games: int | None, seconds: float) -> Speed:
+    """Random playouts of an OpenSpiel game, sampling chance nodes by their probabilities."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+        try:
+            import open_spiel.python.games  # noqa: F401 - registers the pure-Python games
+        except ImportError:
+            pass
+    except ImportError:
+        raise UsageError(Problem("U031", "--openspiel needs OpenSpiel", None,
+                                 hint="pip install open_spiel")) from None
+    try:
+        game = pyspiel.load_game(name)
+    except Exception as e:  # noqa: BLE001 - pyspiel raises its own error types
+        raise UsageError(Problem("U031", f"OpenSpiel has no game {name!r}: {e}")) from None
+    rng = random.Random(1)
+    prand = rng.random
+
+    def play(i: int) -> int:
+        s = game.new_initial_state()
+        n = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                r, acc = prand(), 0.0
+                pick = outcomes[-1][0]
+                for a, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        pick = a
+                        break
+                s.apply_action(pick)
+                continue
+            acts = s.legal_actions()
+            s.apply_action(acts[int(prand() * len(acts))])
+            n += 1
+        return n
+    done, decisions, elapsed = timed_loop(play, games, seconds)
+    return Speed(f"OpenSpiel {name}", game.num_players(), done, decisions, elapsed)
