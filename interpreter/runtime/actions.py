@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
 from meeple.runtime.data import Comp
+from meeple.runtime.render import text_parts
 from meeple.runtime.values import show
 
 
@@ -123,11 +124,13 @@ def _score(ev, a, n, s):
 
 @primitive("log")
 def _log(ev, a, n, s):
-    ev.st.log.append((-1, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
+    # Kept as parts, so that each seat later reads the line with what it may not see replaced.
+    ev.st.log.append((-1, text_parts(ev, n.args[0], s)))
 
 
 @primitive("tell")
 def _tell(ev, a, n, s):
+    # Only `p` reads the line, and telling `p` is the ruleset's deliberate choice to let them know.
     ev.st.log.append((int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs)))
 
 

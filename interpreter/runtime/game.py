@@ -18,6 +18,8 @@ from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
+from meeple.runtime.narrate import Move, take
+from meeple.runtime.render import render
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -206,6 +208,27 @@ class Game:
 
         return make_view(self, player)
 
+    # ------------------------------------------------------------ text for one seat
+    # Front ends show a seat only these renderings, in which what the seat may not see reads as a
+    # placeholder ("a hidden card"); see render.py.
+    def take(self, i: int, player: int | None = None) -> Move:
+        """Apply the i-th legal action of `player` (like apply_index) and return how each seat saw it."""
+        if player is None:
+            player = self.current_player
+            if player is None:
+                raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        return take(self, i, player)
+
+    def log_for(self, viewer: int, start: int = 0) -> list[str]:
+        """The log lines from index `start` of the log that `viewer` may read, as they read them."""
+        return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
+
+    def prompt_for(self, viewer: int) -> str | None:
+        """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
+        from meeple.runtime.views import decision_prompt
+
+        return decision_prompt(self, viewer)
+
     # ------------------------------------------------------------ saves
     def to_json(self) -> dict:
         st = self.state
@@ -244,7 +267,7 @@ class Game:
             st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
             st.loc = {c: k for k, v in st.zones.items() for c in v}
             st.facedown = {int(c) for c in s["facedown"]}
-            st.log = [(int(a), str(t)) for a, t in s["log"]]
+            st.log = [(int(a), _log_text(t)) for a, t in s["log"]]
             st.pending = _dec_pending(s["pending"])
             st.over = bool(s["over"])
             st.phase = str(s["phase"])
@@ -293,6 +316,24 @@ def _check_counters(rs: Ruleset, st: GameState) -> None:
             raise ValueError(f"counter `{key}` should hold a number")
 
 
+def _log_text(t: Any) -> Any:
+    """A saved log line: plain text, or parts (render.py) whose holes are [text, seats, placeholder]."""
+    if isinstance(t, str):
+        return t
+    if not isinstance(t, list):
+        raise ValueError("a log line must be text or a list of parts")  # noqa: TRY004 - a corrupt save
+    out: list = []
+    for p in t:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[2], str) \
+                and isinstance(p[1], list) and all(type(x) is int for x in p[1]):
+            out.append([p[0], list(p[1]), p[2]])
+        else:
+            raise ValueError("a log line's parts must be text or [text, seats, placeholder]")
+    return out
+
+
 def _enc_pending(p: Any) -> Any:
     if p is None:
         return None
@@ -316,4 +357,4 @@ def ruleset_digest(rs: Ruleset) -> str:
     return cached
 
 
-__all__ = ["Action", "Comp", "Game", "Zone"]
+__all__ = ["Action", "Comp", "Game", "Move", "Zone"]
