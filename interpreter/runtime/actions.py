@@ -11,6 +11,7 @@ from __future__ import annotations
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
 from meeple.runtime.data import Comp
 from meeple.runtime.render import text_parts
+from meeple.runtime.results import note_change
 from meeple.runtime.values import show
 
 
@@ -95,7 +96,9 @@ def _counter_op(ev, args, n, scope, fn):
     cur = ev.eval(target, scope)
     if type(cur) is not int:
         raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
-    ev.assign(target, fn(cur, amount), scope)
+    new = fn(cur, amount)
+    ev.assign(target, new, scope)
+    note_change(ev, target, scope, new - cur)  # for the end screen's "where the points came from"
 
 
 @primitive("gain")

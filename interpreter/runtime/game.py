@@ -20,6 +20,7 @@ from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
 from meeple.runtime.narrate import Move, take
 from meeple.runtime.render import render
+from meeple.runtime.results import NOTE
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -223,6 +224,16 @@ class Game:
         """The log lines from index `start` of the log that `viewer` may read, as they read them."""
         return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
 
+    def log_tail(self, viewer: int, n: int) -> list[str]:
+        """The last `n` log lines `viewer` may read."""
+        out: list[str] = []
+        for a, t in reversed(self.state.log):
+            if len(out) >= n:
+                break
+            if a == -1 or a == viewer:
+                out.append(render(t, viewer))
+        return out[::-1]
+
     def prompt_for(self, viewer: int) -> str | None:
         """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
         from meeple.runtime.views import decision_prompt
@@ -267,7 +278,7 @@ class Game:
             st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
             st.loc = {c: k for k, v in st.zones.items() for c in v}
             st.facedown = {int(c) for c in s["facedown"]}
-            st.log = [(int(a), _log_text(t)) for a, t in s["log"]]
+            st.log = [(int(a), _log_note(t) if int(a) == NOTE else _log_text(t)) for a, t in s["log"]]
             st.pending = _dec_pending(s["pending"])
             st.over = bool(s["over"])
             st.phase = str(s["phase"])
@@ -314,6 +325,14 @@ def _check_counters(rs: Ruleset, st: GameState) -> None:
     for key, initial in expected.items():
         if type(initial) is int and type(st.counters[key]) is not int:
             raise ValueError(f"counter `{key}` should hold a number")
+
+
+def _log_note(t: Any) -> list:
+    """An engine note (results.py): [counter key, change, source]."""
+    if not (isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and type(t[1]) is int
+            and isinstance(t[2], str)):
+        raise ValueError("a note in the log must be [counter, change, source]")
+    return list(t)
 
 
 def _log_text(t: Any) -> Any:

@@ -112,7 +112,7 @@ def describe_changes(game: Game, before: dict, after: dict, viewer: int) -> list
             continue
         title = _counter_visible(game, key, viewer)
         if title is not None:
-            lines.append(f"{title}: {show(old, rs)} → {show(new, rs)}")
+            lines.append(f"{title}: {_say(old, rs)} → {_say(new, rs)}")
     moved: dict[tuple[str, str], list[int]] = {}
     zones = game.state.zones
     # In zone order (what the viewer sees), not id order, which could tell hidden components apart.
@@ -129,6 +129,11 @@ def describe_changes(game: Game, before: dict, after: dict, viewer: int) -> list
             what.append(placeholder(rs, unseen))
         lines.append(f"{', '.join(what)}: {zone_title(game, src, viewer)} → {zone_title(game, dst, viewer)}")
     return lines
+
+
+def _say(v: Any, rs: Any) -> str:
+    text = show(v, rs)
+    return text if text else "none"  # an empty list shows as nothing
 
 
 def show_comp(rs: Any, c: int) -> str:

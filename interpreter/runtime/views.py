@@ -77,7 +77,7 @@ def make_view(game: Game, viewer: int) -> dict:
     if st.over:
         view["scores"] = encode(game.scores)
         view["winners"] = game.winners
-    view["log"] = game.log_for(viewer, max(0, len(st.log) - 4 * LOG_LINES))[-LOG_LINES:]
+    view["log"] = game.log_tail(viewer, LOG_LINES)
     return view
 
 
