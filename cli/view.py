@@ -51,8 +51,10 @@ def display(rs: Ruleset | None, section: str, scope: str, name: str) -> str | No
     """A counter's or zone's display hint from the ruleset (`display: internal`), if any."""
     if rs is None:
         return None
-    decl = ((rs.raw.get(section) or {}).get(scope) or {}).get(name)
-    return decl.get("display") if isinstance(decl, dict) else None
+    decls = {("counters", "game"): rs.game_counters, ("counters", "player"): rs.player_counters,
+             ("zones", "game"): rs.game_zones, ("zones", "player"): rs.player_zones}[(section, scope)]
+    decl = decls.get(name)
+    return decl.display if decl is not None else None
 
 
 def _empty(v: Any) -> bool:
@@ -60,8 +62,9 @@ def _empty(v: Any) -> bool:
 
 
 def _counters(counters: dict[str, Any], rs: Ruleset | None, scope: str) -> str:
-    return ", ".join(f"{k} {value(v, rs)}" for k, v in counters.items()
-                     if display(rs, "counters", scope, k) != "internal")
+    # A flag reads as its name when set and is left out when not: "last_round no" tells nothing.
+    return ", ".join(k if v is True else f"{k} {value(v, rs)}" for k, v in counters.items()
+                     if display(rs, "counters", scope, k) != "internal" and v is not False)
 
 
 def component(c: dict, rs: Ruleset | None = None) -> str:
@@ -69,7 +72,8 @@ def component(c: dict, rs: Ruleset | None = None) -> str:
     if c.get("hidden"):
         return "(face down)"
     parts = [c["name"] + (" (face down)" if c.get("facedown") else "")]
-    extras = [f"{k}: {value(v, rs)}" for k, v in (c.get("counters") or {}).items() if not _empty(v)]
+    extras = [f"{k}: {value(v, rs)}" for k, v in (c.get("counters") or {}).items()
+              if not _empty(v) and v is not False and v != 0]  # a component's zero is its resting state
     extras += [f"{k}: {zone_inline(z, rs)}" for k, z in (c.get("slots") or {}).items() if not _empty(z)]
     if extras:
         parts.append("[" + "; ".join(extras) + "]")

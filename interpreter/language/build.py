@@ -94,10 +94,10 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
             span = doc.span((section, scope, name), key=True) if doc else None
             if isinstance(v, dict) and ("initial" in v or "visibility" in v or "description" in v):
                 out[name] = Decl(name, _none(v.get("initial", 0 if section == "counters" else None)),
-                                 v.get("visibility", "public"), span)
+                                 v.get("visibility", "public"), span, v.get("display"))
             elif section == "zones":
                 out[name] = Decl(name, None, (v or {}).get("visibility", "public") if isinstance(v, dict)
-                                 else "public", span)
+                                 else "public", span, v.get("display") if isinstance(v, dict) else None)
             else:
                 out[name] = Decl(name, _none(v), "public", span)
         return out

@@ -17,6 +17,7 @@ class Decl:
     initial: Any = 0
     visibility: str = "public"
     span: Span | None = None
+    display: str | None = None  # `internal` (bookkeeping players need not watch) or `counts` (zones)
 
 
 @dataclass(slots=True)

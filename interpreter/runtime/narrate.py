@@ -97,9 +97,11 @@ def _counter_visible(game: Game, key: str, viewer: int) -> str | None:
     head, dot, name = key.partition(".")
     if dot and head.isdigit():
         decl = rs.player_counters.get(name)
-        return f"P{int(head) + 1} {name}" if decl and can_see(decl.visibility, int(head), viewer) else None
+        if decl is None or decl.display == "internal" or not can_see(decl.visibility, int(head), viewer):
+            return None
+        return f"P{int(head) + 1} {name}"
     decl = rs.game_counters.get(key)
-    return key if decl and can_see(decl.visibility, None, viewer) else None
+    return key if decl and decl.display != "internal" and can_see(decl.visibility, None, viewer) else None
 
 
 def describe_changes(game: Game, before: dict, after: dict, viewer: int) -> list[str]:

@@ -74,7 +74,8 @@ class GameState:
         self.zones: dict[str, list[int]] = {}
         self.loc: dict[int, str] = {}  # component id -> key of the zone that holds it
         self.facedown: set[int] = set()
-        self.log: list[tuple[int, str]] = []  # (audience: -1 for everyone, else a seat; text)
+        # (audience: -1 for everyone, a seat, or an engine note (results.NOTE); text or parts (render.py))
+        self.log: list[tuple[int, Any]] = []
         self.stack: list[Any] = []  # interpreter frames (see machine.py)
         self.pending: Any = None  # the open decision, or None
         self.over = False
