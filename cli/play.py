@@ -136,7 +136,8 @@ class Session:
         for move in self.moves[target.moves:]:
             revealed |= move.revealed.get(self.human, set())
         if revealed:
-            names = ", ".join(sorted({self.game.rs.components[c].name for c in revealed}))
+            seen = sorted({self.game.rs.components[c].name for c in revealed})
+            names = ", ".join(seen[:5]) + (f" and {len(seen) - 5} more" if len(seen) > 5 else "")
             return f"since then you have seen what was hidden ({names}); it cannot be unseen"
         if self.game.state.rng.state != target.game.state.rng.state:
             return "since then something was left to chance (a shuffle or a random draw)"

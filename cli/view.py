@@ -207,10 +207,12 @@ def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
     if used:
         lines.append(wrap(f"Tie-break applied: {', '.join(tb[:used])} (the leaders were tied on score).", width))
     counters = results.score_counters(game)
-    if counters:
+    rows = [results.breakdown(game, s) for s in range(game.state.nplayers)]
+    # Shown only when it explains the scores exactly (a score set by assignment has no notes).
+    if counters and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores)):
         lines.append(f"Where the {', '.join(counters)} came from:")
-        for s in range(game.state.nplayers):
-            parts = [f"{src} {n:+d}" for _name, src, n in results.breakdown(game, s)]
+        for s, row in enumerate(rows):
+            parts = [f"{src} {n:+d}" for _name, src, n in row]
             lines.append(wrap(f"  P{s + 1}: " + ("; ".join(parts) or "nothing"), width, "      "))
     winners = game.winners
     names = ", ".join(f"P{w + 1}" + (" (you)" if w == you else "") for w in winners)
