@@ -11,7 +11,7 @@ from __future__ import annotations
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
 from meeple.runtime.data import Comp
 from meeple.runtime.render import text_parts
-from meeple.runtime.results import note_change
+from meeple.runtime.results import QUIET, note_change
 from meeple.runtime.values import show
 
 
@@ -127,6 +127,9 @@ def _score(ev, a, n, s):
 
 @primitive("log")
 def _log(ev, a, n, s):
+    if ev.st.quiet:
+        ev.st.log.append((QUIET, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
+        return
     # Kept as parts, so that each seat later reads the line with what it may not see replaced.
     ev.st.log.append((-1, text_parts(ev, n.args[0], s)))
 

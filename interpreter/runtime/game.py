@@ -42,13 +42,16 @@ class Game:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
+    def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False, narrate: bool = True) -> Game:
+        """A new game. `narrate=False` (simulations) skips what only a person reads: its log lines are
+        kept as plain text no seat is shown, and where points came from is not noted."""
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
         st = GameState(players, seed)
         if coverage:
             st.coverage = {}
+        st.quiet = not narrate
         for name, d in rs.game_counters.items():
             st.counters[name] = decode(d.initial)
         for p in range(players):

@@ -15,12 +15,13 @@ from meeple.runtime.data import Comp, Player
 from meeple.runtime.values import show
 
 NOTE = -2  # log audience of engine notes: never shown to a seat
+QUIET = -3  # log audience of the lines of a quiet game (state.quiet): never shown to a seat
 Game = Any  # runtime.game.Game, which imports this module
 
 
 def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
     """Remember that a player's counter changed by `delta`, and why (called by score/gain/pay)."""
-    if not delta or type(target) is not A.Attr or target.name not in ev.rs.player_counters:
+    if not delta or ev.st.quiet or type(target) is not A.Attr or target.name not in ev.rs.player_counters:
         return
     obj = ev.eval(target.obj, scope)
     if type(obj) is not Player:

@@ -19,9 +19,10 @@ class Ruleset(model.Ruleset):
 
     __slots__ = ()
 
-    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False) -> Game:
-        """A new game at its first decision (or over, if it never asks for one)."""
-        return Game.new(self, players, seed, coverage=coverage)
+    def new_game(self, players: int, seed: int = 0, *, coverage: bool = False, narrate: bool = True) -> Game:
+        """A new game at its first decision (or over, if it never asks for one). `narrate=False`: a
+        simulation that no person reads (see Game.new)."""
+        return Game.new(self, players, seed, coverage=coverage, narrate=narrate)
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True) -> Ruleset:

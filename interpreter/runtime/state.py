@@ -58,6 +58,7 @@ class GameState:
         "over",
         "pending",
         "phase",
+        "quiet",
         "result",
         "rng",
         "seed",
@@ -84,6 +85,9 @@ class GameState:
         self.actions: list[dict] = []  # the action log, for replay
         self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
         self.result: Any = None
+        # A quiet game (simulations, a bot's look-ahead) keeps its log lines as plain text nobody reads,
+        # skipping the per-seat rendering and the score notes, which cost time and are never shown.
+        self.quiet = False
 
     def copy(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -99,6 +103,7 @@ class GameState:
         g.actions = self.actions[:]
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
+        g.quiet = self.quiet
         return g
 
 

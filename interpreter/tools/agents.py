@@ -91,6 +91,7 @@ class GreedyAgent:
         best_value: Any = None
         for i in range(n):
             g = game.copy()
+            g.state.quiet = True  # a look-ahead nobody reads: skip rendering its log per seat
             if sealed:
                 # Others may already have chosen in secret: forget their choices on the copy and
                 # guess them at random instead, so the bot never peeks at a sealed decision.
