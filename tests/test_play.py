@@ -63,7 +63,7 @@ def test_the_end_screen_explains_the_scores():
     out = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, input="1\n" * 1500).output
     end = out.split("Final ranking:")[1]
     assert "p.coins" in end  # the tie-break, as the ruleset writes it, with each player's value
-    assert "Where the points came from:" in end and "Counting Office +2" in end
+    assert "Where the points came from:" in end and "Counting Office +2" in end and "final scoring -8" in end
     demo = run("play", "demoludy", "-p", 3, "--seed", 3, input="1\n" * 3000).output.split("Final ranking:")[1]
     assert "countries(p)" in demo and "  3. P" in demo  # ranked by countries, not just 0/1
 

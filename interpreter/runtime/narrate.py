@@ -81,7 +81,9 @@ def zone_title(game: Game, key: str, viewer: int | None = None) -> str:
         c = int(cid)
         if viewer is not None and not visible(game._ev, c, viewer):
             return f"{placeholder(game.rs, {c})} {slot}"
-        return f"{game.rs.components[c].name} {slot}"
+        owner = game._ev.owner(c)
+        whose = "" if owner is None else f"P{int(owner) + 1} "  # "P1 Ship hold": which of the Ships
+        return f"{whose}{game.rs.components[c].name} {slot}"
     head, dot, name = key.partition(".")
     if dot and head.isdigit():
         return f"P{int(head) + 1} {name}"

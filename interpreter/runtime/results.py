@@ -27,7 +27,13 @@ def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
     if type(obj) is not Player:
         return
     me = scope.get("self")
-    source = ev.rs.components[me].name if type(me) is Comp else (ev.st.phase or "setup")
+    phase = ev.st.phase
+    if type(me) is Comp:
+        source = ev.rs.components[me].name
+    elif phase.startswith("("):  # the engine's own phases, "(final scoring)", are named already
+        source = phase.strip("()")
+    else:
+        source = f"phase {phase}" if phase else "setup"
     ev.st.log.append((NOTE, [f"{int(obj)}.{target.name}", delta, source]))
 
 
