@@ -103,8 +103,13 @@ class Session:
                         self.report(move)
             except Undo:
                 continue
+            for move in waiting:  # the sealed choices, now that all are in; then what they caused
+                click.echo(wrap(move.text(self.human) + (" (you)" if move.seat == self.human else ""),
+                                self.width, "    "))
+            if waiting:
+                self.echo_log()
             for move in waiting:
-                self.report(move)
+                self.echo_changes(move)
         self.echo_log()
         click.echo("")
         click.echo(render_end(self.game, self.human, self.width))
@@ -114,6 +119,9 @@ class Session:
         text = move.text(self.human)
         click.echo(wrap(text + (" (you)" if move.seat == self.human else ""), self.width, "    "))
         self.echo_log()
+        self.echo_changes(move)
+
+    def echo_changes(self, move: Move) -> None:
         changes = move.changes.get(self.human) or []
         if changes:
             click.echo(wrap("    ~ " + "; ".join(changes), self.width, "      "))

@@ -26,7 +26,9 @@ class Move:
     seat: int
     label: str  # as the mover read it
     parts: Parts  # as the others read it (settled once the decision resolved)
-    sealed: bool  # a sealed choice not yet resolved when taken: the others only learn that it was made
+    sealed: Any  # the open sealed decision it was taken in (None if none): until it resolves, the others
+    # only learn that a choice was made
+    game: Any = None
     changes: dict[int, list[str]] = field(default_factory=dict)  # viewer -> lines
     revealed: dict[int, set[int]] = field(default_factory=dict)  # viewer -> components seen for the first time
 
@@ -35,7 +37,7 @@ class Move:
         who = f"P{self.seat + 1}"
         if viewer == self.seat or viewer is None:
             return f"{who}: {self.label}"
-        if self.sealed:
+        if self.sealed is not None and self.game is not None and self.game.state.pending is self.sealed:
             return f"{who} has chosen"
         return f"{who}: {render(self.parts, viewer)}"
 
@@ -65,8 +67,8 @@ def take(game: Game, i: int, seat: int) -> Move:
     label = "".join(p if type(p) is str else p[0] for p in raw)
     before = _snapshot(game)
     game.apply_index(i, seat)
-    sealed = st.pending is not None and seat in st.pending["chosen"]
-    move = Move(seat, label, settle(ev, raw), sealed)
+    sealed = st.pending if st.pending is not None and seat in st.pending["chosen"] else None
+    move = Move(seat, label, settle(ev, raw), sealed, game=game)
     after = _snapshot(game)
     for v in range(st.nplayers):
         move.revealed[v] = before["hidden"][v] - after["hidden"][v]
