@@ -72,6 +72,8 @@ def component(c: dict, rs: Ruleset | None = None) -> str:
     if c.get("hidden"):
         return "(face down)"
     parts = [c["name"] + (" (face down)" if c.get("facedown") else "")]
+    if c.get("status"):
+        parts.append(f"({c['status']})")
     extras = [f"{k}: {value(v, rs)}" for k, v in (c.get("counters") or {}).items()
               if not _empty(v) and v is not False and v != 0]  # a component's zero is its resting state
     extras += [f"{k}: {zone_inline(z, rs)}" for k, z in (c.get("slots") or {}).items() if not _empty(z)]

@@ -157,3 +157,22 @@ def test_choices_are_only_ascii_option_numbers_or_amounts():
     assert Session.pick("=12", 8, ranges) == 4
     for bad in ("²", "٣", "9" * 5000, "=15", "=9", "9", "0", " 1"):
         assert Session.pick(bad, 8, ranges) is None
+
+
+def test_a_kinds_status_is_shown_beside_its_components():
+    """Speicherstadt's contracts say how far along they are (`status` on the kind)."""
+    import random
+
+    rs = load_ruleset("speicherstadt")
+    g = rs.new_game(3, 0)
+    rng = random.Random(0)
+    statuses = set()
+    while not g.is_over and len(statuses) < 2:
+        g.apply_index(rng.randrange(g.num_actions()))
+        for seat in g.view(0)["seats"]:
+            for c in seat["zones"]["tableau"]:
+                if c["name"].startswith("Contract"):
+                    statuses.add("complete" if c.get("status") == "complete" else "partial")
+                else:
+                    assert "status" not in c  # none: nothing to show
+    assert statuses == {"complete", "partial"}

@@ -146,7 +146,9 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
                 rs.components.append(CompDef(cid, kind, item_id, name, item_attrs, on, opts, span))
                 rs.items.setdefault(item_id, []).append(cid)
                 cid += 1
-        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan)
+        spath = ("components", kind, "status")
+        status = b.expr(where(spath), spath) if kd.get("status") is not None else None
+        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan, status)
 
     # -- procedures (imported libraries first, so the ruleset's own win)
     for lib_doc, lib_data in layers.libraries:

@@ -41,6 +41,7 @@ class KindDef:
     slots: dict[str, Decl]
     attrs: set[str]
     span: Span | None = None
+    status: A.Expr | None = None  # display hint: what to show beside each visible component of the kind
 
 
 @dataclass(slots=True)
@@ -103,6 +104,9 @@ class Ruleset:
             yield "scoring.tiebreak", t
         if self.greedy:
             yield "agents.greedy", self.greedy
+        for k in self.kinds.values():
+            if k.status is not None:
+                yield f"{k.name} status", k.status
         for p in self.procedures.values():
             yield f"procedure {p.name}", p.body
         seen: set[int] = set()

@@ -35,6 +35,11 @@ def make_view(game: Game, viewer: int) -> dict:
         kind = rs.kinds[d.kind]
         if kind.counters:
             out["counters"] = {n: encode(st.counters[f"#{c}.{n}"]) for n in kind.counters}
+        if kind.status is not None:
+            # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder.
+            text = render(parts(ev, kind.status, ev.handler_scope(c)), viewer)
+            if text not in ("none", "false", ""):
+                out["status"] = text
         if kind.slots:
             owner = ev.owner(c)
             owner_i = None if owner is None else int(owner)
