@@ -99,7 +99,12 @@ def conservation_check(rs):
         for k in ids_of(rs, "country"):
             stack = st.zones[f"#{k}.stack"]
             down = [c in st.facedown for c in stack]
-            assert down == ([False] + [True] * (len(stack) - 1) if face_down_stacks and stack else [False] * len(stack))
+            # Variant 1: the token under the one on auction stays face down until the auction ends.
+            on_auction = bool(st.zones["centre"]) and rs.components[st.zones["centre"][0]].attrs["country"] == rs.components[k].item
+            if not face_down_stacks or not stack:
+                assert down == [False] * len(stack)
+            else:
+                assert down == [on_auction] + [True] * (len(stack) - 1)
         assert not any(c in st.facedown for c in st.zones["deck"]), "the deck is turned face up when reshuffled"
         ten = [c for p in range(n) for c in st.zones[f"{p}.row"]
                if rs.components[c].attrs["value"] == 10 and rs.components[c].attrs["type"] == "dollar"

@@ -98,16 +98,15 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_files_get_a_clear_located_error_quickly(tmp_path: Path, name: str) -> None:
-    import time
-
+def test_hostile_files_get_a_clear_located_error(tmp_path: Path, name: str) -> None:
     path = tmp_path / f"{name}.yaml"
     path.write_bytes(HOSTILE[name])
-    start = time.perf_counter()
     with pytest.raises(MeepleError) as info:
         load_ruleset(path)
-    # many long scripts are parsed up to a budget (a few seconds); everything else is refused at once
-    assert time.perf_counter() - start < (5.0 if name == "many_scripts" else 1.0)
+    # many long scripts are parsed only up to a budget of characters, which bounds the time it takes
+    # (measured by no clock: a loaded machine would make such a test fail for no fault of the code)
+    if name == "many_scripts":
+        assert any(p.code == "P006" for p in info.value.problems), info.value
     # a file that is no ruleset at all (empty, binary) is a usage error; a broken ruleset is invalid input
     assert info.value.exit_code == (2 if name in ("binary", "empty") else 1)
     assert all(p.span is not None and p.span.line >= 1 for p in info.value.problems), info.value

@@ -117,6 +117,7 @@ class _Runner:
         sc["over"] = g.is_over
         sc["decider"] = Player(g.current_player) if g.current_player is not None else None
         sc["winners"] = [Player(w) for w in g.winners] if g.is_over else []
+        sc["log"] = [text for who, text in g.state.log if who == -1]   # the public log lines, oldest first
         return sc
 
     def eval(self, text: str, path: tuple) -> Any:
