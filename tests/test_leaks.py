@@ -176,3 +176,57 @@ def narrate_truth(payload) -> str:
     from meeple.runtime.render import render
 
     return render(payload, None)
+
+
+SECRETS = """\
+meeple: 1
+name: Secrets
+players: {min: 2, max: 2}
+counters:
+  player: {coins: {initial: 3, visibility: owner}}
+zones:
+  game: {deck: {visibility: hidden}, table: {}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    items:
+      - {id: ace, name: Ace}
+      - {id: king, name: King}
+      - {id: queen, name: Queen}
+      - {id: jack, name: Jack}
+setup: |
+  move(components("card"), deck)
+  for p in players:
+      draw(2, deck, p.hand)
+flow: |
+  for p in players:
+      log("{p.name} has {p.coins} coins and {count(p.hand)} cards")
+      choose p "Play a card, {p.name}: you hold {text(list(p.hand))}":
+          option "Play {c.name} face up" for c in p.hand:
+              move(c, table)
+              log("{p.name} plays {c.name}")
+          option "Put {c.name} back in the deck" for c in p.hand:
+              move(c, deck)
+              log("{p.name} puts {c.name} back")
+scoring:
+  score: p.coins
+"""
+
+
+def test_each_seat_reads_what_it_may_see(tmp_path):
+    """The rule in words: a hole that mentions something a seat cannot see reads as a placeholder for it,
+    decided by the engine whatever the ruleset's author wrote."""
+    path = tmp_path / "secrets.yaml"
+    path.write_text(SECRETS)
+    g = load_ruleset(path).new_game(2, 1)
+    hand = [g.rs.components[c].name for c in g.state.zones["0.hand"]]
+    assert g.log_for(0) == ["P1 has 3 coins and 2 cards"]
+    assert g.log_for(1) == ["P1 has a hidden amount coins and 2 cards"]  # another's coins are theirs alone
+    assert g.prompt_for(0) == f"Play a card, P1: you hold {', '.join(hand)}"
+    assert g.prompt_for(1) == "Play a card, P1: you hold 2 hidden cards"
+    played = g.take(0, 0)  # face up: once on the table, everyone reads its name
+    assert played.text(1) == f"P1: Play {hand[0]} face up" and g.log_for(1)[-2] == f"P1 plays {hand[0]}"
+    hidden = g.take(g.legal_actions(1)[-1]["label"] and len(g.legal_actions(1)) - 1, 1)  # back into the deck
+    assert hidden.text(0) == "P2: Put a hidden card back in the deck"
+    assert g.log_for(0)[-1] == "P2 puts a hidden card back" and "hidden" not in g.log_for(1)[-1]
+    assert hidden.changes[0] == ["a hidden card: P2 hand → deck"]

@@ -176,6 +176,8 @@ class Game:
         st.pending["chosen"][seat] = i
         st.actions.append({"player": seat, "key": key})
         if len(st.pending["chosen"]) == len(st.pending["players"]):
+            if not st.quiet:
+                st.before = (dict(st.loc), frozenset(st.facedown))
             M.resolve(self._ev)
             M.run(self._ev)
 

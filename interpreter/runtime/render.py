@@ -36,32 +36,45 @@ def can_see(visibility: str, owner: int | None, viewer: int) -> bool:
     return False
 
 
-def zone_access(ev: Evaluator, key: str) -> tuple[str, int | None, int | None]:
+def _owner(loc: dict, c: int) -> int | None:
+    key = loc.get(c)
+    while key is not None:
+        head = key.split(".", 1)[0]
+        if head.isdigit():
+            return int(head)
+        if not head.startswith("#"):
+            return None
+        key = loc.get(int(head[1:]))
+    return None
+
+
+def zone_access(ev: Evaluator, key: str, loc: dict | None = None) -> tuple[str, int | None, int | None]:
     """A zone's visibility, its owning seat, and the component whose slot it is (or None)."""
     rs = ev.rs
     if key.startswith("#"):
         cid, _, slot = key[1:].partition(".")
         parent = int(cid)
-        owner = ev.owner(parent)
+        owner = _owner(ev.st.loc if loc is None else loc, parent)
         decl = rs.kinds[rs.components[parent].kind].slots[slot]
-        return decl.visibility, None if owner is None else int(owner), parent
+        return decl.visibility, owner, parent
     head, dot, name = key.partition(".")
     if dot and head.isdigit():
         return rs.player_zones[name].visibility, int(head), None
     return rs.game_zones[key].visibility, None, None
 
 
-def visible(ev: Evaluator, c: int, viewer: int) -> bool:
-    """Whether `viewer` sees component `c` (its identity) where it is now: the rule `Game.view` follows."""
-    st = ev.st
+def visible(ev: Evaluator, c: int, viewer: int, then: tuple[dict, Any] | None = None) -> bool:
+    """Whether `viewer` sees component `c` (its identity) where it is now (or where it was `then`, a
+    (locations, face-down set) snapshot): the rule `Game.view` follows."""
+    loc, facedown = (ev.st.loc, ev.st.facedown) if then is None else then
     while True:
-        key = st.loc.get(c)
+        key = loc.get(c)
         if key is None:
             return False
-        vis, owner, parent = zone_access(ev, key)
+        vis, owner, parent = zone_access(ev, key, loc)
         if not can_see(vis, owner, viewer):
             return False
-        if c in st.facedown and owner != viewer:
+        if c in facedown and owner != viewer:
             return False
         if parent is None:
             return True
@@ -74,7 +87,9 @@ def hidden_from(ev: Evaluator, viewer: int) -> set[int]:
 
 
 def seers(ev: Evaluator, c: int) -> list[int]:
-    return [p for p in range(ev.st.nplayers) if visible(ev, c, p)]
+    """The seats that see `c` now or saw it when this step began (they know it: naming it tells nothing)."""
+    then = ev.st.before
+    return [p for p in range(ev.st.nplayers) if visible(ev, c, p) or (then is not None and visible(ev, c, p, then))]
 
 
 # ------------------------------------------------------------------ what a hole mentions

@@ -49,6 +49,7 @@ class GameState:
 
     __slots__ = (
         "actions",
+        "before",
         "counters",
         "coverage",
         "facedown",
@@ -88,6 +89,9 @@ class GameState:
         # A quiet game (simulations, a bot's look-ahead) keeps its log lines as plain text nobody reads,
         # skipping the per-seat rendering and the score notes, which cost time and are never shown.
         self.quiet = False
+        # Where components were when the current step began (narrated games only; not saved): a seat
+        # that saw a card then may read its name in this step's text even once it is hidden again.
+        self.before: tuple[dict, frozenset] | None = None
 
     def copy(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -104,6 +108,7 @@ class GameState:
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
         g.quiet = self.quiet
+        g.before = self.before
         return g
 
 
