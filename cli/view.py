@@ -196,7 +196,7 @@ def menu_lines(labels: list[str], ranges: list[dict], width: int = 80) -> list[s
 # ------------------------------------------------------------------ the end
 def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
     """Ranking with places, scores and tie-breaks, where each player's points came from, and the winner."""
-    ranks = results.ranking(game)
+    ranks = game.ranking()
     tb = results.tiebreak_texts(game)
     lines = ["Final ranking:"]
     for r in ranks:
@@ -209,7 +209,7 @@ def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
     if used:
         lines.append(wrap(f"Tie-break applied: {', '.join(tb[:used])} (the leaders were tied on score).", width))
     counters = results.score_counters(game)
-    rows = [results.breakdown(game, s) for s in range(game.state.nplayers)]
+    rows = [game.score_breakdown(s) for s in range(game.state.nplayers)]
     # Shown only when it explains the scores exactly (a score set by assignment has no notes).
     if counters and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores)):
         lines.append(f"Where the {', '.join(counters)} came from:")

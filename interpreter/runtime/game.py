@@ -16,6 +16,7 @@ from typing import Any
 from meeple.errors import IllegalAction, Problem, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
+from meeple.runtime import results
 from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
 from meeple.runtime.narrate import Move, take
@@ -199,6 +200,14 @@ class Game:
         keys = [self.ranking_key(i) for i in range(self.state.nplayers)]
         best = max(keys)
         return [i for i, k in enumerate(keys) if k == best]
+
+    def ranking(self) -> list[dict]:
+        """Players best first: {place, seat, score, tiebreaks} (tied players share a place)."""
+        return results.ranking(self)
+
+    def score_breakdown(self, seat: int) -> list[tuple[str, str, int]]:
+        """Where a player's score came from: (counter, source, total) per card, effect or phase."""
+        return results.breakdown(self, seat)
 
     def evaluate(self, expr: str, scope: dict | None = None) -> Any:
         """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
