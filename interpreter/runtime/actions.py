@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
 from meeple.runtime.data import Comp
-from meeple.runtime.render import text_parts
-from meeple.runtime.results import QUIET, note_change
+from meeple.runtime.render import QUIET, text_parts
+from meeple.runtime.results import note_change
 from meeple.runtime.values import show
 
 

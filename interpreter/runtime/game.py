@@ -20,8 +20,7 @@ from meeple.runtime import results
 from meeple.runtime.compiler import CompiledEvaluator
 from meeple.runtime.data import Comp, Player, Zone, decode, encode
 from meeple.runtime.narrate import Move, take
-from meeple.runtime.render import render
-from meeple.runtime.results import NOTE
+from meeple.runtime.render import log_entry, render
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -292,7 +291,7 @@ class Game:
             st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
             st.loc = {c: k for k, v in st.zones.items() for c in v}
             st.facedown = {int(c) for c in s["facedown"]}
-            st.log = [(int(a), _log_note(t) if int(a) == NOTE else _log_text(t)) for a, t in s["log"]]
+            st.log = [(int(a), log_entry(int(a), t)) for a, t in s["log"]]
             st.pending = _dec_pending(s["pending"])
             st.over = bool(s["over"])
             st.phase = str(s["phase"])
@@ -339,32 +338,6 @@ def _check_counters(rs: Ruleset, st: GameState) -> None:
     for key, initial in expected.items():
         if type(initial) is int and type(st.counters[key]) is not int:
             raise ValueError(f"counter `{key}` should hold a number")
-
-
-def _log_note(t: Any) -> list:
-    """An engine note (results.py): [counter key, change, source]."""
-    if not (isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and type(t[1]) is int
-            and isinstance(t[2], str)):
-        raise ValueError("a note in the log must be [counter, change, source]")
-    return list(t)
-
-
-def _log_text(t: Any) -> Any:
-    """A saved log line: plain text, or parts (render.py) whose holes are [text, seats, placeholder]."""
-    if isinstance(t, str):
-        return t
-    if not isinstance(t, list):
-        raise ValueError("a log line must be text or a list of parts")  # noqa: TRY004 - a corrupt save
-    out: list = []
-    for p in t:
-        if isinstance(p, str):
-            out.append(p)
-        elif isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[2], str) \
-                and isinstance(p[1], list) and all(type(x) is int for x in p[1]):
-            out.append([p[0], list(p[1]), p[2]])
-        else:
-            raise ValueError("a log line's parts must be text or [text, seats, placeholder]")
-    return out
 
 
 def _enc_pending(p: Any) -> Any:

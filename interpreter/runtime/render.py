@@ -230,3 +230,39 @@ def render(payload: str | Parts, viewer: int | None) -> str:
         else:
             out.append(p[2])
     return "".join(out)
+
+
+# ------------------------------------------------------------------ saved log lines
+NOTE = -2  # log audience of engine notes (results.py): never shown to a seat
+QUIET = -3  # log audience of the lines of a quiet game (state.quiet): never shown to a seat
+
+
+def log_entry(audience: int, t: Any) -> Any:
+    """A saved log line, checked: an engine note, plain text, or parts. Anything else is a corrupt save."""
+    return _log_note(t) if audience == NOTE else _log_text(t)
+
+
+def _log_note(t: Any) -> list:
+    """An engine note (results.py): [counter key, change, source]."""
+    if not (isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and type(t[1]) is int
+            and isinstance(t[2], str)):
+        raise ValueError("a note in the log must be [counter, change, source]")
+    return list(t)
+
+
+def _log_text(t: Any) -> Any:
+    """A saved log line: plain text, or parts (render.py) whose holes are [text, seats, placeholder]."""
+    if isinstance(t, str):
+        return t
+    if not isinstance(t, list):
+        raise ValueError("a log line must be text or a list of parts")  # noqa: TRY004 - a corrupt save
+    out: list = []
+    for p in t:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[2], str) \
+                and isinstance(p[1], list) and all(type(x) is int for x in p[1]):
+            out.append([p[0], list(p[1]), p[2]])
+        else:
+            raise ValueError("a log line's parts must be text or [text, seats, placeholder]")
+    return out

@@ -12,10 +12,9 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.data import Comp, Player
+from meeple.runtime.render import NOTE
 from meeple.runtime.values import show
 
-NOTE = -2  # log audience of engine notes: never shown to a seat
-QUIET = -3  # log audience of the lines of a quiet game (state.quiet): never shown to a seat
 Game = Any  # runtime.game.Game, which imports this module
 
 
