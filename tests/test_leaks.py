@@ -230,3 +230,21 @@ def test_each_seat_reads_what_it_may_see(tmp_path):
     assert hidden.text(0) == "P2: Put a hidden card back in the deck"
     assert g.log_for(0)[-1] == "P2 puts a hidden card back" and "hidden" not in g.log_for(1)[-1]
     assert hidden.changes[0] == ["a hidden card: P2 hand → deck"]
+
+
+def test_a_save_keeps_what_each_seat_may_read(tmp_path):
+    import json
+
+    from meeple.errors import SaveError
+
+    path = tmp_path / "secrets.yaml"
+    path.write_text(SECRETS)
+    g = load_ruleset(path).new_game(2, 1)
+    g.take(len(g.legal_actions(0)) - 1, 0)  # P1 puts a card back: P2 reads "a hidden card"
+    again = Game.from_json(g.rs, json.loads(json.dumps(g.to_json())))
+    assert [again.log_for(v) for v in (0, 1)] == [g.log_for(v) for v in (0, 1)]
+    assert "P1 puts a hidden card back" in again.log_for(1)
+    bad = g.to_json()
+    bad["state"]["log"].append([-1, [["Ace", "not seats", "a hidden card"]]])
+    with pytest.raises(SaveError):
+        Game.from_json(g.rs, bad)
