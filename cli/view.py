@@ -247,9 +247,10 @@ def info_text(rs: Ruleset, name: str, width: int = 80) -> str:
             continue
         if kind.lower() == key and kd.get("description"):
             out.append(wrap(f"{kind} (a kind of component): {kd['description']}", width))
-        for item in kd.get("items") or []:
-            if isinstance(item, dict) and key in (str(item.get("name", "")).lower(), str(item.get("id", "")).lower()):
-                out.append(_item_text(kind, kd, item, width))
+        found = [item for item in kd.get("items") or [] if isinstance(item, dict)
+                 and key in (str(item.get("name", "")).lower(), str(item.get("id", "")).lower())]
+        if found:
+            out.append(_item_text(kind, kd, _merged(found), width))
     for section in ("zones", "counters"):
         for scope, decls in (rs.raw.get(section) or {}).items():
             for n, d in (decls or {}).items():
@@ -260,6 +261,18 @@ def info_text(rs: Ruleset, name: str, width: int = 80) -> str:
     if not out:
         return f"Nothing is called {name!r}. Try a name shown on the board."
     return "\n".join(dict.fromkeys(out))  # copies of one item are described once
+
+
+def _merged(items: list[dict]) -> dict:
+    """Items of one name (a card printed once per season) as one: differing values listed together."""
+    out: dict = {}
+    for item in items:
+        for k, v in item.items():
+            seen = out.setdefault(k, [])
+            if v not in seen:
+                seen.append(v)
+    return {k: vs[0] if len(vs) == 1 else (", ".join(map(str, vs)) if k != "on" and k != "options" else vs[0])
+            for k, vs in out.items()}
 
 
 def _item_text(kind: str, kd: dict, item: dict, width: int) -> str:
