@@ -66,6 +66,22 @@ def usage(message: str, hint: str | None = None, code: str = "U001") -> UsageErr
     return UsageError(Problem(code, message, hint=hint))
 
 
+# Absurd numbers are usage errors, not hours of work or a MemoryError: limits far above any real use.
+MAX_GAMES = 10_000_000
+MAX_WORKERS = 1_024
+MAX_SECONDS = 86_400.0
+
+
+def check_games(games: int, option: str = "--games") -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise usage(f"{option} must be at least 1 and at most {MAX_GAMES:,}, not {games}")
+
+
+def check_workers(workers: int) -> None:
+    if not 0 <= workers <= MAX_WORKERS:
+        raise usage(f"--workers must be from 0 (one per core) to {MAX_WORKERS:,}, not {workers}")
+
+
 def fmt_num(x: float, digits: int = 2) -> str:
     if math.isnan(x):  # no numeric data
         return "-"

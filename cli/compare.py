@@ -8,11 +8,13 @@ it in words. `--plot` draws score distributions and seat win rates (needs the `p
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
-from meeple.cli.common import format_option, table, usage
+from meeple.cli.common import check_games, check_workers, format_option, table, usage
 
 
 def _pct(x: float | None) -> str:
@@ -114,37 +116,21 @@ def _fmt(x: float | None) -> str:
     return f"{x:.3f}" if abs(x) < 1 else f"{x:.2f}"
 
 
-def plot(res: dict[str, Any], path: str) -> None:
-    """Score distributions (left) and per-seat win rates with 95% CIs (right), one colour per ruleset."""
-    import matplotlib
+PLOT_FORMATS = (".png", ".svg", ".pdf", ".jpg", ".jpeg", ".eps", ".ps", ".tif", ".tiff", ".webp")
 
-    matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt
 
-    sums = res["rulesets"]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
-    everything = [x for scores in res["score_samples"] for x in scores] or [0]
-    lo, hi = min(everything), max(everything)
-    # The same bins for every ruleset, else the outlines cannot be compared; whole points when few.
-    bins = [lo + i for i in range(int(hi - lo) + 2)] if hi - lo <= 60 else 40
-    for s, scores in zip(sums, res["score_samples"]):
-        ax1.hist(scores, bins=bins, range=(lo, hi + 1), histtype="step", linewidth=1.6, label=s["ruleset"])
-    ax1.set(title="Score distribution (all seats)", xlabel="final score", ylabel="players")
-    ax1.legend(fontsize=8)
-    n, width = res["players"], 0.8 / len(sums)
-    for i, s in enumerate(sums):
-        xs = [k + (i - (len(sums) - 1) / 2) * width for k in range(n)]
-        rates = [seat["win_rate"] for seat in s["seats"]]
-        err = [[r - seat["win_ci"][0] for r, seat in zip(rates, s["seats"])],
-               [seat["win_ci"][1] - r for r, seat in zip(rates, s["seats"])]]
-        ax2.bar(xs, rates, width, yerr=err, capsize=3, label=s["ruleset"])
-    ax2.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label="fair share")
-    ax2.set_xticks(range(n), [f"P{k + 1}" for k in range(n)])
-    ax2.set(title=f"Win rate by seat (95% CI), {res['games']} games", ylabel="win rate")
-    ax2.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+def check_plot_path(path: str) -> None:
+    """A file matplotlib can write (its format named by the suffix) in a folder that exists."""
+    p = Path(path)
+    if p.is_dir():
+        raise usage(f"--plot {path} is a folder; give a file name such as {p / 'compare.png'}", code="U032")
+    if p.suffix.lower() not in PLOT_FORMATS:
+        raise usage(f"--plot {path}: the file name must end in one of {', '.join(PLOT_FORMATS)}", code="U032")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise usage(f"--plot {path}: there is no folder {parent}", code="U032")
+    if not os.access(parent, os.W_OK):
+        raise usage(f"--plot {path}: the folder {parent} is not writable", code="U032")
 
 
 def _need_matplotlib() -> None:
@@ -182,7 +168,11 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
+    check_games(games)
+    check_workers(workers)
     if plot_file:
+        # Before playing: a bad path found after minutes of games would throw the games away.
+        check_plot_path(plot_file)
         _need_matplotlib()
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
@@ -193,6 +183,8 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     else:
         res = run(loaded, n, games, seed, agents, workers, coverage)
     if plot_file:
+        from meeple.tools.plot import plot
+
         plot(res, plot_file)
     if fmt == "json":
         click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))

@@ -12,7 +12,18 @@ from typing import Any
 
 import click
 from meeple.cli import __version__
-from meeple.cli.common import MeepleGroup, fmt_num, format_option, load, resolve_players, table, usage
+from meeple.cli.common import (
+    MAX_SECONDS,
+    MeepleGroup,
+    check_games,
+    check_workers,
+    fmt_num,
+    format_option,
+    load,
+    resolve_players,
+    table,
+    usage,
+)
 from meeple.cli.play import play
 from meeple.errors import MeepleError, UsageError
 
@@ -26,6 +37,7 @@ def meeple() -> None:
 meeple.add_command(play)
 from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
 from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
+from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
 # Further commands register above this line: one import and one add_command each.
 
 
@@ -113,15 +125,16 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
 
     rs = load(ruleset)
     n = resolve_players(rs, players)
-    if games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
+    check_games(games)
+    check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
     if progress and fmt == "text":
         with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage)
+            summary = run(rs, n, games, seed, agents, workers, progress=bar.update, coverage=coverage,
+                          keep_records=records or coverage)
     else:
-        summary = run(rs, n, games, seed, agents, workers, coverage=coverage)
+        summary = run(rs, n, games, seed, agents, workers, coverage=coverage, keep_records=records or coverage)
     cov = None
     if coverage:
         from meeple.tools.coverage import coverage_report
@@ -169,10 +182,10 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     rs = load(ruleset)
     for n in players:
         check_players(rs, n)
-    if games is not None and games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    if seconds <= 0:
-        raise usage(f"--seconds must be positive, not {seconds}")
+    if games is not None:
+        check_games(games)
+    if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
+        raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     rows = run(rs, list(players) or None, games, seconds)
     if fmt == "json":
         click.echo(json.dumps({"ruleset": rs.name, "rows": [r.to_json() for r in rows]}, indent=2))

@@ -6,8 +6,9 @@
 The engine is a pipeline of stages, one subpackage each, in the order a ruleset flows through them:
 `loading` (YAML, schema, variants) -> `language` (grammar, AST, parser, model) -> `checker` ->
 `runtime` (state, evaluators, frame machine, built-ins, Game) -> `tools` (agents, simulation,
-comparison, coverage, scenarios). Each stage imports only the stages before it; this file, the
-public API, sits on top of them all.
+comparison, coverage, scenarios) -> `web` (`meeple serve`; needs the `web` extra, and this file never
+imports it). Each stage imports only the stages before it; this file, the public API, sits on top of
+them all.
 """
 
 from meeple.errors import (

@@ -65,3 +65,23 @@ def visible_ids(view):
 
     walk(view)
     return out
+
+
+def examples(ci: int, long: int) -> int:
+    """How many hypothesis examples a property test runs: `ci` normally, `long` with `pytest --long` (or
+    MEEPLE_LONG=1)."""
+    import os
+
+    return long if os.environ.get("MEEPLE_LONG") == "1" else ci
+
+
+def record(counts, outcome: str) -> None:
+    """Count what a fuzzed case did; with MEEPLE_LONG_LOG=FILE also append it there as it happens, so that
+    a long run stopped early still tells how far it got."""
+    import os
+
+    counts[outcome] += 1
+    path = os.environ.get("MEEPLE_LONG_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(outcome + "\n")

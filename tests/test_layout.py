@@ -1,7 +1,8 @@
 """The package's folders show the pipeline, and imports run one way.
 
 Stages, in the order a ruleset flows: errors (shared by all) -> loading -> language -> checker ->
-runtime -> tools -> the command line; the package's `__init__` (the public API) sits on top. A module
+runtime -> tools -> web (the browser front end) -> the command line; the package's `__init__` (the
+public API) sits on top. A module
 may import modules of its own stage or of earlier ones, never of a later one, and no two modules may
 import each other, even lazily (inside a function) or only for type checking.
 """
@@ -12,7 +13,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "cli", "__init__"]
+STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "web", "cli", "__init__"]
 
 
 def module_files() -> dict[str, Path]:

@@ -133,7 +133,7 @@ def check_mutant(text: str, relpath: str, workdir: Path) -> None:
         (tree / rel).write_text(text if rel == relpath else source, encoding="utf-8")
     path = tree / relpath
     try:
-        load_ruleset(path)
+        load_ruleset(path, allow=[tree])  # a variant names its base as `../game.yaml`: allow the whole copy
     except RulesetError as e:
         assert e.problems
         for p in e.problems:  # every problem is located: in this file, or in the base game it changes

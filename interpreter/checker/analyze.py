@@ -17,6 +17,7 @@ from typing import Any
 from meeple.checker import typesys as ty
 from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
+from meeple.checker.layout import layout_warnings
 from meeple.checker.scriptcheck import Script
 from meeple.checker.typesys import T
 from meeple.checker.usage import definition_problems, usage_warnings
@@ -41,7 +42,7 @@ def analyze(rs: Ruleset, extra_names: Iterable[str] = (), *, partial: bool = Fal
     """
     _number_nodes(rs)
     _suspension(rs)
-    problems = Checker(rs, set(extra_names), partial, locate).run()
+    problems = Checker(rs, set(extra_names), partial, locate).run() + _suspending_recursion(rs)
     # A warning located in another file (the base game of a variant) is that file's own business:
     # it shows when that file is validated, and must not fail `validate --strict` of the variant.
     problems = [p for p in problems if p.severity == "error" or p.span is None or p.span.file == rs.path]
@@ -140,6 +141,19 @@ def _suspension(rs: Ruleset) -> None:
     rs.suspending_procs = proc_susp
 
 
+def _suspending_recursion(rs: Ruleset) -> list[Problem]:
+    """A procedure that asks for a decision and calls itself keeps every unfinished call on the game's
+    frame stack, which grows with every decision until the engine stops the game: refuse it here."""
+    out = []
+    for name in sorted(rs.suspending_procs):
+        for n in A.walk(rs.procedures[name].body):
+            if type(n) is A.Call and n.func == name:
+                out.append(Problem("C022", f"`{name}` asks for a decision and calls itself: every call waits on "
+                                           "the stack until the game ends", n.span,
+                                   hint="repeat the decision with a `while` loop instead"))
+    return out
+
+
 class Checker(Decls):
     """Runs every script's check until inferred types settle; then definitions and usage."""
 
@@ -186,6 +200,7 @@ class Checker(Decls):
         definition_problems(self)
         if not self.partial:
             usage_warnings(self, roots)
+            layout_warnings(self)
         return self.problems.items
 
     # ------------------------------------------------------------ the scripts

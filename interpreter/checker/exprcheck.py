@@ -15,6 +15,9 @@ from meeple.checker.opcheck import Ops, src
 from meeple.checker.typesys import T
 from meeple.language import ast as A
 
+# Built-ins that return none when there is nothing to return (the language reference says "or none").
+MAYBE_NONE = frozenset({"first", "last", "random_pick", "owner", "zone_of"})
+
 
 @dataclass(slots=True)
 class RootInfo:
@@ -93,7 +96,10 @@ class Exprs(Ops):
             return ty.list_of(out)
         if t is A.MapLit:
             for k, v in n.pairs:
-                self.expr(k)
+                kt = self.expr(k)
+                if kt.k in ("list", "map"):
+                    self.add("C011", f"{kt} cannot be a map key", k.span,
+                             hint="use a string, a number, a player or a component as the key")
                 self.expr(v)
             return ty.MAP
         if t is A.Comp:
@@ -107,6 +113,10 @@ class Exprs(Ops):
             v = self.expr(n.operand)
             if v.k not in ty.NUMLIKE and v.k != "any":
                 self.add("C011", f"cannot negate {v}", n.span)
+            elif type(n.operand) is A.Call and n.operand.func in MAYBE_NONE:
+                self.add("W011", f"`{n.operand.func}(...)` is none when there is nothing to take, and none "
+                                 "cannot be negated", n.span, severity="warning",
+                         hint="give a default first: `x = first(xs)` then `-x if x != none else 0`")
             return ty.NUM if v.k in ty.NUMLIKE else ty.ANY
         if t is A.CondExpr:
             self.expr(n.test)

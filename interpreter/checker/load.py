@@ -7,7 +7,7 @@ run reports every mistake. Names of bundled rulesets resolve to files under `rul
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +26,11 @@ def read_document(path: Path) -> Any:
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
-                 factory: Callable[..., Ruleset] = Ruleset) -> Ruleset:
-    """Load, validate and analyse a ruleset (or variant) by bundled name or path."""
+                 factory: Callable[..., Ruleset] = Ruleset, allow: Sequence[str | os.PathLike] = ()) -> Ruleset:
+    """Load, validate and analyse a ruleset (or variant) by bundled name or path. `allow`: folders besides
+    the ruleset's own that its `extends:` and `import:` may read."""
     path = find_ruleset(str(name_or_path))
-    layers = resolve_layers(path, read_document)  # [base doc, ..., this doc]; merged data with per-key origin docs
+    layers = resolve_layers(path, read_document, allow=allow)  # [base doc, ..., this doc]; merged data with per-key origin docs
     b = Builder()
     for d in layers.docs:
         b.sources[d.path] = d.text

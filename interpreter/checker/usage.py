@@ -141,9 +141,10 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
         ck.problems.add(code, message, span, hint=hint, severity="warning")
 
     reached = _reached_phases(ck, roots)
+    named = _all_phase_refs(ck)  # once: per unreached phase it made thousands of phases quadratic
     for name in rs.phases:
         if name not in reached:
-            why = "" if name not in _all_phase_refs(ck) else ": only scripts that never run name it"
+            why = "" if name not in named else ": only scripts that never run name it"
             warn("W001", f"the phase `{name}` is never run{why}", rs.spans.get(("phase", name)),
                  hint=f"run it with `phase {name}` in `flow`")
     for name in _own(raw, "procedures"):

@@ -14,6 +14,7 @@ from meeple.language.syntax import ScriptBudget
 from meeple.loading.yamlsrc import Document
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
+MAX_COMPONENTS = 10_000  # components of all kinds, copies included (the schema bounds one `count:`)
 
 
 class Builder:
@@ -83,6 +84,10 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
     players = data.get("players") or {}
     rs = factory(name=str(data.get("name", Path(top.path).stem)), path=top.path,
                  min_players=int(players.get("min", 1)), max_players=int(players.get("max", 1)))
+    if rs.min_players > rs.max_players:
+        doc = where(("players", "min"))
+        b.problems.add("S005", f"`players.min` ({rs.min_players}) is more than `players.max` ({rs.max_players})",
+                       doc.span(("players", "min")) if doc else None)
     rs.sources = b.sources
     rs.raw = data
     rs.constants = {k: _none(v) for k, v in (data.get("constants") or {}).items()}
@@ -142,7 +147,13 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
             item_id = str(item.get("id", kind))
             name = str(item.get("name", item.get("id", kind)))
             span = idoc.span(ipath) if idoc else None
-            for _ in range(int(item.get("count", 1))):
+            count = int(item.get("count", 1))
+            if cid + count > MAX_COMPONENTS:
+                # The schema bounds one count; this bounds them all, before a single copy is made.
+                b.problems.add("S005", f"more than {MAX_COMPONENTS:,} components in all (the engine's limit)",
+                               idoc.span(ipath + ("count",)) if idoc and "count" in item else span)
+                count = 0
+            for _ in range(count):
                 rs.components.append(CompDef(cid, kind, item_id, name, item_attrs, on, opts, span))
                 rs.items.setdefault(item_id, []).append(cid)
                 cid += 1

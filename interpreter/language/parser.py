@@ -269,6 +269,11 @@ class _Build(Transformer):
 
     def number(self, items):
         tok = items[0]
+        # Length first: Python refuses to read numbers of more than 4,300 digits at all.
+        if len(tok) > len(str(PE.MAX_NUMBER)) or int(tok) > PE.MAX_NUMBER:
+            shown = tok if len(tok) <= 24 else tok[:20] + "..."
+            raise RulesetError(Problem("P007", f"the number {shown} is too large (the limit is {PE.MAX_NUMBER:,})",
+                                       self.tsp(tok)))
         return A.Num(self.tsp(tok), int(tok))
 
     def string(self, items):

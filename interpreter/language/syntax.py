@@ -7,6 +7,8 @@ from typing import Any
 
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language.parse_errors import MAX_SCRIPT, MAX_SCRIPTS
+
+MAX_SCRIPT_COUNT = 2_000  # scripts in one load: phases, procedures, handlers, options, expressions
 from meeple.language.parser import parse_expr, parse_options, parse_script
 
 
@@ -15,11 +17,18 @@ class ScriptBudget:
 
     def __init__(self) -> None:
         self.used = 0
+        self.scripts = 0
         self.told = False
 
     def spend(self, text: str, span: Span | None) -> list[Problem] | None:
         """None if the script may be parsed, else the problems to report (the total only once)."""
         self.used += len(text)
+        self.scripts += 1
+        if self.scripts > MAX_SCRIPT_COUNT:
+            # Each script costs a parse however short it is: thousands of one-word phases are a budget too.
+            told, self.told = self.told, True
+            return [] if told else [Problem("P006", f"this file has more than {MAX_SCRIPT_COUNT:,} scripts (the "
+                                                    "engine's limit)", span)]
         if len(text) > MAX_SCRIPT:
             return [Problem("P006", f"this script is too long ({len(text):,} characters; the limit is "
                             f"{MAX_SCRIPT:,})", span, hint="move parts of it into procedures")]

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from meeple.errors import Problem, RulesetError, UsageError
+from meeple.errors import MeepleError, Problem, RulesetError, UsageError
 from meeple.loading.resources import data_dir
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document, load_yaml_file
@@ -43,6 +43,65 @@ def find_library(name: str, relative_to: Path) -> Path:
         if c.is_file():
             return c
     raise FileNotFoundError(name)
+
+
+ALLOW_ENV = "MEEPLE_ALLOW_PATHS"  # more folders that `extends:` and `import:` may read, os.pathsep-separated
+SUFFIXES = (".yaml", ".yml")
+
+
+class OutsideError(Exception):
+    """A reference that names a file it may not read (outside the allowed folders, or not YAML)."""
+
+
+def allowed_roots(asked: Path, allow: tuple[Path, ...] = ()) -> tuple[Path, ...]:
+    """The folders whose files `extends:` and `import:` may read when loading `asked`: the bundled
+    rulesets, the folder of the file asked for (and everything below it), and any folder allowed
+    explicitly (by the caller, or in the environment variable MEEPLE_ALLOW_PATHS)."""
+    extra = [Path(x) for x in os.environ.get(ALLOW_ENV, "").split(os.pathsep) if x]
+    roots = [rulesets_dir(), asked.parent, *allow, *extra]
+    return tuple(r.resolve() for r in roots)
+
+
+def find_reference(name: str, relative_to: Path, roots: tuple[Path, ...], library: bool = False) -> Path:
+    """The file an `extends:` (or, with `library`, an `import:`) names: a bundled ruleset, variant or
+    library by name, or a YAML path relative to the file naming it, inside one of `roots`.
+
+    Raises FileNotFoundError when there is no such file, OutsideError when it may not be read."""
+    rd = rulesets_dir()
+    bundled_names = [rd / "lib" / f"{name}.yaml"] if library else \
+        [rd / f"{name}.yaml", rd / "variants" / f"{name}.yaml", rd / name]
+    p = Path(name)
+    candidates = [] if p.is_absolute() else [relative_to.parent / p]
+    for c in candidates + bundled_names:
+        if not c.is_file():
+            continue
+        if c.suffix not in SUFFIXES:
+            raise OutsideError(f"`{name}` is not a YAML file (.yaml or .yml)")
+        real = c.resolve()
+        if not any(real.is_relative_to(r) for r in roots):
+            raise OutsideError(f"`{name}` is outside this ruleset's folder")
+        return c
+    if p.is_absolute() and p.is_file():
+        raise OutsideError(f"`{name}` is an absolute path; name a file relative to this one")
+    raise FileNotFoundError(name)
+
+
+OUTSIDE_HINT = (f"name a bundled ruleset, or a file in this ruleset's folder; to read other folders, list "
+                f"them in the environment variable {ALLOW_ENV}")
+
+
+def read_reference(read: Callable[[Path], Document], path: Path, by: Document, at: tuple, name: str,
+                    code: str) -> Document:
+    """Read a file that another names. A file that is no ruleset at all is reported where it is named,
+    without quoting it: `extends: /etc/passwd`-like mistakes must not print other files."""
+    try:
+        raw = load_yaml_file(path)
+    except MeepleError:
+        raise RulesetError(Problem(code, f"`{name}` is not a Meeple ruleset file", by.span(at))) from None
+    if not isinstance(raw.data, dict) or "meeple" not in raw.data:
+        raise RulesetError(Problem(code, f"`{name}` is not a Meeple ruleset file (it has no `meeple:` key)",
+                                   by.span(at)))
+    return read(path)
 
 
 def display_path(p: Path) -> str:

@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import copy
 import difflib
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeple.errors import MeepleError, Problem, RulesetError, Span
-from meeple.loading.files import find_library, find_ruleset, load_document
+from meeple.errors import Problem, RulesetError, Span
+from meeple.loading.files import (
+    OUTSIDE_HINT,
+    OutsideError,
+    allowed_roots,
+    find_reference,
+    load_document,
+    read_reference,
+)
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document
 
@@ -77,10 +85,13 @@ def _fail(code: str, message: str, span: Span | None, hint: str | None = None) -
     return RulesetError(Problem(code, message, span, hint=hint))
 
 
-def resolve_layers(path: Path, read: Callable[[Path], Document] = load_document) -> Layers:
+def resolve_layers(path: Path, read: Callable[[Path], Document] = load_document, *,
+                   allow: Sequence[str | os.PathLike] = ()) -> Layers:
     """The files a ruleset is made of, merged. `read` loads one document (the checker passes one that
-    also reports the scripts' syntax errors of a file that fails its schema check)."""
-    chain = _chain(Path(path), read)
+    also reports the scripts' syntax errors of a file that fails its schema check). `extends:` and
+    `import:` read only bundled files and files under the folder of `path` or of a folder in `allow`."""
+    roots = allowed_roots(Path(path), tuple(Path(a) for a in allow))
+    chain = _chain(Path(path), read, roots)
     root = chain[0]
     if "library" in root.data and len(chain) > 1:
         raise _fail("V002", f"`{root.path}` is a library of procedures, not a game: a variant extends a game",
@@ -92,11 +103,11 @@ def resolve_layers(path: Path, read: Callable[[Path], Document] = load_document)
     _to_list_space(layers)
     if len(chain) > 1:
         _validate_merged(layers)
-    _imports(layers, read)
+    _imports(layers, read, roots)
     return layers
 
 
-def _chain(path: Path, read: Callable[[Path], Document]) -> list[Document]:
+def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]) -> list[Document]:
     """[base, variant, variant of the variant, ...], following `extends:` from the file asked for."""
     docs = [read(path)]
     seen = [path.resolve()]
@@ -104,8 +115,10 @@ def _chain(path: Path, read: Callable[[Path], Document]) -> list[Document]:
         doc = docs[0]
         name = str(doc.data["extends"])
         try:
-            base = find_ruleset(name, Path(doc.path))
-        except MeepleError:
+            base = find_reference(name, Path(doc.path), roots)
+        except OutsideError as e:
+            raise _fail("V001", f"cannot extend {e}", doc.span(("extends",)), OUTSIDE_HINT) from None
+        except (FileNotFoundError, OSError):
             raise _fail("V001", f"no ruleset `{name}` to extend", doc.span(("extends",)),
                         "give a bundled ruleset's name or a path relative to this file") from None
         if base.resolve() in seen:
@@ -113,7 +126,7 @@ def _chain(path: Path, read: Callable[[Path], Document]) -> list[Document]:
             raise _fail("V003", f"the variants extend each other in a circle: {loop}", doc.span(("extends",)),
                         "one of them must extend a game")
         seen.append(base.resolve())
-        docs.insert(0, read(base))
+        docs.insert(0, read_reference(read, base, doc, ("extends",), name, "V001"))
     return docs
 
 
@@ -298,18 +311,24 @@ def _validate_merged(layers: Layers) -> None:
         raise RulesetError(problems)
 
 
-def _imports(layers: Layers, read: Callable[[Path], Document]) -> None:
+def _imports(layers: Layers, read: Callable[[Path], Document], roots: tuple[Path, ...]) -> None:
     """Libraries imported by any layer, the base's first; a path is relative to the file naming it."""
     seen: set[str] = set()
+    layer_files = {str(Path(d.path).resolve()) for d in layers.docs}
     for doc in layers.docs:
         for i, name in enumerate(doc.data.get("import") or []):
             try:
-                lib_path = find_library(name, Path(doc.path))
-            except FileNotFoundError:
+                lib_path = find_reference(str(name), Path(doc.path), roots, library=True)
+            except OutsideError as e:
+                raise _fail("I001", f"cannot import {e}", doc.span(("import", i)), OUTSIDE_HINT) from None
+            except (FileNotFoundError, OSError):
                 raise _fail("I001", f"no library named `{name}`", doc.span(("import", i)),
                             "bundled libraries live in rulesets/lib/") from None
             key = str(lib_path.resolve())
+            if key in layer_files:
+                raise _fail("I002", f"`{name}` is this ruleset itself (or the game it changes): a file cannot "
+                                    "import itself", doc.span(("import", i)))
             if key not in seen:
                 seen.add(key)
-                lib = read(lib_path)
+                lib = read_reference(read, lib_path, doc, ("import", i), str(name), "I001")
                 layers.libraries.append((lib, lib.data))

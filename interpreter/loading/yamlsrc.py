@@ -219,6 +219,18 @@ def _compose(loader: _Loader, path: str) -> _Node | None:
     return root
 
 
+def _text(v: str, node: _Node, path: str) -> str:
+    """A string must be text: an escape such as "\\ud800" makes half a character, which no file, terminal or
+    JSON save can hold."""
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _fail("Y001", f"this string holds an escaped lone surrogate (\\u{ord(v[e.start]):04x}), which is "
+                            "not a character", _mark_span(path, node.start),
+                    "escape whole characters (a surrogate pair, or \\U0001F600)") from None
+    return v
+
+
 def _scalar(node: _Node, path: str) -> Any:
     v, tag = node.value, node.tag
     try:
@@ -232,7 +244,7 @@ def _scalar(node: _Node, path: str) -> Any:
             low = v.lower()
             return math.nan if low == ".nan" else float(low.replace(".inf", "inf"))
         if tag in ("str", "merge"):
-            return v
+            return _text(v, node, path)
     except ValueError:
         pass
     shown = v if len(v) <= 40 else v[:37] + "..."
@@ -269,7 +281,7 @@ class _Builder:
             if knode.kind != "scalar":
                 raise _fail("Y001", "a key must be a plain name, not a list or mapping",
                             _mark_span(self.path, knode.start))
-            name = knode.value
+            name = _text(knode.value, knode, self.path)
             if name in first:
                 if merged:
                     continue  # keys written out beat keys merged in with `<<`

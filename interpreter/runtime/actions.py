@@ -96,7 +96,7 @@ def _counter_op(ev, args, n, scope, fn):
     cur = ev.eval(target, scope)
     if type(cur) is not int:
         raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
-    new = fn(cur, amount)
+    new = ev.number(n, fn(cur, amount))
     ev.assign(target, new, scope)
     note_change(ev, target, scope, new - cur)  # for the end screen's "where the points came from"
 
@@ -125,25 +125,40 @@ def _score(ev, a, n, s):
     _counter_op(ev, a, n, s, lambda cur, k: cur + k)
 
 
+# The log is part of the state, so its size is bounded like everything else: long lines are cut, and
+# only the latest lines are kept (views show the last few dozen).
+LOG_LINE = 2_000
+LOG_KEEP = 10_000
+
+
+def _append_log(ev, audience: int, text) -> None:
+    log = ev.st.log
+    if type(text) is str and len(text) > LOG_LINE:  # parts (render.py) are bounded by their holes' texts
+        text = text[:LOG_LINE - 1] + "…"
+    log.append((audience, text))
+    if len(log) > 2 * LOG_KEEP:
+        del log[:-LOG_KEEP]
+
+
 @primitive("log")
 def _log(ev, a, n, s):
     if ev.st.quiet:
-        ev.st.log.append((QUIET, a[0] if type(a[0]) is str else show(a[0], ev.rs)))
+        _append_log(ev, QUIET, a[0] if type(a[0]) is str else show(a[0], ev.rs))
         return
     # Kept as parts, so that each seat later reads the line with what it may not see replaced.
-    ev.st.log.append((-1, text_parts(ev, n.args[0], s)))
+    _append_log(ev, -1, text_parts(ev, n.args[0], s))
 
 
 @primitive("tell")
 def _tell(ev, a, n, s):
     # Only `p` reads the line, and telling `p` is the ruleset's deliberate choice to let them know.
-    ev.st.log.append((int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs)))
+    _append_log(ev, int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs))
 
 
 @primitive("show")
 def _show(ev, a, n, s):
     comps = _comps(ev, a[0], n)
-    ev.st.log.append((int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing")))
+    _append_log(ev, int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing"))
 
 
 @primitive("fail")

@@ -15,6 +15,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.limits import MAX_INT
 from meeple.runtime.values import MISSING, show
 
 Fn = Callable[[Any, dict], Any]
@@ -59,7 +60,7 @@ class ExprCompiler:
                 else:
                     v = p(ev, s)
                     out.append(v if type(v) is str else show(v, rs))
-            return "".join(out)
+            return ev.text(n, "".join(out))
         return f
 
     def _e_Name(self, n):
@@ -149,11 +150,18 @@ class ExprCompiler:
 
     def _e_ListLit(self, n):
         items = [self.expr(x) for x in n.items]
-        return lambda ev, s: [f(ev, s) for f in items]
+
+        def listlit(ev, s):
+            out = [f(ev, s) for f in items]
+            for v in out:  # only lists that hold lists or maps need measuring (values.nested)
+                if type(v) is list or type(v) is dict:
+                    return ev.nested(n, out)
+            return out
+        return listlit
 
     def _e_MapLit(self, n):
         pairs = [(self.expr(k), self.expr(v)) for k, v in n.pairs]
-        return lambda ev, s: {k(ev, s): v(ev, s) for k, v in pairs}
+        return lambda ev, s: ev.make_map(n, [(k(ev, s), v(ev, s)) for k, v in pairs])
 
     def _e_Comp(self, n):
         fe, fit = self.expr(n.expr), self.expr(n.iter)
@@ -166,6 +174,10 @@ class ExprCompiler:
             t = type(src)
             # Lists are values (never mutated in place); a zone is copied since the body may move things.
             items = src if t is list else list(ev.st.zones[src.key]) if t is Zone else list(ev.iterate(src, it))
+            st = ev.st
+            st.steps += len(items)
+            if st.steps > ev.limit:
+                ev.spend(0, n)
             old = s.get(var, MISSING)
             out = []
             try:
@@ -178,6 +190,9 @@ class ExprCompiler:
                     s.pop(var, None)
                 else:
                     s[var] = old
+            for v in out:
+                if type(v) is list or type(v) is dict:
+                    return ev.nested(n, out)
             return out
         return f
 
@@ -187,21 +202,29 @@ class ExprCompiler:
             def add(ev, s):
                 a, b = fl(ev, s), fr(ev, s)
                 if type(a) is int and type(b) is int:
-                    return a + b
+                    r = a + b
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
                 return ev.binop(n, a, b)
             return add
         if n.op == "-":
             def sub(ev, s):
                 a, b = fl(ev, s), fr(ev, s)
                 if type(a) is int and type(b) is int:
-                    return a - b
+                    r = a - b
+                    if -MAX_INT <= r <= MAX_INT:
+                        return r
                 return ev.binop(n, a, b)
             return sub
         return lambda ev, s: ev.binop(n, fl(ev, s), fr(ev, s))
 
     def _e_Neg(self, n):
         f = self.expr(n.operand)
-        return lambda ev, s: -f(ev, s)
+
+        def neg(ev, s):
+            v = f(ev, s)
+            return -v if type(v) is int else ev.negate(n, v)
+        return neg
 
     def _e_Not(self, n):
         f = self.expr(n.operand)

@@ -16,7 +16,6 @@ from meeple.language.model import Ruleset
 from meeple.runtime.compile_expr import MAX_SEATS, ExprCompiler, Fn
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import (
-    MAX_STEPS,
     BreakSig,
     ContinueSig,
     EndGameSig,
@@ -25,6 +24,7 @@ from meeple.runtime.evaluator import (
     iteration,
 )
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.limits import MAX_DEPTH, MAX_INT, STEPS_MESSAGE
 from meeple.runtime.values import type_name
 
 
@@ -98,14 +98,20 @@ class Compiler(ExprCompiler):
         def call(ev, s):
             st = ev.st
             st.steps += 1
-            if st.steps > MAX_STEPS:
-                raise ev.fail(n, "the game ran more than 2,000,000 steps: a loop or recursion that never ends?")
+            if st.steps > ev.limit:
+                raise ev.fail(n, STEPS_MESSAGE)
             inner = {p: fa(ev, s) for p, fa in zip(params, fargs)}
             body = cx.stmts.get(id(proc.body)) or cx.stmt(proc.body)
+            # Budget: procedure depth (limits.py), counted like the reference evaluator's `enter`.
+            if ev.depth >= MAX_DEPTH:
+                ev.enter(n)
+            ev.depth += 1
             try:
                 body(ev, inner)
             except ReturnSig as r:
                 return r.value
+            finally:
+                ev.depth -= 1
             return None
         return call
 
@@ -122,8 +128,8 @@ class Compiler(ExprCompiler):
                 def f(ev, s, inner=inner, nid=nid, n=n):
                     st = ev.st
                     st.steps += 1
-                    if st.steps > MAX_STEPS:
-                        raise ev.fail(n, "the game ran more than 2,000,000 statements: a loop that never ends?")
+                    if st.steps > ev.limit:
+                        raise ev.fail(n, STEPS_MESSAGE)
                     cov = st.coverage
                     if cov is not None and nid is not None:
                         cov[nid] = cov.get(nid, 0) + 1
@@ -193,9 +199,10 @@ class Compiler(ExprCompiler):
                 cur = counters[k]
                 d = fv(ev, s)
                 if type(cur) is int and type(d) is int:
-                    counters[k] = cur + d if plus else cur - d
+                    r = cur + d if plus else cur - d
+                    counters[k] = r if -MAX_INT <= r <= MAX_INT else ev.number(n, r)
                 elif type(cur) is list and plus:
-                    counters[k] = cur + (d if type(d) is list else [d])
+                    counters[k] = ev.concat(n, cur, d if type(d) is list else [d])
                 else:
                     raise ev.fail(n, f"`{n.op}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
             return aug
@@ -225,7 +232,10 @@ class Compiler(ExprCompiler):
 
         def f(ev, s):
             items = list(ev.iterate(fit(ev, s), n.iter))
-            ev.st.steps += len(items)
+            st = ev.st
+            st.steps += len(items)
+            if st.steps > ev.limit:
+                ev.spend(0, n)
             for x in items:
                 s[var] = x
                 if not iteration(body, ev, s):
@@ -240,8 +250,8 @@ class Compiler(ExprCompiler):
             st = ev.st
             while ft(ev, s):
                 st.steps += 1
-                if st.steps > MAX_STEPS:
-                    raise ev.fail(n, "the game ran more than 2,000,000 steps: a loop that never ends?")
+                if st.steps > ev.limit:
+                    raise ev.fail(n, STEPS_MESSAGE)
                 if not iteration(body, ev, s):
                     break
         return f
@@ -255,6 +265,7 @@ class Compiler(ExprCompiler):
             if type(k) is not int:
                 raise ev.fail(n.count, f"`repeat` needs a number, not {type_name(k)}")
             for _ in range(k):
+                ev.spend(1, n)
                 if not iteration(body, ev, s):
                     break
         return f

@@ -50,7 +50,9 @@ def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
         f0, guard, ev_ = fors[0], clause.guard, ev.eval
         var = f0.var
         try:
-            for x in list(ev.iterate(ev_(f0.iter, scope), f0.iter)):
+            items = list(ev.iterate(ev_(f0.iter, scope), f0.iter))
+            ev.spend(len(items), f0.iter)  # menus count against the step budget like loops
+            for x in items:
                 if guard is not None:
                     scope[var] = x
                     if not ev_(guard, scope):
@@ -69,7 +71,9 @@ def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
                 out.append(vals)
             return
         f = fors[i]
-        for x in list(ev.iterate(ev.eval(f.iter, scope), f.iter)):
+        items = list(ev.iterate(ev.eval(f.iter, scope), f.iter))
+        ev.spend(len(items), f.iter)
+        for x in items:
             scope[f.var] = x
             rec(i + 1, vals + [x])
 

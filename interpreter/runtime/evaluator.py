@@ -13,8 +13,8 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.limits import MAX_STEPS, STEPS_MESSAGE, Budget
 from meeple.runtime.state import GameState
 from meeple.runtime.values import (  # show, type_name: also imported from here
     MISSING,
@@ -22,8 +22,6 @@ from meeple.runtime.values import (  # show, type_name: also imported from here
     show,
     type_name,
 )
-
-MAX_STEPS = 2_000_000  # statements per game before we call it a runaway loop
 
 
 def iteration(run: Callable[[Any, Any], Any], a: Any, b: Any) -> bool:
@@ -56,11 +54,15 @@ class EndGameSig(Exception):
     pass
 
 
-class Evaluator(ValueOps):
+class Evaluator(ValueOps, Budget):
     """Evaluates AST nodes against one ruleset and one state. Create one per game step; it is cheap."""
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         super().__init__(rs, state)
+        # Budgets (limits.py): the step count at which the rules have run too long since the last decision
+        # (the game sets it whenever it calls into the rules), and the depth of procedure calls.
+        self.limit = state.steps + MAX_STEPS
+        self.depth = 0
 
         self.prims = REGISTRY
         self._expr: dict[type, Callable[[Any, dict], Any]] = {
@@ -72,11 +74,11 @@ class Evaluator(ValueOps):
             A.Attr: self._attr,
             A.Index: self._index,
             A.Call: self.call,
-            A.ListLit: lambda n, s: [self.eval(x, s) for x in n.items],
-            A.MapLit: lambda n, s: {self.eval(k, s): self.eval(v, s) for k, v in n.pairs},
+            A.ListLit: lambda n, s: self.nested(n, [self.eval(x, s) for x in n.items]),
+            A.MapLit: lambda n, s: self.make_map(n, [(self.eval(k, s), self.eval(v, s)) for k, v in n.pairs]),
             A.Comp: self._comp,
             A.BinOp: self._binop,
-            A.Neg: lambda n, s: -self.eval(n.operand, s),
+            A.Neg: lambda n, s: self.negate(n, self.eval(n.operand, s)),
             A.Not: lambda n, s: not self.eval(n.operand, s),
             A.BoolOp: self._boolop,
             A.Compare: self._compare,
@@ -106,7 +108,7 @@ class Evaluator(ValueOps):
 
     def _interp(self, n: A.Interp, scope: dict) -> str:
         rs = self.rs
-        return "".join(p if type(p) is str else show(self.eval(p, scope), rs) for p in n.parts)
+        return self.text(n, "".join(p if type(p) is str else show(self.eval(p, scope), rs) for p in n.parts))
 
     def _name(self, n: A.Name, scope: dict) -> Any:
         v = scope.get(n.name, MISSING)
@@ -133,15 +135,19 @@ class Evaluator(ValueOps):
             if n.func in self.rs.suspending_procs:
                 raise self.fail(n, f"`{n.func}` asks a player to decide, so it cannot be called here")
             inner = {p: self.eval(a, scope) for p, a in zip(proc.params, n.args)}
+            self.enter(n)
             try:
                 self.exec_block(proc.body, inner)
             except ReturnSig as r:
                 return r.value
+            finally:
+                self.depth -= 1
             return None
         raise self.fail(n, f"`{n.func}` is not a function or procedure")
 
     def _comp(self, n: A.Comp, scope: dict) -> list:
         items = self.iterate(self.eval(n.iter, scope), n.iter)
+        self.spend(len(items), n)
         old = scope.get(n.var, MISSING)
         out = []
         ev = self.eval
@@ -155,7 +161,7 @@ class Evaluator(ValueOps):
                 scope.pop(n.var, None)
             else:
                 scope[n.var] = old
-        return out
+        return self.nested(n, out)
 
     def _binop(self, n: A.BinOp, scope: dict) -> Any:
         return self.binop(n, self.eval(n.left, scope), self.eval(n.right, scope))
@@ -173,8 +179,8 @@ class Evaluator(ValueOps):
     def exec(self, node: Any, scope: dict) -> None:
         st = self.st
         st.steps += 1
-        if st.steps > MAX_STEPS:
-            raise self.fail(node, "the game ran more than 2,000,000 statements: a loop that never ends?")
+        if st.steps > self.limit:
+            raise self.fail(node, STEPS_MESSAGE)
         if st.coverage is not None:
             nid = self.rs.node_ids.get(id(node))
             if nid is not None:
@@ -194,10 +200,10 @@ class Evaluator(ValueOps):
         d = self.eval(n.value, scope)
         if type(cur) is not int or type(d) is not int:
             if type(cur) is list and n.op == "+":
-                self.assign(n.target, cur + (d if type(d) is list else [d]), scope)
+                self.assign(n.target, self.concat(n, cur, d if type(d) is list else [d]), scope)
                 return
             raise self.fail(n, f"`{n.op}=` needs numbers, not {type_name(cur)} and {type_name(d)}")
-        self.assign(n.target, cur + d if n.op == "+" else cur - d, scope)
+        self.assign(n.target, self.number(n, cur + d if n.op == "+" else cur - d), scope)
 
     def assign(self, target: Any, value: Any, scope: dict) -> None:
         t = type(target)
@@ -217,10 +223,13 @@ class Evaluator(ValueOps):
             obj = self.eval(target.obj, scope)
             i = self.eval(target.index, scope)
             if type(obj) is dict:
+                self.check_key(target, i)
                 obj[i] = value
+                self.nested(target, obj)
                 return
             if type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
                 obj[i] = value
+                self.nested(target, obj)
                 return
             raise self.fail(target, f"cannot set an entry of {type_name(obj)}")
         raise self.fail(target, "cannot assign to this")
@@ -240,15 +249,16 @@ class Evaluator(ValueOps):
 
     def _while(self, n: A.While, scope: dict) -> None:
         while self.eval(n.test, scope):
+            self.spend(1, n)
             if not iteration(self.exec_block, n.body, scope):
                 break
-            self.st.steps += 1
 
     def _repeat(self, n: A.Repeat, scope: dict) -> None:
         count = self.eval(n.count, scope)
         if type(count) is not int:
             raise self.fail(n.count, f"`repeat` needs a number, not {type_name(count)}")
         for _ in range(count):
+            self.spend(1, n)
             if not iteration(self.exec_block, n.body, scope):
                 break
 
@@ -266,28 +276,18 @@ class Evaluator(ValueOps):
 
     def _phase(self, n: A.Phase, scope: dict) -> None:
         self.st.phase = n.name
-        self.exec_block(self.rs.phases[n.name], {})
-
-    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
-        """The (component, handler) pairs that `trigger event on target` runs, in order."""
-        if type(target) is Zone:
-            target = self.st.zones[target.key]
-        comps = target if type(target) is list else [target]
-        out: list[tuple[Comp, A.Block]] = []
-        for c in list(comps):
-            if type(c) is not Comp:
-                raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
-            h = self.rs.components[c].on.get(event)
-            if h is not None:
-                out.append((c, h))
-        return out
-
-    def handler_scope(self, c: int) -> dict:
-        return {"self": Comp(c), "owner": self.owner(c)}
+        self.enter(n)
+        try:
+            self.exec_block(self.rs.phases[n.name], {})
+        finally:
+            self.depth -= 1
 
     def _trigger(self, n: A.Trigger, scope: dict) -> None:
         for c, h in self.handlers(n.event, self.eval(n.target, scope), n):
+            self.enter(n)
             try:
                 self.exec_block(h, self.handler_scope(c))
             except ReturnSig:
                 pass
+            finally:
+                self.depth -= 1

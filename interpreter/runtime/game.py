@@ -9,24 +9,25 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from meeple.errors import IllegalAction, Problem, SaveError
+from meeple.errors import IllegalAction, MeepleError, Problem, RuntimeRuleError, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime import results
+from meeple.runtime import saves as S
 from meeple.runtime.compiler import CompiledEvaluator
-from meeple.runtime.data import Comp, Player, Zone, decode, encode
+from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move, take
-from meeple.runtime.render import log_entry, render
-from meeple.runtime.state import GameState
-
-SAVE_FORMAT = "meeple-save"
-SAVE_VERSION = 1
+from meeple.runtime.render import render
+from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
+T = TypeVar("T")
 
 
 class Game:
@@ -34,6 +35,8 @@ class Game:
 
     # The compiled evaluator is the default; the plain tree-walker is the reference it is tested against.
     evaluator_class: type = CompiledEvaluator
+    # Statements the rules may run between two decisions (limits.py); a server or a fuzzer may lower it.
+    max_steps: int = MAX_STEPS
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
@@ -45,40 +48,42 @@ class Game:
     def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False, narrate: bool = True) -> Game:
         """A new game. `narrate=False` (simulations) skips what only a person reads: its log lines are
         kept as plain text no seat is shown, and where points came from is not noted."""
+        if type(players) is not int or type(seed) is not int:
+            raise IllegalAction(Problem("G001", "the number of players and the seed must be whole numbers"))
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
-        st = GameState(players, seed)
-        if coverage:
-            st.coverage = {}
+        st = initial_state(rs, players, seed, coverage)
         st.quiet = not narrate
-        for name, d in rs.game_counters.items():
-            st.counters[name] = decode(d.initial)
-        for p in range(players):
-            for name, d in rs.player_counters.items():
-                st.counters[f"{p}.{name}"] = decode(d.initial)
-            for name in rs.player_zones:
-                st.zones[f"{p}.{name}"] = []
-        for name in rs.game_zones:
-            st.zones[name] = []
-        for c in rs.components:
-            kind = rs.kinds[c.kind]
-            for name, d in kind.counters.items():
-                st.counters[f"#{c.id}.{name}"] = decode(d.initial)
-            for name in kind.slots:
-                st.zones[f"#{c.id}.{name}"] = []
-            st.zones["box"].append(Comp(c.id))
-            st.loc[c.id] = "box"
-        if rs.flow is not None:
-            st.stack.append([M.BLOCK, rs.flow, {}, 0])
-        if rs.setup is not None:
-            st.stack.append([M.BLOCK, rs.setup, {}, 0])
         g = cls(rs, st)
-        M.run(g._ev)
+        g._rules(M.run, g._ev)
         return g
 
     def copy(self) -> Game:
         return Game(self.rs, self.state.copy())
+
+    # ------------------------------------------------------------ running the rules
+    def _rules(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the rules with a fresh step budget; any Python failure inside them becomes a located
+        rules error (a ruleset that validates never crashes the engine)."""
+        self._ev.limit = self.state.steps + self.max_steps
+        self._ev.depth = 0
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
+            raise located(e) from None
+
+    def _query(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run rules that only read the game (labels, prompts, scores, views): whatever they touch on
+        the way (the step counter, the RNG, coverage) is put back, so asking changes nothing."""
+        st = self.state
+        steps, rng, cov = st.steps, st.rng.state, None if st.coverage is None else dict(st.coverage)
+        try:
+            return self._rules(fn, *args)
+        finally:
+            st.steps, st.rng.state = steps, rng
+            if cov is not None:
+                st.coverage = cov
 
     # ------------------------------------------------------------ decisions
     @property
@@ -100,6 +105,9 @@ class Game:
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action of every player who must decide now (or of one player)."""
+        return self._query(self._legal_actions, player)
+
+    def _legal_actions(self, player: int | None) -> list[Action]:
         st = self.state
         if st.pending is None:
             return []
@@ -120,6 +128,8 @@ class Game:
         if player is None:
             chosen = pending["chosen"]
             player = next(iter([s for s in pending["players"] if s not in chosen]))
+        elif type(player) is not int or player not in pending["options"]:
+            return 0
         return len(pending["options"][player])
 
     def apply_index(self, i: int, player: int | None = None) -> None:
@@ -127,6 +137,10 @@ class Game:
         pending = self.state.pending
         if pending is None:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        if type(i) is not int:
+            raise IllegalAction(Problem("G005", f"an action index must be a number, not {i!r}"))
+        if player is not None and type(player) is not int:
+            raise IllegalAction(Problem("G005", f"a seat must be a number, not {player!r}"))
         chosen = pending["chosen"]
         if player is None:
             player = next(iter([s for s in pending["players"] if s not in chosen]))
@@ -145,12 +159,12 @@ class Game:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         if isinstance(action, bool):
             raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-        if isinstance(action, int):
+        if type(action) is int:
             legal = self.legal_actions()
             if not 0 <= action < len(legal):
                 raise IllegalAction(Problem("G004", f"there are {len(legal)} actions, so {action} is not one of them"))
             action = legal[action]
-        elif isinstance(action, str):
+        elif type(action) is str:
             matches = [a for a in self.legal_actions() if a["label"] == action]
             if not matches:
                 raise IllegalAction(Problem("G006", f"no legal action is labelled {action!r}"))
@@ -159,15 +173,18 @@ class Game:
                                                     "pass the action itself"))
             action = matches[0]
         if not isinstance(action, dict) or "player" not in action or "key" not in action:
-            raise IllegalAction(Problem("G005", "an action needs `player` and `key`"))
-        seat = action["player"]
+            raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
+                                                "and `key`), an index or a label"))
+        seat, key = action["player"], action["key"]
+        if type(seat) is not int or type(key) is not str:
+            # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
+            raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))
         if seat not in self.deciders:
             who = ", ".join(f"P{s + 1}" for s in self.deciders)
-            raise IllegalAction(Problem("G003", f"it is not P{seat + 1 if isinstance(seat, int) else seat}'s "
-                                                f"decision now (waiting for {who})"))
+            raise IllegalAction(Problem("G003", f"it is not P{seat + 1}'s decision now (waiting for {who})"))
         for i, opt in enumerate(st.pending["options"][seat]):
-            if M.key(opt) == action["key"]:
-                self._choose(seat, i, action["key"])
+            if M.key(opt) == key:
+                self._choose(seat, i, key)
                 return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
 
@@ -176,28 +193,42 @@ class Game:
         st.pending["chosen"][seat] = i
         st.actions.append({"player": seat, "key": key})
         if len(st.pending["chosen"]) == len(st.pending["players"]):
+            ev = self._ev
+            ev.limit = st.steps + self.max_steps  # as in _rules, inlined: this is every bot's hot path
+            ev.depth = 0
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
-            M.resolve(self._ev)
-            M.run(self._ev)
+            try:
+                M.resolve(ev)
+                M.run(ev)
+            except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
+                raise located(e) from None
 
     # ------------------------------------------------------------ results
     @property
     def scores(self) -> list[Any]:
         if self.rs.score is None:
             return [0] * self.state.nplayers
-        return [self._ev.eval(self.rs.score, {"p": Player(i)}) for i in range(self.state.nplayers)]
+        return self._query(lambda: [self._ev.eval(self.rs.score, {"p": Player(i)})
+                                    for i in range(self.state.nplayers)])
 
     def ranking_key(self, seat: int) -> tuple:
+        if self.rs.score is None:
+            return ()
         scope = {"p": Player(seat)}
-        return tuple([self._ev.eval(self.rs.score, scope)] + [self._ev.eval(t, scope) for t in self.rs.tiebreak]) \
-            if self.rs.score is not None else ()
+        return self._query(lambda: tuple([self._ev.eval(self.rs.score, scope)]
+                                         + [self._ev.eval(t, scope) for t in self.rs.tiebreak]))
 
     @property
     def winners(self) -> list[int]:
         """Seats tied for the best score after tie-breaks (ties share the win)."""
         keys = [self.ranking_key(i) for i in range(self.state.nplayers)]
-        best = max(keys)
+        try:
+            best = max(keys)
+        except TypeError:
+            raise RuntimeRuleError(Problem(
+                "R001", "players cannot be ranked: their scores (and tie-breaks) must all be numbers, or all "
+                        "strings", getattr(self.rs.score, "span", None))) from None
         return [i for i, k in enumerate(keys) if k == best]
 
     def ranking(self) -> list[dict]:
@@ -212,7 +243,15 @@ class Game:
         """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
         from meeple.language.parser import parse_expr, plain_origin
 
-        return self._ev.eval(parse_expr(expr, plain_origin("<expr>")), dict(scope or {}))
+        node = parse_expr(expr, plain_origin("<expr>"))
+        # The reference evaluator, not the compiled one: the compiler caches per node, and a node parsed on
+        # the fly is used once, so caching it would only grow memory with every call.
+        ev = Evaluator(self.rs, self.state)
+        ev.limit = self.state.steps + self.max_steps
+        try:
+            return ev.eval(node, dict(scope or {}))
+        except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
+            raise located(e) from None
 
     # ------------------------------------------------------------ views
     def view(self, player: int) -> dict:
@@ -220,7 +259,7 @@ class Game:
         choices."""
         from meeple.runtime.views import make_view
 
-        return make_view(self, player)
+        return self._query(make_view, self, player)
 
     # ------------------------------------------------------------ text for one seat
     # Front ends show a seat only these renderings, in which what the seat may not see reads as a
@@ -255,112 +294,49 @@ class Game:
 
     # ------------------------------------------------------------ saves
     def to_json(self) -> dict:
-        st = self.state
-        frames = M.frames_to_json(st.stack, self.rs.node_ids)
-        return {
-            "format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": self.rs.name,
-            "ruleset_digest": ruleset_digest(self.rs), "players": st.nplayers, "seed": st.seed,
-            "state": {
-                "rng": st.rng.state, "counters": {k: encode(v) for k, v in st.counters.items()},
-                "zones": st.zones, "facedown": sorted(st.facedown), "log": [list(x) for x in st.log],
-                "pending": _enc_pending(st.pending), "over": st.over, "phase": st.phase, "steps": st.steps,
-                "stack": frames, "coverage": st.coverage,
-            },
-            "actions": st.actions,
-        }
+        """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
+        without touching the game)."""
+        return S.state_to_json(self.rs, self.state)
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, rs: Ruleset, data: dict | str) -> Game:
-        """Restore a saved game. A corrupt save or one from another ruleset raises SaveError."""
+        """Restore a saved game. A save is checked against its own seed and action log: one whose state is
+        not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
+        this process are sealed and load without the replay."""
         try:
-            if isinstance(data, str):
-                data = json.loads(data)
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                raise ValueError("this is not a Meeple save file")
-            if data.get("version") != SAVE_VERSION:
-                raise ValueError(f"save format version {data.get('version')} is not supported")
-            if data.get("ruleset_digest") != ruleset_digest(rs):
-                raise ValueError(f"this save is from a different version of the ruleset ({data.get('ruleset')!r})")
-            s = data["state"]
-            st = GameState(int(data["players"]), int(data["seed"]))
-            st.rng.state = int(s["rng"])
-            st.counters = {k: decode(v) for k, v in s["counters"].items()}
-            st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
-            st.loc = {c: k for k, v in st.zones.items() for c in v}
-            st.facedown = {int(c) for c in s["facedown"]}
-            st.log = [(int(a), log_entry(int(a), t)) for a, t in s["log"]]
-            st.pending = _dec_pending(s["pending"])
-            st.over = bool(s["over"])
-            st.phase = str(s["phase"])
-            st.steps = int(s["steps"])
-            st.stack = M.frames_from_json(s["stack"], rs.nodes)
-            st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
-            st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
-            M.assert_state(st)
-            _check_counters(rs, st)
-            if len(st.loc) != len(rs.components):
-                raise ValueError("the save does not account for every component")
-            game = cls(rs, st)
-            if st.pending is not None:
-                # Integrity: the decision the save claims is open must be the one its frames reopen.
-                probe = game.copy()
-                probe.state.pending = None
-                M.run(probe._ev)
-                if _enc_pending(probe.state.pending)["options"] != _enc_pending(st.pending)["options"]:
-                    raise ValueError("the save is inconsistent: its pending decision does not match its state")
+            save = S.check_header(rs, json.loads(data) if isinstance(data, str) else data)
+            if S.is_sealed(save):
+                return cls(rs, S.state_from_json(rs, save))
+            players, seed, actions, coverage = S.replay_input(save)
+            game = cls.replay(rs, players, seed, actions, coverage=coverage)
+            if not S.same_game(game.to_json(), save):
+                raise ValueError("the save does not match its own seed and action log: it is corrupt or was "
+                                 "edited")
         except SaveError:
             raise
-        except Exception as e:  # noqa: BLE001 - any failure to rebuild a save means the file is corrupt
-            msg = str(e) if isinstance(e, ValueError) else f"the save is corrupt ({type(e).__name__}: {e})"
+        except MeepleError as e:
+            raise SaveError(Problem("L001", f"the save's action log does not replay: {e.problems[0].message}")) \
+                from None
+        except RecursionError:
+            raise SaveError(Problem("L001", "the save is corrupt (nested too deeply)")) from None
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+            msg = str(e) if type(e) is ValueError else "the save is corrupt: it lacks data a save holds, or holds " \
+                                                       "the wrong kind of data"
             raise SaveError(Problem("L001", msg)) from None
         return game
 
     @classmethod
-    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict]) -> Game:
-        g = cls.new(rs, players, seed)
+    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], *, coverage: bool = False) -> Game:
+        g = cls.new(rs, players, seed, coverage=coverage)
         for a in actions:
             g.apply(a)
         return g
 
 
-def _check_counters(rs: Ruleset, st: GameState) -> None:
-    """Every declared counter is present, and number counters hold numbers."""
-    expected: dict[str, Any] = {n: d.initial for n, d in rs.game_counters.items()}
-    for p in range(st.nplayers):
-        expected.update({f"{p}.{n}": d.initial for n, d in rs.player_counters.items()})
-    for c in rs.components:
-        expected.update({f"#{c.id}.{n}": d.initial for n, d in rs.kinds[c.kind].counters.items()})
-    if set(expected) != set(st.counters):
-        raise ValueError("the save's counters do not match the ruleset's")
-    for key, initial in expected.items():
-        if type(initial) is int and type(st.counters[key]) is not int:
-            raise ValueError(f"counter `{key}` should hold a number")
+# Callers name these through this module.
+SAVE_FORMAT, SAVE_VERSION, ruleset_digest = S.SAVE_FORMAT, S.SAVE_VERSION, S.ruleset_digest
 
-
-def _enc_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": p["players"], "options": [[s, encode(p["options"][s])] for s in p["options"]],
-            "chosen": [[s, i] for s, i in p["chosen"].items()]}
-
-
-def _dec_pending(p: Any) -> Any:
-    if p is None:
-        return None
-    return {"players": [int(x) for x in p["players"]], "options": {int(s): decode(o) for s, o in p["options"]},
-            "chosen": {int(s): int(i) for s, i in p["chosen"]}}
-
-
-def ruleset_digest(rs: Ruleset) -> str:
-    """A digest of the ruleset's data: a save only loads into the ruleset it was made with."""
-    cached = getattr(rs, "_digest", None)
-    if cached is None:
-        cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
-        rs._digest = cached
-    return cached
-
-
-__all__ = ["Action", "Comp", "Game", "Move", "Zone"]
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Action", "Comp", "Game", "Move", "Zone", "ruleset_digest"]

@@ -27,6 +27,7 @@ from meeple.runtime.frames import (
     frames_from_json,
     frames_to_json,
 )
+from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
 from meeple.runtime.state import assert_state
 
 # Callers (game.py, views.py, state.py, tests) use these names through this module.
@@ -82,12 +83,13 @@ def run(ev: Evaluator) -> None:
                 return
             elif k == WHILE:
                 if ev.eval(f[1].test, f[2]):
-                    st.steps += 1
+                    ev.spend(1, f[1])
                     stack.append([BLOCK, f[1].body, f[2], 0])
                 else:
                     stack.pop()
             elif k == REPEAT:
                 if f[3] > 0:
+                    ev.spend(1, f[1])
                     f[3] -= 1
                     stack.append([BLOCK, f[1].body, f[2], 0])
                 else:
@@ -103,6 +105,7 @@ def run(ev: Evaluator) -> None:
                     continue
                 f[4] = i + 1
                 c = comps[i]
+                ev.spend(1, f[1])
                 stack.append([CALL, None, None])
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
         except BreakSig:
@@ -142,7 +145,12 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
     """Start a statement that may suspend, as frames."""
     st = ev.st
     stack = st.stack
+    # Suspending statements count against the budget like any other, and frames cannot pile up without end.
     st.steps += 1
+    if st.steps > ev.limit:
+        ev.spend(0, s)
+    if len(stack) > MAX_FRAMES:
+        raise ev.fail(s, DEPTH_MESSAGE)
     if st.coverage is not None:
         nid = ev.rs.node_ids.get(id(s))
         if nid is not None:
@@ -158,6 +166,7 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
             stack.append([BLOCK, branch, scope, 0])
     elif t is A.For:
         items = list(ev.iterate(ev.eval(s.iter, scope), s.iter))
+        ev.spend(len(items), s)
         stack.append([FOR, s, scope, items, 0])
     elif t is A.While:
         stack.append([WHILE, s, scope])

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from meeple.runtime.builtins import _items, _num, _player, primitive
 from meeple.runtime.data import Comp, Player, Zone
-from meeple.runtime.values import show
+from meeple.runtime.limits import MAX_ITEMS, size_message
+from meeple.runtime.values import show, type_name
 
 
 # ------------------------------------------------------------------ queries
@@ -21,9 +22,10 @@ def _count(ev, a, n, s):
 @primitive("sum")
 def _sum(ev, a, n, s):
     try:
-        return sum(_items(ev, a[0], n))
+        total = sum(_items(ev, a[0], n))
     except TypeError:
         raise ev.fail(n, "`sum` needs numbers") from None
+    return ev.number(n, total) if type(total) is int else total
 
 
 def _extreme(fn, ev, a, n):
@@ -77,7 +79,10 @@ def _list(ev, a, n, s):
 
 @primitive("between")
 def _between(ev, a, n, s):
-    return list(range(_num(ev, a[0], n), _num(ev, a[1], n) + 1))
+    lo, hi = _num(ev, a[0], n), _num(ev, a[1], n)
+    if hi - lo + 1 > MAX_ITEMS:
+        raise ev.fail(n, f"`between` makes {size_message('a list', hi - lo + 1)}")
+    return list(range(lo, hi + 1))
 
 
 @primitive("flatten")
@@ -85,14 +90,23 @@ def _flatten(ev, a, n, s):
     out: list = []
     for xs in _items(ev, a[0], n):
         out.extend(_items(ev, xs, n))
+        if len(out) > MAX_ITEMS:
+            raise ev.fail(n, f"`flatten` makes {size_message('a list', len(out))}")
     return out
 
 
 @primitive("distinct")
 def _distinct(ev, a, n, s):
-    out = []
+    # A set finds repeats in linear time; lists and maps cannot be in a set, so they are compared one by one.
+    out, seen, unhashable = [], set(), []
     for x in _items(ev, a[0], n):
-        if x not in out:
+        if type(x) is list or type(x) is dict:
+            if x not in unhashable:
+                ev.spend(len(unhashable), n)
+                unhashable.append(x)
+                out.append(x)
+        elif x not in seen:
+            seen.add(x)
             out.append(x)
     return out
 
@@ -138,6 +152,7 @@ def _keys(ev, a, n, s):
 def _get(ev, a, n, s):
     if type(a[0]) is not dict:
         raise ev.fail(n, "`get` needs a map")
+    ev.check_key(n, a[1])
     return a[0].get(a[1], a[2])
 
 
@@ -197,5 +212,7 @@ def _components(ev, a, n, s):
 
 @primitive("zone_of")
 def _zone_of(ev, a, n, s):
+    if type(a[0]) is not Comp:
+        raise ev.fail(n, f"`zone_of` needs a component, not {type_name(a[0])}")
     key = ev.st.loc.get(int(a[0]))
     return Zone(key) if key is not None else None

@@ -8,6 +8,7 @@ which keeps imports flowing one way (the model never imports the game).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from meeple.checker import load
 from meeple.language import model
@@ -25,10 +26,12 @@ class Ruleset(model.Ruleset):
         return Game.new(self, players, seed, coverage=coverage, narrate=narrate)
 
 
-def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True) -> Ruleset:
-    """Load, validate and analyse a ruleset (or a variant) by bundled name or path.
+def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
+                 allow: Sequence[str | os.PathLike] = ()) -> Ruleset:
+    """Load, validate and analyse a ruleset (or a variant) by bundled name or path. Its `extends:` and
+    `import:` read bundled files and files under its own folder, or under a folder in `allow`.
 
     Raises RulesetError with every problem found, or UsageError when the file cannot be read."""
-    rs = load.load_ruleset(name_or_path, check=check, factory=Ruleset)
+    rs = load.load_ruleset(name_or_path, check=check, factory=Ruleset, allow=allow)
     assert isinstance(rs, Ruleset)
     return rs

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.runtime.data import copy_value
-from meeple.runtime.frames import copy_frames
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, copy_value, decode
+from meeple.runtime.frames import BLOCK, copy_frames
 
 MASK64 = (1 << 64) - 1
 
@@ -110,6 +111,36 @@ class GameState:
         g.quiet = self.quiet
         g.before = self.before
         return g
+
+
+def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) -> GameState:
+    """A new game's state before its first statement: counters at their initial values, every component
+    in the box, and setup then flow ready to run."""
+    st = GameState(players, seed)
+    if coverage:
+        st.coverage = {}
+    for name, d in rs.game_counters.items():
+        st.counters[name] = decode(d.initial)
+    for p in range(players):
+        for name, d in rs.player_counters.items():
+            st.counters[f"{p}.{name}"] = decode(d.initial)
+        for name in rs.player_zones:
+            st.zones[f"{p}.{name}"] = []
+    for name in rs.game_zones:
+        st.zones[name] = []
+    for c in rs.components:
+        kind = rs.kinds[c.kind]
+        for name, d in kind.counters.items():
+            st.counters[f"#{c.id}.{name}"] = decode(d.initial)
+        for name in kind.slots:
+            st.zones[f"#{c.id}.{name}"] = []
+        st.zones["box"].append(Comp(c.id))
+        st.loc[c.id] = "box"
+    if rs.flow is not None:
+        st.stack.append([BLOCK, rs.flow, {}, 0])
+    if rs.setup is not None:
+        st.stack.append([BLOCK, rs.setup, {}, 0])
+    return st
 
 
 def assert_state(st: GameState) -> None:

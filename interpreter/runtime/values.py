@@ -14,6 +14,7 @@ from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.limits import MAX_INT, MAX_ITEMS, MAX_NESTING, number_message, size_message, tree_size
 from meeple.runtime.state import GameState
 
 MISSING = object()  # "not in the scope", distinct from a variable holding none
@@ -143,6 +144,23 @@ class ValueOps:
             return None
         return None
 
+    def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
+        """The (component, handler) pairs that `trigger event on target` runs, in order."""
+        if type(target) is Zone:
+            target = self.st.zones[target.key]
+        comps = target if type(target) is list else [target]
+        out: list[tuple[Comp, A.Block]] = []
+        for c in list(comps):
+            if type(c) is not Comp:
+                raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
+            h = self.rs.components[c].on.get(event)
+            if h is not None:
+                out.append((c, h))
+        return out
+
+    def handler_scope(self, c: int) -> dict:
+        return {"self": Comp(c), "owner": self.owner(c)}
+
     def counter_key(self, obj: Any, name: str, node: Any) -> str:
         if type(obj) is Player and name in self.rs.player_counters:
             return f"{int(obj)}.{name}"
@@ -172,14 +190,65 @@ class ValueOps:
             return list(v)
         raise self.fail(node, f"cannot loop over {type_name(v)}")
 
+    # ------------------------------------------------------------ bounded values (limits.py)
+    def number(self, n: Any, v: int) -> int:
+        if -MAX_INT <= v <= MAX_INT:
+            return v
+        raise self.fail(n, f"this makes {number_message(v)}")
+
+    def concat(self, n: Any, a: Any, b: Any) -> Any:
+        """a + b for two lists or two strings, within the size limit."""
+        if len(a) + len(b) > MAX_ITEMS:
+            raise self.fail(n, f"this makes {size_message('a list or string', len(a) + len(b))}")
+        return self.nested(n, a + b) if type(a) is list else a + b
+
+    def nested(self, n: Any, v: Any) -> Any:
+        """A new list or map, if it holds lists or maps: within the limits when counted as a copy or a save
+        writes it out (shared lists once per appearance), not nested too deeply, and not holding itself."""
+        for x in (v if type(v) is list else v.values()):
+            if type(x) is list or type(x) is dict:
+                break
+        else:
+            return v
+        if tree_size(v, {}, set()) > MAX_ITEMS:
+            raise self.fail(n, f"this makes a list or map that holds more than {MAX_ITEMS:,} items counting "
+                               f"what it holds, nested more than {MAX_NESTING} deep, or holding itself")
+        return v
+
+    def text(self, n: Any, v: str) -> str:
+        if len(v) > MAX_ITEMS:
+            raise self.fail(n, f"this makes {size_message('a string', len(v))}")
+        return v
+
+    def negate(self, n: Any, v: Any) -> int:
+        if type(v) is not int:
+            raise self.fail(n, f"`-` needs a number, not {type_name(v)}")
+        return -v
+
+    def check_key(self, n: Any, k: Any) -> None:
+        if type(k) is list or type(k) is dict:
+            raise self.fail(n, f"{type_name(k)} cannot be a map key", hint="use a string, a number, a player "
+                                                                         "or a component as the key")
+
+    def make_map(self, n: Any, pairs: list) -> dict:
+        for k, _ in pairs:
+            self.check_key(n, k)
+        return self.nested(n, dict(pairs))
+
     def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
         op = n.op
         try:
+            if type(a) is int and type(b) is int and op in ("+", "-", "*"):
+                if op == "*" and (a.bit_length() + b.bit_length() > 64):
+                    raise self.fail(n, f"this makes {number_message(0)}")
+                return self.number(n, a + b if op == "+" else a - b if op == "-" else a * b)
             if op == "+":
                 if type(a) is Zone or type(b) is Zone:
                     raise TypeError
                 if type(a) is list and type(b) is not list:
-                    return a + [b]
+                    return self.concat(n, a, [b])
+                if type(a) is type(b) and (type(a) is list or type(a) is str):
+                    return self.concat(n, a, b)
                 return a + b
             if op == "-":
                 if type(a) is list:
@@ -187,6 +256,12 @@ class ValueOps:
                     return [x for x in a if x not in drop]
                 return a - b
             if op == "*":
+                if type(a) in (list, str) and type(b) is int or type(b) in (list, str) and type(a) is int:
+                    k, seq = (b, a) if type(b) is int else (a, b)
+                    if len(seq) * max(k, 0) > MAX_ITEMS:
+                        raise self.fail(n, f"this makes {size_message('a list or string', len(seq) * k)}")
+                    if type(seq) is list:
+                        return self.nested(n, a * b)
                 return a * b
             if op == "//":
                 return a // b

@@ -103,7 +103,7 @@ class GreedyAgent:
                         g.apply_index(self.rng.randrange(_options(g, s)), s)
             else:
                 g.apply_index(i, player)
-            value = g._ev.eval(expr, {"p": Player(player)})
+            value = g._query(g._ev.eval, expr, {"p": Player(player)})
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise RuntimeRuleError(Problem(
                     "A002", f"the greedy heuristic must be a number, but it is {value!r}",

@@ -123,7 +123,7 @@ class _Runner:
     def eval(self, text: str, path: tuple) -> Any:
         assert self.game is not None
         expr = parse_expr(str(text), self.origin(path))
-        return self.game._ev.eval(expr, self.scope())
+        return self.game._rules(self.game._ev.eval, expr, self.scope())
 
     def run(self) -> None:
         sc = self.sc
@@ -131,11 +131,11 @@ class _Runner:
         if sc.get("setup"):
             block = parse_script(sc["setup"], self.origin(self.base + ("setup",)))
             g = self.game
-            g._ev.exec_block(block, self.scope())
+            g._rules(g._ev.exec_block, block, self.scope())
             # The arranged state may change what the pending decision offers: ask again.
             if g.state.pending is not None:
                 g.state.pending = None
-                M.run(g._ev)
+                g._rules(M.run, g._ev)
         for i, step in enumerate(sc.get("steps") or []):
             self.step(step, self.base + ("steps", i))
 

@@ -172,8 +172,10 @@ def _raise_remote(result: tuple) -> None:
 
 def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games: int, seed: int = 0,
              agents: str = "random", workers: int = 1,
-             progress: Callable[[int], None] | None = None, coverage: bool = False) -> Summary:
-    """Play `games` games and summarise them. `progress(n)` is called as games finish."""
+             progress: Callable[[int], None] | None = None, coverage: bool = False,
+             keep_records: bool = True) -> Summary:
+    """Play `games` games and summarise them. `progress(n)` is called as games finish. Without
+    `keep_records` the summary keeps no per-game record, so memory stays flat however many games."""
     from meeple.runtime.rules import load_ruleset
 
     rs = rs_or_path if isinstance(rs_or_path, Ruleset) else load_ruleset(rs_or_path)
@@ -187,48 +189,68 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
     workers = workers or os.cpu_count() or 1
     workers = min(workers, games)
     start = time.perf_counter()
+    tally = Tally(players)
     records: list[GameRecord] = []
+
+    def take(r: GameRecord) -> None:
+        tally.add(r)
+        if keep_records:
+            records.append(r)
+        if progress:
+            progress(1)
+
     if workers == 1:
         for i in range(games):
-            records.append(play_game(rs, players, game_seed(seed, i), agents, i, coverage=coverage))
-            if progress:
-                progress(1)
+            take(play_game(rs, players, game_seed(seed, i), agents, i, coverage=coverage))
     else:
         path = os.path.abspath(rs.path)
-        jobs = [(path, players, seed, agents, i, coverage) for i in range(games)]
         chunk = max(1, min(50, games // (workers * 8)))
+        batch = workers * chunk * 32  # jobs are submitted a batch at a time: none are listed per game
         pool = ProcessPoolExecutor(workers, initializer=_worker_init, initargs=(path,))
         try:
-            for r in pool.map(_worker_play, jobs, chunksize=chunk):  # map keeps index order
-                if isinstance(r, tuple):
-                    _raise_remote(r)
-                records.append(r)
-                if progress:
-                    progress(1)
+            for first in range(0, games, batch):
+                jobs = [(path, players, seed, agents, i, coverage) for i in range(first, min(games, first + batch))]
+                for r in pool.map(_worker_play, jobs, chunksize=chunk):  # map keeps index order
+                    if isinstance(r, tuple):
+                        _raise_remote(r)
+                    take(r)
         finally:
             # On an error or Ctrl-C, drop the queued games instead of waiting for all of them.
             pool.shutdown(wait=True, cancel_futures=True)
     seconds = time.perf_counter() - start
-    return summarise(rs, players, seed, names, records, seconds, workers)
+    return summarise(rs, players, seed, names, tally, seconds, workers, records)
 
 
-def summarise(rs: Ruleset, players: int, seed: int, names: list[str], records: list[GameRecord],
-              seconds: float, workers: int = 1) -> Summary:
-    n = len(records)
-    wins = [0.0] * players
-    for r in records:
+class Tally:
+    """What a summary needs of every game, added up as games finish."""
+
+    def __init__(self, players: int) -> None:
+        self.n = 0
+        self.wins = [0.0] * players
+        self.scores = [stats.Running() for _ in range(players)]
+        self.lengths = stats.Running()
+        self.decisions = 0
+
+    def add(self, r: GameRecord) -> None:
+        self.n += 1
         for w in r.winners:
-            wins[w] += 1 / len(r.winners)
-    seats = []
-    for s in range(players):
-        sc = stats.numbers(r.scores[s] for r in records)
-        seats.append(SeatStats(s, names[s], wins[s], wins[s] / n, stats.wilson(wins[s], n),
-                               stats.mean(sc), stats.stdev(sc)))
-    lengths = [float(r.length) for r in records]
-    decisions = sum(r.decisions for r in records)
+            self.wins[w] += 1 / len(r.winners)
+        for s, run in enumerate(self.scores):
+            for x in stats.numbers([r.scores[s]]):
+                run.add(x)
+        self.lengths.add(float(r.length))
+        self.decisions += r.decisions
+
+
+def summarise(rs: Ruleset, players: int, seed: int, names: list[str], tally: Tally,
+              seconds: float, workers: int = 1, records: list[GameRecord] | None = None) -> Summary:
+    n = tally.n
+    seats = [SeatStats(s, names[s], tally.wins[s], tally.wins[s] / n, stats.wilson(tally.wins[s], n),
+                       tally.scores[s].mean, tally.scores[s].stdev) for s in range(players)]
     per_s = seconds if seconds > 0 else 1e-9
-    return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), stats.mean(lengths),
-                   stats.stdev(lengths), decisions / n, seconds, n / per_s, decisions / per_s, workers, records)
+    return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), tally.lengths.mean,
+                   tally.lengths.stdev, tally.decisions / n, seconds, n / per_s, tally.decisions / per_s, workers,
+                   records or [])
 
 
 @dataclass

@@ -133,3 +133,31 @@ def significant(p: float, alpha: float = 0.05) -> bool:
 def numbers(values: Iterable[object]) -> list[float]:
     """The numeric values (scores can be anything a ruleset computes; only numbers have statistics)."""
     return [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+class Running:
+    """Mean and sample standard deviation of a stream of numbers, in constant memory (Welford's method):
+    summaries of many games keep no list of them."""
+
+    __slots__ = ("m2", "n", "total")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0  # the running mean
+        self.m2 = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        delta = x - self.total
+        self.total += delta / self.n
+        self.m2 += delta * (x - self.total)
+
+    @property
+    def mean(self) -> float:
+        return self.total if self.n else float("nan")
+
+    @property
+    def stdev(self) -> float:
+        if self.n == 0:
+            return float("nan")
+        return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0

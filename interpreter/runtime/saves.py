@@ -1,0 +1,137 @@
+"""Saved games: the JSON form of a game state, its seal, and the checks a save passes before it loads.
+
+A save is a snapshot: everything in it is built fresh, so later play cannot change it and editing it
+cannot change the game. Loading trusts only what it can verify. A save this process wrote carries a seal
+(an HMAC under a key that never leaves the process), so undo, search and tests reload it directly; any
+other save is replayed from its seed and action log, and refused unless the replay ends in exactly the
+state it claims (game.py does the replay, this module the comparing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+from typing import Any
+
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, decode, encode
+from meeple.runtime.frames import frames_from_json, frames_to_json
+from meeple.runtime.render import log_entry
+from meeple.runtime.state import GameState
+
+SAVE_FORMAT = "meeple-save"
+SAVE_VERSION = 1
+_SEAL_KEY = os.urandom(32)
+
+
+def state_to_json(rs: Ruleset, st: GameState) -> dict:
+    """The whole game as fresh JSON data, sealed."""
+    data = {
+        "format": SAVE_FORMAT, "version": SAVE_VERSION, "ruleset": rs.name,
+        "ruleset_digest": ruleset_digest(rs), "players": st.nplayers, "seed": st.seed,
+        "state": {
+            "rng": st.rng.state, "counters": {k: encode(v) for k, v in st.counters.items()},
+            "zones": {k: [int(c) for c in v] for k, v in st.zones.items()}, "facedown": sorted(st.facedown),
+            "log": [list(x) for x in st.log], "pending": _enc_pending(st.pending), "over": st.over,
+            "phase": st.phase, "steps": st.steps, "stack": frames_to_json(st.stack, rs.node_ids),
+            "coverage": None if st.coverage is None else dict(st.coverage),
+        },
+        "actions": [{"player": a["player"], "key": a["key"]} for a in st.actions],
+    }
+    data["seal"] = _seal(data)
+    return data
+
+
+def check_header(rs: Ruleset, data: Any) -> dict:
+    """`data`, if it is a save of this ruleset; else ValueError with the message for the user."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise ValueError("this is not a Meeple save file")
+    if data.get("version") != SAVE_VERSION:
+        raise ValueError(f"save format version {str(data.get('version'))[:20]} is not supported")
+    if data.get("ruleset_digest") != ruleset_digest(rs):
+        raise ValueError(f"this save is from a different version of the ruleset ({str(data.get('ruleset'))[:60]!r})")
+    return data
+
+
+def is_sealed(data: dict) -> bool:
+    """Written by this process and unchanged since."""
+    return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], _seal(data))
+
+
+def replay_input(data: dict) -> tuple[int, int, list[dict], bool]:
+    """(players, seed, actions, coverage) to replay a save from, checked to be what a save holds."""
+    players, seed, actions = data["players"], data["seed"], data["actions"]
+    if type(players) is not int or type(seed) is not int or type(actions) is not list:
+        raise ValueError("the save's players, seed or action log is not what a save holds")
+    if any(type(a) is not dict or set(a) != {"player", "key"} for a in actions):
+        raise ValueError("the save's action log holds something that is not an action")
+    state = data["state"]
+    return players, seed, actions, type(state) is dict and state.get("coverage") is not None
+
+
+def same_game(replayed: dict, claimed: dict) -> bool:
+    """The replayed save and the claimed one hold the same game. The step counter is left out: it only
+    measures work for the runaway-loop budget, and evaluators may count it differently."""
+    return _canonical(replayed, verified=True) == _canonical(claimed, verified=True)
+
+
+def state_from_json(rs: Ruleset, data: dict) -> GameState:
+    """Rebuild the state of a sealed save (one this process wrote), without replaying it."""
+    s = data["state"]
+    st = GameState(int(data["players"]), int(data["seed"]))
+    st.rng.state = int(s["rng"])
+    st.counters = {k: decode(v) for k, v in s["counters"].items()}
+    st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
+    st.loc = {c: k for k, v in st.zones.items() for c in v}
+    st.facedown = {int(c) for c in s["facedown"]}
+    st.log = [(int(a), log_entry(int(a), t)) for a, t in s["log"]]
+    st.pending = _dec_pending(s["pending"])
+    st.over = bool(s["over"])
+    st.phase = str(s["phase"])
+    st.steps = int(s["steps"])
+    st.stack = frames_from_json(s["stack"], rs.nodes)
+    st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
+    st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
+    return st
+
+
+SAVE_KEYS = ("format", "version", "ruleset", "ruleset_digest", "players", "seed", "state", "actions")
+
+
+def _canonical(data: dict, verified: bool = False) -> str:
+    """One text per save content, so that `true` and `1`, or `[1]` and `(1,)`, never compare equal. Keys
+    a save does not define (a front end's own settings, such as `meeple play`'s) are not the game's."""
+    body: dict[str, Any] = {k: data.get(k) for k in SAVE_KEYS}
+    state = body["state"]
+    if verified and isinstance(state, dict):
+        body["state"] = {k: v for k, v in state.items() if k != "steps"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _seal(data: dict) -> str:
+    return hmac.new(_SEAL_KEY, _canonical(data).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
+
+def _enc_pending(p: Any) -> Any:
+    if p is None:
+        return None
+    return {"players": list(p["players"]), "options": [[s, encode(p["options"][s])] for s in p["options"]],
+            "chosen": [[s, i] for s, i in p["chosen"].items()]}
+
+
+def _dec_pending(p: Any) -> Any:
+    if p is None:
+        return None
+    return {"players": [int(x) for x in p["players"]], "options": {int(s): decode(o) for s, o in p["options"]},
+            "chosen": {int(s): int(i) for s, i in p["chosen"]}}
+
+
+def ruleset_digest(rs: Ruleset) -> str:
+    """A digest of the ruleset's data: a save only loads into the ruleset it was made with."""
+    cached = getattr(rs, "_digest", None)
+    if cached is None:
+        cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+        rs._digest = cached
+    return cached

@@ -1,0 +1,165 @@
+"""The web app (Starlette, served by uvicorn): pages, a JSON API and one websocket per open page.
+
+Pages are static files with no game data in them; a page learns everything through its websocket
+(live.py) or the API below, and every game message is built by `Table.payload` for the one audience
+the page's token may see (see tables.py).
+
+    sock = bind("127.0.0.1", 8000); uvicorn_server(files, sock).run(sockets=[sock])
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+from typing import Any
+
+from meeple.errors import MeepleError, Problem, UsageError
+from meeple.web.designer import has_matplotlib, run_compare
+from meeple.web.live import Server
+from meeple.web.render import OMNISCIENT, ruleset_payload
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def problem_response(e: MeepleError, status: int = 400) -> JSONResponse:
+    p = e.problems[0]
+    where = f"{p.span.file}:{p.span.line}:{p.span.col}: " if p.span else ""
+    return JSONResponse({"error": where + p.message, "hint": p.hint,
+                         "problems": [q.message for q in e.problems]}, status_code=status)
+
+
+def create_app(files: list[str] | None = None, server: Server | None = None) -> Starlette:
+    srv = server or Server(files)
+
+    def page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
+        return endpoint
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse({**srv.lobby.listing(), "plots": has_matplotlib()})
+
+    async def upload(request: Request) -> Response:
+        body = await _body(request)
+        try:
+            return JSONResponse({"id": srv.lobby.upload(str(body.get("filename", "")), str(body.get("text", "")))})
+        except MeepleError as e:
+            return problem_response(e)
+
+    async def new_table(request: Request) -> Response:
+        try:
+            table = srv.lobby.new_table(srv.registry, await _body(request))
+        except MeepleError as e:
+            return problem_response(e)
+        srv.start(table)
+        return JSONResponse({"host": f"/table/{table.host}",
+                             "seats": [{"seat": i, "name": f"P{i + 1}", "link": f"/table/{t}"}
+                                       for i, t in enumerate(table.tokens) if t]})
+
+    async def open_save(request: Request) -> Response:
+        body = await _body(request)
+        try:
+            table = srv.lobby.open_save(srv.registry, str(body.get("text", "")), body.get("ruleset") or None)
+        except MeepleError as e:
+            return problem_response(e)
+        srv.start(table)
+        return JSONResponse({"replay": f"/replay/{table.host}"})
+
+    async def replay(request: Request) -> Response:
+        token = request.path_params["token"]
+        table = srv.registry.by_token(token)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        allowed = table.allowed(token)
+        try:
+            pov = int(request.query_params.get("pov", allowed[0]))
+            step = int(request.query_params.get("step", table.replay_length()))
+        except ValueError:
+            return JSONResponse({"error": "pov and step are numbers"}, status_code=400)
+        if pov not in allowed:
+            return JSONResponse({"error": "this link may not show that point of view"}, status_code=403)
+        try:
+            game = table.at_step(step)
+        except MeepleError as e:
+            return problem_response(e)
+        out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
+        if pov == OMNISCIENT:
+            out["move"] = table.move_text(step)
+        return JSONResponse(out)
+
+    async def ruleset(request: Request) -> Response:
+        table = srv.registry.by_token(request.path_params["token"])
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        return JSONResponse(ruleset_payload(table.rs))
+
+    async def save(request: Request) -> Response:
+        token = request.path_params["token"]
+        table = srv.registry.by_token(token)
+        if table is None or OMNISCIENT not in table.allowed(token):
+            return JSONResponse({"error": "a save holds every secret: it is offered once the game is over"},
+                                status_code=403)
+        return Response(table.game.dumps(), media_type="application/json",
+                        headers={"Content-Disposition": 'attachment; filename="meeple-save.json"'})
+
+    async def designer(request: Request) -> Response:
+        body = await _body(request)
+        try:
+            return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body))
+        except MeepleError as e:
+            return problem_response(e)
+
+    routes = [
+        Route("/", page("lobby.html")),
+        Route("/table/{token}", page("table.html")),
+        Route("/replay/{token}", page("replay.html")),
+        Route("/designer", page("designer.html")),
+        Route("/api/lobby", lobby),
+        Route("/api/upload", upload, methods=["POST"]),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/saves", open_save, methods=["POST"]),
+        Route("/api/replay/{token}", replay),
+        Route("/api/ruleset/{token}", ruleset),
+        Route("/api/save/{token}", save),
+        Route("/api/compare", designer, methods=["POST"]),
+        WebSocketRoute("/ws/{token}", srv.socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.server = srv
+    return app
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """The listening socket, bound before the server starts so that port 0 (any free port) can be
+    printed and tests can start servers without racing for a port. Refusals are usage errors."""
+    try:
+        sock = socket.create_server((host, port), reuse_port=False)
+    except OSError as e:
+        raise UsageError(Problem("B030", f"cannot listen on {host}:{port}: {e.strerror or e}",
+                                 hint="pick another --port")) from None
+    return sock
+
+
+def uvicorn_server(files: list[str] | None, sock: socket.socket, server: Server | None = None) -> Any:
+    import uvicorn
+
+    host, port = sock.getsockname()[:2]
+    config = uvicorn.Config(create_app(files, server), host=host, port=port, log_level="warning",
+                            ws="websockets-sansio", lifespan="off")
+    return uvicorn.Server(config)

@@ -1,0 +1,163 @@
+"""Live tables: one websocket per open page, the messages each page is sent, and the bots' moves.
+
+A page's token decides the audiences it may be shown (tables.Table.allowed); every game message is
+built by `Table.payload` for the page's current audience, and a refused request is answered to that
+page alone. Bots move in one task per table, at the table's speed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.errors import MeepleError
+from meeple.web.lobby import Lobby
+from meeple.web.render import PUBLIC, ruleset_payload
+from meeple.web.tables import Registry, Table
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+
+def dumps(x: Any) -> str:
+    """One serialisation for every message, so that equal payloads are equal bytes."""
+    return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(eq=False)
+class Conn:
+    ws: WebSocket
+    token: str
+    pov: int | None  # the audience this page is shown; None while a hot-seat hand-over hides the table
+
+
+class Server:
+    def __init__(self, files: list[str] | None = None) -> None:
+        self.lobby = Lobby(files)
+        self.registry = Registry()
+        self.conns: dict[str, list[Conn]] = {}
+        self.wake: dict[str, asyncio.Event] = {}
+        self.tasks: dict[str, asyncio.Task] = {}
+
+    # ------------------------------------------------------------ messages
+    def message(self, table: Table, conn: Conn) -> dict[str, Any]:
+        nxt = table.hotseat_next()
+        if conn.token == table.host and table.hotseat and nxt is not None and conn.pov != nxt:
+            conn.pov = None  # a new person decides: hide the table until they say they sit at the screen
+        if conn.pov is None:
+            return {"type": "handover", "to": nxt, "name": f"P{nxt + 1}"} if nxt is not None \
+                else self._state(table, conn, PUBLIC)
+        if conn.pov not in table.allowed(conn.token):
+            conn.pov = table.allowed(conn.token)[0]
+        return self._state(table, conn, conn.pov)
+
+    def _state(self, table: Table, conn: Conn, pov: int) -> dict[str, Any]:
+        conn.pov = pov
+        return table.payload(pov, povs=table.allowed(conn.token))
+
+    async def broadcast(self, table: Table) -> None:
+        for conn in list(self.conns.get(table.id, [])):
+            with contextlib.suppress(Exception):  # a closed page is dropped by its own handler
+                await conn.ws.send_text(dumps(self.message(table, conn)))
+
+    async def run_bots(self, table: Table) -> None:
+        """Bots move while it is their turn; then the task sleeps until a person moves or the host
+        changes the speed. Bots-only tables move at the chosen speed; others after a short pause."""
+        wake = self.wake[table.id]
+        while not table.game.is_over:
+            if table.bot_turn() and not table.paused:
+                # Even at full speed, let the server answer other pages between two bot moves.
+                await asyncio.sleep(table.speed)
+                if table.paused or not table.bot_turn():
+                    continue
+                try:
+                    table.play_bot(table.bot_turn()[0])
+                except MeepleError as e:
+                    await self.error_all(table, e.problems[0].message)
+                    return
+                await self.broadcast(table)
+                continue
+            await wake.wait()
+            wake.clear()
+
+    async def error_all(self, table: Table, message: str) -> None:
+        for conn in list(self.conns.get(table.id, [])):
+            with contextlib.suppress(Exception):
+                await conn.ws.send_text(dumps({"type": "error", "message": message}))
+
+    def start(self, table: Table) -> None:
+        """Serve a table: from a request handler (in the server's event loop) when bots play it."""
+        self.conns.setdefault(table.id, [])
+        self.wake.setdefault(table.id, asyncio.Event())
+        if table.bots and not table.replay_only:
+            self.tasks[table.id] = asyncio.get_running_loop().create_task(self.run_bots(table))
+
+    # ------------------------------------------------------------ websocket
+    async def socket(self, ws: WebSocket) -> None:
+        token = ws.path_params["token"]
+        table = self.registry.by_token(token)
+        await ws.accept()
+        if table is None:
+            await ws.send_text(dumps({"type": "error", "message": "no such table: the link is wrong or the "
+                                                                  "server was restarted"}))
+            await ws.close()
+            return
+        allowed = table.allowed(token)
+        conn = Conn(ws, token, None if token == table.host and table.hotseat else allowed[0])
+        self.conns[table.id].append(conn)
+        try:
+            await ws.send_text(dumps(ruleset_payload(table.rs)))
+            await ws.send_text(dumps(self.message(table, conn)))
+            while True:
+                msg = json.loads(await ws.receive_text())
+                if not isinstance(msg, dict):
+                    msg = {}
+                reply = self.handle(table, conn, msg)
+                if reply is not None:  # refused: only this page hears why, and nothing changed
+                    await ws.send_text(dumps(reply))
+                elif msg.get("type") in ("act", "speed", "pause"):
+                    self.wake[table.id].set()
+                    await self.broadcast(table)
+                else:
+                    await ws.send_text(dumps(self.message(table, conn)))
+        except json.JSONDecodeError:
+            with contextlib.suppress(Exception):
+                await ws.close(code=1003)  # not JSON: this is no page of ours
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            if conn in self.conns[table.id]:
+                self.conns[table.id].remove(conn)
+
+    def handle(self, table: Table, conn: Conn, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """One message from a page. Returns an error for that page alone, or None."""
+        kind = msg.get("type")
+        if kind == "act":
+            seat = conn.pov
+            if seat is None or seat < 0 or seat not in table.people or seat not in table.allowed(conn.token):
+                return {"type": "error", "message": "you do not hold a seat that decides now"}
+            try:
+                table.act(seat, msg.get("step"), msg.get("index"))  # type: ignore[arg-type]
+            except MeepleError as e:
+                return {"type": "error", "message": e.problems[0].message}
+            return None
+        if kind == "ready" and conn.token == table.host and table.hotseat:
+            if msg.get("seat") == table.hotseat_next():
+                conn.pov = msg["seat"]
+            return None
+        if kind == "pov":
+            pov = msg.get("pov")
+            # A hot seat changes to a person's seat only through the hand-over, never at will.
+            handover_only = conn.token == table.host and table.hotseat and not table.open_book()
+            if pov not in table.allowed(conn.token) or (handover_only and pov != PUBLIC):
+                return {"type": "error", "message": "this page may not show that point of view"}
+            conn.pov = pov
+            return None
+        if kind in ("speed", "pause") and conn.token == table.host and not table.people:
+            if kind == "pause":
+                table.paused = bool(msg.get("paused"))
+            elif isinstance(msg.get("speed"), (int, float)) and 0 <= msg["speed"] <= 60:
+                table.speed = float(msg["speed"])
+            return None
+        return {"type": "error", "message": f"unknown request {kind!r}"}

@@ -1,0 +1,165 @@
+"""The lobby: which rulesets a server offers, new tables from a form, and saves opened for replay.
+
+Every request is checked here and refused with a UsageError (a message and a hint, shown in the page),
+never a traceback: a form is user input like any other.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from meeple.errors import MeepleError, Problem, SaveError, UsageError
+from meeple.loading.files import bundled, rulesets_dir
+from meeple.runtime.game import Game
+from meeple.runtime.rules import Ruleset, load_ruleset
+from meeple.tools.agents import AGENTS
+from meeple.web.tables import Registry, Seat, Table, bot_budgets
+
+MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
+MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
+
+
+def _bad(message: str, hint: str | None = None) -> UsageError:
+    return UsageError(Problem("B001", message, hint=hint))
+
+
+class Lobby:
+    """The rulesets a server offers: the files named on the command line first, then the bundled ones."""
+
+    def __init__(self, files: list[str] | None = None) -> None:
+        self.files = list(files or [])
+        self._loaded: dict[str, Ruleset] = {}
+        self._upload_dir: Path | None = None
+        for f in self.files:
+            self.ruleset(f)  # a broken file stops `meeple serve` at once, with its problems
+
+    def names(self) -> list[str]:
+        variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
+        return self.files + [n for n in bundled() + variants if n not in self.files]
+
+    def ruleset(self, name: str) -> Ruleset:
+        if name not in self._loaded:
+            self._loaded[name] = load_ruleset(name)
+        return self._loaded[name]
+
+    def listing(self) -> dict[str, Any]:
+        rows = []
+        for name in self.names():
+            try:
+                rs = self.ruleset(name)
+                rows.append({"id": name, "title": rs.name, "min": rs.min_players, "max": rs.max_players,
+                             "variant": name.startswith("variants/") or "extends" in rs.raw,
+                             "description": str(rs.raw.get("description") or "")})
+            except MeepleError as e:
+                rows.append({"id": name, "title": name, "error": e.problems[0].message})
+        return {"rulesets": rows, "bots": list(AGENTS), "budgets": bot_budgets()}
+
+    def upload(self, filename: str, text: str) -> str:
+        """A ruleset file sent from the browser: checked like any file, then offered like the others."""
+        if len(text) > MAX_UPLOAD:
+            raise _bad("the file is too large")
+        if self._upload_dir is None:
+            self._upload_dir = Path(tempfile.mkdtemp(prefix="meeple-web-"))
+        stem = "".join(ch for ch in Path(filename).stem if ch.isalnum() or ch in "-_") or "ruleset"
+        path = self._upload_dir / f"{stem}.yaml"
+        path.write_text(text, encoding="utf-8")
+        self._loaded.pop(str(path), None)
+        self.ruleset(str(path))  # raises RulesetError with located problems
+        if str(path) not in self.files:
+            self.files.append(str(path))
+        return str(path)
+
+    # ------------------------------------------------------------ tables
+    def new_table(self, reg: Registry, spec: dict[str, Any]) -> Table:
+        name = spec.get("ruleset")
+        if not isinstance(name, str) or name not in self.names():
+            raise _bad(f"unknown ruleset {name!r}", "pick one from the list")
+        rs = self.ruleset(name)
+        seats_in = spec.get("seats")
+        if not isinstance(seats_in, list) or not rs.min_players <= len(seats_in) <= rs.max_players:
+            raise _bad(f"{rs.name} is for {rs.min_players} to {rs.max_players} players")
+        seats = [_seat(s, i) for i, s in enumerate(seats_in)]
+        seed = _int(spec.get("seed", 0), "seed", 0, 2**63 - 1)
+        speed = _num(spec.get("speed", 0.5), "speed", 0.0, MAX_SPEED)
+        game = Game.new(rs, len(seats), seed)
+        table = Table(reg.new_id(), rs, name, game, seats, hotseat=bool(spec.get("hotseat")), speed=speed,
+                      bot_seed=seed)
+        return reg.add(table)
+
+    def open_save(self, reg: Registry, text: str, name: str | None = None) -> Table:
+        """A save (from `meeple play`, or downloaded from a table) opened in the replay viewer."""
+        if len(text) > MAX_UPLOAD:
+            raise _bad("the save is too large")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SaveError(Problem("L001", f"this is not a Meeple save file ({e})")) from None
+        if not isinstance(data, dict):
+            raise SaveError(Problem("L001", "this is not a Meeple save file"))
+        candidates = [name] if name else self.names()
+        refused: SaveError | None = None
+        for cand in candidates:
+            try:
+                rs = self.ruleset(cand)
+            except MeepleError:
+                continue
+            if rs.name != data.get("ruleset") and not name:
+                continue
+            try:
+                game = Game.from_json(rs, data)  # a corrupt save, or one from another version, is refused
+            except SaveError as e:
+                refused = e  # another offered ruleset of the same name may be the one
+                continue
+            replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions)
+            if _without_steps(replayed) != _without_steps(game):
+                raise SaveError(Problem("L002", "the save's action log does not lead to its state, "
+                                                "so it cannot be replayed"))
+            seats = [Seat("person") for _ in range(game.state.nplayers)]
+            return reg.add(Table(reg.new_id(), rs, cand, game, seats, replay_only=True))
+        if refused is not None:
+            raise refused
+        raise _bad(f"no offered ruleset is called {data.get('ruleset')!r}",
+                   "start `meeple serve` with the ruleset file, or pick it in the form")
+
+
+def _without_steps(game: Game) -> dict[str, Any]:
+    """A game's state but for its statement count, which also counts the labels a front end built."""
+    state = dict(game.to_json()["state"])
+    state.pop("steps", None)
+    return state
+
+
+def _seat(s: Any, i: int) -> Seat:
+    if not isinstance(s, dict) or s.get("kind") not in ("person", "bot"):
+        raise _bad(f"seat {i + 1}: say whether a person or a bot plays it")
+    if s["kind"] == "person":
+        return Seat("person")
+    agent = s.get("agent", "random")
+    if agent not in AGENTS:
+        raise _bad(f"seat {i + 1}: unknown bot {agent!r}", "bots: " + ", ".join(AGENTS))
+    budget = s.get("budget")
+    return Seat("bot", agent, None if budget in (None, "") else _num(budget, f"seat {i + 1} budget", 0, 1e9))
+
+
+def _int(x: Any, what: str, lo: int, hi: int) -> int:
+    try:
+        v = int(x)
+    except (TypeError, ValueError):
+        raise _bad(f"{what} must be a whole number, not {x!r}") from None
+    if not lo <= v <= hi:
+        raise _bad(f"{what} must be between {lo} and {hi}")
+    return v
+
+
+def _num(x: Any, what: str, lo: float, hi: float) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise _bad(f"{what} must be a number, not {x!r}") from None
+    if math.isnan(v) or not lo <= v <= hi:
+        raise _bad(f"{what} must be between {lo:g} and {hi:g}")
+    return v

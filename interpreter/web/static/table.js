@@ -1,0 +1,97 @@
+// A live table: one websocket; the server sends the ruleset once, then this page's payload after every
+// change. The page holds nothing the server did not send it for its own audience.
+"use strict";
+
+(() => {
+  const token = location.pathname.split("/").pop();
+  const root = document.getElementById("root");
+  const errorBox = document.getElementById("error");
+  const controls = document.getElementById("controls");
+  const handover = document.getElementById("handover");
+  let ruleset = null;
+  let state = null;
+  let ws = null;
+
+  document.getElementById("replay-link").href = "/replay/" + token;
+
+  function send(msg) { ws.send(JSON.stringify(msg)); }
+
+  function showError(text) {
+    errorBox.textContent = text;
+    errorBox.hidden = !text;
+  }
+
+  function drawControls(st) {
+    const t = st.table;
+    const { el, povName } = Board;
+    const parts = [];
+    if (t.povs.length > 1) {
+      const sel = el("select", {id: "pov", "aria-label": "point of view"}, t.povs.map((p) =>
+        el("option", {value: p, selected: (st.you !== null ? st.you : st.audience === "omniscient" ? -2 : -1) === p}, "View: " + povName(p))));
+      sel.addEventListener("change", () => send({type: "pov", pov: Number(sel.value)}));
+      parts.push(sel);
+    }
+    if (t.bots_only && !st.view.over) {
+      const speed = el("input", {id: "speed", type: "range", min: 0, max: 3, step: 0.1, value: t.speed, "aria-label": "seconds per move"});
+      const label = el("span", {text: t.speed.toFixed(1) + " s/move"});
+      speed.addEventListener("input", () => { label.textContent = Number(speed.value).toFixed(1) + " s/move"; });
+      speed.addEventListener("change", () => send({type: "speed", speed: Number(speed.value)}));
+      const pause = el("button", {id: "pause", onclick: () => send({type: "pause", paused: !t.paused})}, t.paused ? "Resume" : "Pause");
+      parts.push(el("span", {class: "speed"}, "Speed ", speed, label, pause));
+    }
+    controls.replaceChildren(...parts);
+    const save = document.getElementById("save-link");
+    save.hidden = !t.povs.includes(-2);
+    save.href = "/api/save/" + token;
+  }
+
+  function act(index) {
+    showError("");
+    send({type: "act", step: state.step, index});
+  }
+
+  function onMessage(ev) {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "ruleset") { ruleset = msg; document.title = "Meeple · " + msg.name; return; }
+    if (msg.type === "error") { showError(msg.message); return; }
+    if (msg.type === "handover") {
+      state = null;
+      drawing = false;
+      root.replaceChildren();
+      document.body.dataset.step = "handover";
+      controls.replaceChildren();
+      document.getElementById("handover-title").textContent = "Pass the screen to " + msg.name;
+      document.getElementById("handover-go").textContent = "I am " + msg.name + ": show my seat";
+      document.getElementById("handover-go").onclick = () => send({type: "ready", seat: msg.to});
+      handover.hidden = false;
+      return;
+    }
+    if (msg.type === "state") {
+      state = msg;
+      // Bots can move faster than a page draws: draw only the newest state, once per frame.
+      if (!drawing) { drawing = true; requestAnimationFrame(draw); }
+    }
+  }
+
+  let drawing = false;
+  function draw() {
+    drawing = false;
+    const msg = state;
+    if (!msg) return;  // a hand-over came after this frame was asked for
+    handover.hidden = true;
+    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only;
+    Board.render(root, ruleset, msg, mine ? act : null);
+    drawControls(msg);
+    document.body.dataset.step = msg.step;  // lets people (and tests) see the page is up to date
+    document.body.dataset.over = msg.view.over;
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(proto + "//" + location.host + "/ws/" + token);
+    ws.onopen = () => { document.getElementById("conn").textContent = "connected"; };
+    ws.onclose = () => { document.getElementById("conn").textContent = "disconnected (reload to reconnect)"; };
+    ws.onmessage = onMessage;
+  }
+  connect();
+})();

@@ -1,0 +1,201 @@
+"""Tables: games hosted by the web server, who sits at each seat, and who may see what.
+
+A table holds one `Game`, a seat plan (a person or a bot per seat), a secret link token per person seat
+and one for the host (the page that created the table: the hot-seat screen, or the watch page of a
+bots-only game). Nothing here knows about HTTP: app.py maps requests onto these methods, and every
+payload comes from render.seat_payload.
+
+Who may see what: a seat token sees its seat, live and in replay. The host token sees the public view of
+a game people are playing (or, hot-seat, the seat whose turn it is, after a hand-over); once the game is
+over, or if only bots play, or for a save opened for replay, it may pick any point of view, including the
+omniscient one.
+"""
+
+from __future__ import annotations
+
+import inspect
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from meeple.errors import IllegalAction, Problem, UsageError
+from meeple.language.model import Ruleset
+from meeple.runtime.game import Game
+from meeple.tools.agents import AGENTS, Agent, mix_seed
+from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
+
+SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
+
+
+@dataclass
+class Seat:
+    kind: str = "person"  # person | bot
+    agent: str = "random"
+    budget: float | None = None  # passed to bots that take a budget (search iterations or seconds)
+
+    def public(self, i: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": f"P{i + 1}", "kind": self.kind}
+        if self.kind == "bot":
+            out["agent"] = self.agent
+            if self.budget is not None:
+                out["budget"] = self.budget
+        return out
+
+
+def make_bot(name: str, seed: int, budget: float | None) -> Agent:
+    if name not in AGENTS:
+        raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(AGENTS)))
+    cls = AGENTS[name]
+    if budget is not None and "budget" in inspect.signature(cls).parameters:
+        return cls(seed, budget=budget)  # type: ignore[call-arg]
+    return cls(seed)
+
+
+def bot_budgets() -> dict[str, bool]:
+    """Which bots take a budget (the lobby offers the field only for them)."""
+    return {n: "budget" in inspect.signature(c).parameters for n, c in AGENTS.items()}
+
+
+@dataclass
+class Table:
+    id: str
+    rs: Ruleset
+    source: str
+    game: Game
+    seats: list[Seat]
+    hotseat: bool = False
+    speed: float = 0.5  # seconds between bot moves
+    replay_only: bool = False  # a save opened for replay: no moves, every point of view
+    tokens: list[str | None] = field(default_factory=list)
+    host: str = ""
+    bot_seed: int = 0
+    bots: dict[int, Agent] = field(default_factory=dict)
+    paused: bool = False
+    start: Game | None = None  # the game at action 0, for replays
+    _snapshots: dict[int, tuple[Game, list[dict]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tokens = [secrets.token_urlsafe(12) if s.kind == "person" else None for s in self.seats]
+        self.host = secrets.token_urlsafe(12)
+        self.bots = {i: make_bot(s.agent, mix_seed(self.bot_seed, "agent", i), s.budget)
+                     for i, s in enumerate(self.seats) if s.kind == "bot"}
+
+    # ------------------------------------------------------------ who sees what
+    @property
+    def people(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "person"]
+
+    def open_book(self) -> bool:
+        """May the host see everything? Once the game is over, when no person plays, or in a replay."""
+        return self.replay_only or self.game.is_over or not self.people
+
+    def allowed(self, token: str) -> list[int]:
+        """The audiences a token may ask for: seats, PUBLIC, OMNISCIENT."""
+        if token in self.tokens:
+            seat = self.tokens.index(token)
+            if not self.open_book():
+                return [seat]
+            return [seat] + [s for s in range(len(self.seats)) if s != seat] + [PUBLIC, OMNISCIENT]
+        if token == self.host:
+            if self.open_book():
+                return [OMNISCIENT, PUBLIC] + list(range(len(self.seats)))
+            return [PUBLIC] + (self.people if self.hotseat else [])
+        return []
+
+    def payload(self, audience: int, game: Game | None = None, povs: list[int] | None = None) -> dict[str, Any]:
+        """THE message about a game for one audience (live, hot-seat and replay alike): render.seat_payload
+        plus table facts everyone may know (who is a bot, which points of view this page may pick)."""
+        g = game or self.game
+        out = seat_payload(g, audience, [s.public(i) for i, s in enumerate(self.seats)])
+        out["table"] = {"hotseat": self.hotseat, "replay_only": self.replay_only, "speed": self.speed,
+                        "paused": self.paused, "bots_only": not self.people, "povs": povs or [audience]}
+        return out
+
+    # ------------------------------------------------------------ moves
+    def bot_turn(self) -> list[int]:
+        """The bots that must decide now."""
+        if self.game.is_over or self.replay_only:
+            return []
+        return [s for s in self.game.deciders if s in self.bots]
+
+    def play_bot(self, seat: int) -> None:
+        self.game.apply_index(self.bots[seat].choose(self.game, seat), seat)
+
+    def act(self, seat: int, step: int, index: int) -> None:
+        """A person's move: option `index` of their menu at `step` (the number of actions so far). A stale
+        click (the game moved on) or an illegal index is refused and nothing changes."""
+        g = self.game
+        if self.replay_only:
+            raise IllegalAction(Problem("B011", "this game is open for replay only"))
+        if self.seats[seat].kind != "person":
+            raise IllegalAction(Problem("B012", f"P{seat + 1} is a bot"))
+        if step != len(g.state.actions):
+            raise IllegalAction(Problem("B013", "the game has moved on since this page was drawn; try again"))
+        if type(index) is not int:
+            raise IllegalAction(Problem("B014", "an action is chosen by its number"))
+        g.apply_index(index, seat)
+
+    def hotseat_next(self) -> int | None:
+        """The person seat the hot-seat screen must hand over to, if a person decides now."""
+        if not self.hotseat or self.game.is_over or self.replay_only:
+            return None
+        people = [s for s in self.game.deciders if s not in self.bots]
+        return people[0] if people else None
+
+    # ------------------------------------------------------------ replay
+    def replay_length(self) -> int:
+        return len(self.game.state.actions)
+
+    def at_step(self, step: int) -> Game:
+        """The game after its first `step` actions, replayed from the start (seed and action log)."""
+        actions = self.game.state.actions
+        if not 0 <= step <= len(actions):
+            raise UsageError(Problem("B015", f"step {step} is outside 0..{len(actions)}"))
+        if step == len(actions):
+            return self.game
+        # A snapshot is used only if the log still starts with the actions that led to it (a take-back
+        # may have rewritten the log since).
+        base = max((k for k, (_, prefix) in self._snapshots.items() if k <= step and actions[:k] == prefix),
+                   default=0)
+        g = (self._snapshots[base][0] if base else self._start()).copy()
+        for k in range(base, step):
+            g.apply(actions[k])
+            if (k + 1) % SNAPSHOT_EVERY == 0:
+                self._snapshots[k + 1] = (g.copy(), [dict(a) for a in actions[:k + 1]])
+        return g
+
+    def move_text(self, step: int) -> str | None:
+        """Who did what as action `step` (1-based), in the engine's own words: for audiences that see
+        everything only, since another seat's label may name what it chose in secret."""
+        if not 0 < step <= len(self.game.state.actions):
+            return None
+        action = self.game.state.actions[step - 1]
+        before = self.at_step(step - 1)
+        label = next((a["label"] for a in before.legal_actions(action["player"]) if a["key"] == action["key"]),
+                     action["key"])
+        return f"P{action['player'] + 1}: {label}"
+
+    def _start(self) -> Game:
+        if self.start is None:
+            self.start = Game.new(self.rs, self.game.state.nplayers, self.game.state.seed)
+        return self.start
+
+
+class Registry:
+    """Every table of one server, by id and by token."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+
+    def add(self, table: Table) -> Table:
+        self.tables[table.id] = table
+        return table
+
+    def new_id(self) -> str:
+        return secrets.token_urlsafe(6)
+
+    def by_token(self, token: str) -> Table | None:
+        for t in self.tables.values():
+            if token == t.host or token in t.tokens:
+                return t
+        return None

@@ -1,0 +1,217 @@
+"""End to end in headless Chromium (Debian's `chromium`, driven by Playwright; no browser download)
+against a server on 127.0.0.1: a full game of each seeded ruleset played by clicking, a hot-seat
+hand-over, a bots-only game watched live and replayed back and forth from several points of view, and
+the designer page.
+
+Set MEEPLE_SCREENSHOTS=docs to refresh the screenshots in docs/ that README and docs/web.md show.
+"""
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
+
+from tests.webserver import Running
+
+CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("MEEPLE_SCREENSHOTS")
+WAIT = 30_000  # ms: generous, since the machine may be loaded; nothing here measures speed
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) "
+                    "to run the browser tests")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def web():
+    running = Running()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT)
+    yield pg
+    context.close()
+
+
+def shot(page, name):
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"), full_page=True)
+
+
+def start_from_lobby(page, web, ruleset, players, kinds, speed="0", hotseat=False):
+    page.goto(web.url + "/")
+    page.select_option("#ruleset", ruleset)
+    page.fill("#players", str(players))
+    for i, kind in enumerate(kinds):
+        page.select_option(f"#seats tbody tr:nth-child({i + 1}) .kind", kind)
+    page.fill("#seed", "3")
+    page.fill("#speed", speed)
+    if hotseat:
+        page.check("input[name=mode][value=hotseat]")
+    page.click("#create")
+
+
+MENU = """() => ({step: document.body.dataset.step, ranges: [...document.querySelectorAll("button.act:not([disabled])")]
+  .map((b) => b.classList.contains("range-go") ? [...b.parentNode.querySelectorAll("input")].map((i) => [+i.min, +i.max])[0] : null)})"""
+
+
+def click_once(page, rng):
+    """Clicks one of the seat's legal actions (a number range gets a number) and waits for the move."""
+    menu = page.evaluate(MENU)
+    i = rng.randrange(len(menu["ranges"]))
+    button = page.locator("button.act:not([disabled])").nth(i)
+    if menu["ranges"][i]:
+        lo, hi = menu["ranges"][i]
+        button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)))
+    button.click(force=True)  # a real mouse click; the board is not animated, so no waiting for it to settle
+    page.wait_for_function(f"document.body.dataset.step !== '{menu['step']}' || !document.getElementById('error').hidden")
+
+
+def play_until(page, rng, done="document.body.dataset.over === 'true'", limit=600):
+    for clicks in range(limit):
+        ready = page.wait_for_function(f"({done}) ? 'done' : document.querySelector('button.act:not([disabled])') !== null")
+        if ready.json_value() == "done":
+            return clicks
+        click_once(page, rng)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("ruleset,players", [("speicherstadt", 2), ("merchants", 2),
+                                             ("camel_up_off_season", 3), ("demoludy", 3)])
+def test_a_full_game_played_by_clicking(page, web, ruleset, players):
+    start_from_lobby(page, web, ruleset, players, ["person"] + ["bot"] * (players - 1))
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("section.seat.you[data-seat='0']")
+    if ruleset == "merchants":
+        shot(page, "table")
+    clicks = play_until(page, random.Random(ruleset))
+    assert clicks > 5
+    assert page.locator("table.scores tr.winner").count() >= 1
+    assert "Game over" in page.inner_text(".status")
+    assert page.locator(".log li").count() > 0
+    # the other seat's secrets stay hidden on this page even at the end (only counts are shown)
+    assert page.locator("#pov").count() == 1  # once over, every point of view may be picked
+
+
+def test_hot_seat_hands_over_with_the_table_hidden(page, web):
+    start_from_lobby(page, web, "merchants", 3, ["person", "person", "bot"], hotseat=True)
+    page.wait_for_selector("#handover:not([hidden])")
+    assert "P1" in page.inner_text("#handover-title")
+    assert page.locator("#root > *").count() == 0  # nothing of the table while the screen changes hands
+    shot(page, "handover")
+    page.click("#handover-go")
+    page.wait_for_selector("section.seat.you[data-seat='0']")
+    # P2's hand is a count on P1's screen
+    assert page.locator("section.seat[data-seat='1'] [data-zone='hand'] .comp.back").count() == 1
+    rng = random.Random(1)
+    play_until(page, rng, done="document.body.dataset.step === 'handover'")
+    assert "P2" in page.inner_text("#handover-title")
+    assert page.locator("#root > *").count() == 0
+    page.click("#handover-go")
+    page.wait_for_selector("section.seat.you[data-seat='1']")
+    assert page.locator("section.seat[data-seat='0'] [data-zone='hand'] .comp.back").count() == 1
+    click_once(page, rng)
+
+
+def test_each_person_plays_from_their_own_link(page, browser, web):
+    start_from_lobby(page, web, "merchants", 2, ["person", "person"])
+    page.wait_for_selector("#links:not([hidden])")
+    links = page.locator("a.seatlink").evaluate_all("(as) => as.map((a) => a.href)")
+    assert len(links) == 2
+    other = browser.new_context().new_page()
+    try:
+        page.goto(links[0])
+        other.goto(links[1])
+        page.wait_for_selector("section.seat.you[data-seat='0'] >> text=to move")
+        other.wait_for_selector("section.seat.you[data-seat='1']")
+        assert other.locator("button.act").count() == 0  # not P2's turn
+        play_until(page, random.Random(2), done="document.querySelector('section.seat[data-seat=\"1\"].turn') !== null")
+        other.wait_for_selector("button.act:not([disabled])")
+        # P2's page got its menu without reloading; P1's page now waits, and each hand is hidden from the other
+        assert page.locator("button.act:not([disabled])").count() == 0
+        assert other.locator("section.seat[data-seat='0'] [data-zone='hand'] .comp.back").count() == 1
+        assert page.locator("section.seat[data-seat='1'] [data-zone='hand'] .comp.back").count() == 1
+    finally:
+        other.context.close()
+
+
+def test_bots_only_game_watched_live_then_replayed_back_and_forth(page, web):
+    start_from_lobby(page, web, "merchants", 3, ["bot"] * 3, speed="0.2")
+    page.wait_for_url("**/table/*")
+    page.wait_for_function("Number(document.body.dataset.step) > 0")  # moves arrive without a click
+    page.select_option("#pov", "-2")  # bots only: the watcher may see everything
+    page.wait_for_selector("[data-zone='pile'] .items")
+    shot(page, "watch")
+    page.fill("#speed", "0")
+    page.dispatch_event("#speed", "change")
+    page.wait_for_function("document.body.dataset.over === 'true'")
+    page.click("#replay-link")
+    page.wait_for_url("**/replay/*")
+    page.wait_for_function("document.body.dataset.step !== undefined")
+    last = int(page.evaluate("document.body.dataset.step"))
+    assert last > 10 and page.locator("table.scores").count() == 1
+    page.click("#first")
+    page.wait_for_function("document.body.dataset.step === '0'")
+    assert page.locator("table.scores").count() == 0
+    page.click("#fwd")
+    page.wait_for_function("document.body.dataset.step === '1'")
+    page.click("#fwd")
+    page.wait_for_function("document.body.dataset.step === '2'")
+    page.click("#back")
+    page.wait_for_function("document.body.dataset.step === '1'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.step === '2'")
+    page.fill("#slider", str(last // 2))
+    page.wait_for_function(f"document.body.dataset.step === '{last // 2}'")
+    # the same moment from P1's seat: the pile is a count, P1's hand is shown
+    page.select_option("#pov", "0")
+    page.wait_for_selector("[data-zone='pile'] .comp.back")
+    assert page.locator("section.seat.you[data-seat='0']").count() == 1
+    assert page.inner_text("#stepno").startswith(f"step {last // 2} ")
+    page.select_option("#pov", "-2")
+    page.wait_for_selector("[data-zone='pile'] .items")
+    shot(page, "replay")
+
+
+def test_designer_page_shows_a_comparison(page, web):
+    page.goto(web.url + "/designer")
+    page.wait_for_selector("#base option", state="attached")
+    page.select_option("#base", "speicherstadt")
+    page.select_option("#variants", ["variants/four_workers"])
+    page.fill("#players", "3")
+    page.fill("#games", "6")
+    page.click("#run")
+    page.wait_for_selector("table.report")
+    text = page.inner_text("#report")
+    assert "P1 win rate" in text and "Differences against A" in text and "four" in text.lower()
+    shot(page, "designer")
+
+
+def test_lobby_lists_games_and_variants(page, web):
+    page.goto(web.url + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    options = page.locator("#ruleset option").all_inner_texts()
+    assert any("speicherstadt" in o for o in options) and any("variants/" in o for o in options)
+    page.select_option("#ruleset", "demoludy")
+    assert page.input_value("#players") == "3"
+    shot(page, "lobby")
