@@ -1,227 +1,317 @@
 """`meeple play`: a person plays one seat in the terminal against bots.
 
-The person sees only their seat's view. Bots move at once and their moves are printed; the moves of a
-sealed decision are printed only after everyone has chosen, so the person never sees them early.
+Everything printed comes from the engine's renderings for the person's seat (`Game.view`, `Move.text`,
+`Game.log_for`, `Game.prompt_for`): `play` never formats a label or log line itself, so it cannot show a
+bot's hidden card. Moves of a sealed decision are printed once every seat has chosen. Bad input is asked
+again, a failed save keeps the game going, and `q` on an unsaved game asks first: a game is never lost.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
+import re
 import secrets
+import shutil
+from dataclasses import dataclass
 from typing import Any
 
 import click
 from meeple.cli.common import load
-from meeple.cli.view import render_scores, render_view
-from meeple.errors import Problem, SaveError, UsageError
-from meeple.runtime.data import Player
-from meeple.runtime.game import Game
+from meeple.cli.playsave import (
+    bot_states,
+    load_game,
+    read_save,
+    restore_bots,
+    ruleset_source,
+    save_game,
+    saved_source,
+)
+from meeple.cli.view import info_text, menu_lines, number_ranges, render_end, render_view, wrap
+from meeple.errors import MeepleError, Problem, UsageError
+from meeple.runtime.game import Game, Move
 from meeple.tools.agents import make_agents, mix_seed
 
-HELP = """Type the number of an option to choose it. Other commands:
-  v          show the game again
-  s FILE     save the game to FILE (continue later with --load FILE)
-  q          quit (with --save, the game is saved first)
+HELP = """Type the number of an option to choose it; in a range of numbers ("Bid 0 … Bid 24"), type =N.
+Other commands:
+  u          undo: take back your last decision (refused once something hidden was revealed)
+  i NAME     information about a component, zone or counter (its description and effects)
+  l          the whole log
+  v          show the board again
+  s FILE     save the game to FILE (continue later with: meeple play --load FILE)
+  q          quit (asks first if the game is not saved)
   ?          this help"""
+
+RECENT = 6  # log lines shown under the board
+# ASCII digits only ("²" is a digit to str.isdigit but not to int), and at most 6: longer "numbers" are
+# no option, and Python refuses int() of 5,000 digits.
+DIGITS = re.compile(r"[0-9]{1,6}")
+AMOUNT = re.compile(r"=\s*(-?[0-9]{1,6})")
 
 
 class Quit(Exception):
     pass
 
 
-def decision_prompt(game: Game, seat: int) -> str | None:
-    """The text of the open `choose` (e.g. "Place a worker"). The view does not carry it, so read it from
-    the decision frame; it is cosmetic, so any failure just leaves it out."""
-    try:
-        frame = game.state.stack[-1]
-        node = frame[1]
-        choose = getattr(node, "choose", node)  # a sealed decision wraps its `choose`
-        if choose.prompt is None:
-            return None
-        scope = dict(frame[2])
-        if choose is not node:
-            scope[node.var] = Player(seat)
-        v = game._ev.eval(choose.prompt, scope)
-        return v if isinstance(v, str) else str(v)
-    except Exception:  # noqa: BLE001 - a missing prompt must never stop a game
-        return None
+class Undo(Exception):
+    pass
 
 
-DEFAULT_AGENTS = "mcts:1s"  # people play against the best bot, about a second per move
-PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
+@dataclass
+class Checkpoint:
+    """The game as it was at one of the person's decisions, for `undo`."""
 
-
-def save_game(game: Game, path: str, seat: int | None = None, agents: str | None = None) -> None:
-    data = game.to_json()
-    if seat is not None:
-        data[PLAY_KEY] = {"seat": seat + 1, "agents": agents}
-    # Write a temporary file and rename it over the old save, so that a failed write (disk full, Ctrl-C)
-    # never destroys the save the player already had.
-    tmp = f"{path}.tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
-        raise UsageError(Problem("IO03", f"cannot save to {path}: {e.strerror or e}")) from None
-
-
-def load_game(rs: Any, path: str) -> tuple[Game, dict]:
-    """The game and the `play` settings saved with it ({} if the save came from elsewhere)."""
-    if not os.path.isfile(path):
-        raise UsageError(Problem("IO01", f"no such save file: {path}"))
-    with open(path, "rb") as fh:
-        raw = fh.read()
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise SaveError(Problem("L001", f"{path} is not a Meeple save file ({e})")) from None
-    game = Game.from_json(rs, data)
-    extra = data.get(PLAY_KEY) if isinstance(data, dict) else None
-    return game, extra if isinstance(extra, dict) else {}
+    game: Game
+    bots: list[Any]
+    seen: int
+    moves: int
 
 
 class Session:
-    def __init__(self, game: Game, human: int, agents_spec: str, seed: int, autosave: str | None) -> None:
+    def __init__(self, game: Game, human: int, agents_spec: str, seed: int, save_path: str | None,
+                 source: str) -> None:
         self.game = game
         self.human = human
         self.agents_spec = agents_spec
         self.bots = make_agents(agents_spec, game.state.nplayers, mix_seed(seed, len(game.state.actions)))
-        self.autosave = autosave
+        self.save_path = save_path  # --save: saved after each of the person's moves
+        self.source = source
+        self.saved = True  # nothing to lose yet
         self.seen = len(game.state.log)  # log lines already shown
+        self.moves: list[Move] = []
+        self.history: list[Checkpoint] = []
+        self.width = min(100, shutil.get_terminal_size((80, 24)).columns)
 
-    def new_log(self) -> None:
-        log = self.game.state.log
-        for audience, text in log[self.seen:]:
-            if audience in (-1, self.human):
-                click.echo(f"  · {text}")
-        self.seen = len(log)
-
+    # ------------------------------------------------------------ the game loop
     def run(self) -> None:
-        game = self.game
-        while not game.is_over:
-            deciders = game.deciders
+        while not self.game.is_over:
+            game = self.game  # a take-back replaces it
             sealed = len(game.state.pending["players"]) > 1
-            revealed: list[str] = []
-            for seat in deciders:
-                if seat == self.human:
-                    i = self.ask()
-                    game.apply_index(i, seat)
-                    if self.autosave:
-                        self.save(self.autosave)
-                else:
-                    i = self.bots[seat].choose(game, seat)
-                    move = f"P{seat + 1}: {game.legal_actions(seat)[i]['label']}"
-                    game.apply_index(i, seat)
-                    if sealed:
-                        revealed.append(move)  # shown once every sealed choice is in
+            waiting: list[Move] = []
+            try:
+                for seat in game.deciders:
+                    if seat == self.human:
+                        self.history.append(self.checkpoint())
+                        move = game.take(self.ask(), seat)
+                        self.saved = False
+                        if self.save_path:
+                            self.try_save(self.save_path, quiet=True)
                     else:
-                        click.echo(move)
-                        self.new_log()
-            for move in revealed:
-                click.echo(move)
-            self.new_log()
-        click.echo(render_scores(game.scores, game.winners, self.human))
+                        move = game.take(self.bots[seat].choose(game, seat), seat)
+                    self.moves.append(move)
+                    if sealed:
+                        waiting.append(move)  # told once every sealed choice is in
+                    else:
+                        self.report(move)
+            except Undo:
+                continue
+            for move in waiting:  # the sealed choices, now that all are in; then what they caused
+                click.echo(wrap(move.text(self.human) + (" (you)" if move.seat == self.human else ""),
+                                self.width, "    "))
+            if waiting:
+                self.echo_log()
+            for move in waiting:
+                self.echo_changes(move)
+        self.echo_log()
+        click.echo("")
+        click.echo(render_end(self.game, self.human, self.width))
 
-    def save(self, path: str) -> None:
-        save_game(self.game, path, self.human, self.agents_spec)
+    def report(self, move: Move) -> None:
+        """A move as the person reads it, the log lines it wrote, and what it changed."""
+        text = move.text(self.human)
+        click.echo(wrap(text + (" (you)" if move.seat == self.human else ""), self.width, "    "))
+        self.echo_log()
+        self.echo_changes(move)
 
+    def echo_changes(self, move: Move) -> None:
+        changes = move.changes.get(self.human) or []
+        if changes:
+            click.echo(wrap("    ~ " + "; ".join(changes), self.width, "      "))
+
+    def echo_log(self) -> None:
+        for line in self.game.log_for(self.human, self.seen):
+            click.echo(wrap(f"  · {line}", self.width, "    "))
+        self.seen = len(self.game.state.log)
+
+    # ------------------------------------------------------------ take-backs
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(self.game.copy(), bot_states(self.bots), self.seen, len(self.moves))
+
+    def undo(self) -> str | None:
+        """Go back to the person's previous decision; the reason it is refused, if it is."""
+        if len(self.history) < 2:
+            return "there is no earlier decision of yours to go back to"
+        target = self.history[-2]
+        revealed: set[int] = set()
+        for move in self.moves[target.moves:]:
+            revealed |= move.revealed.get(self.human, set())
+        if revealed:
+            seen = sorted({self.game.rs.components[c].name for c in revealed})
+            names = ", ".join(seen[:5]) + (f" and {len(seen) - 5} more" if len(seen) > 5 else "")
+            return f"since then you have seen what was hidden ({names}); it cannot be unseen"
+        if self.game.state.rng.state != target.game.state.rng.state:
+            return "since then something was left to chance (a shuffle or a random draw)"
+        self.history = self.history[:-2]
+        self.game = target.game.copy()
+        restore_bots(self.bots, target.bots)
+        del self.moves[target.moves:]
+        self.seen = target.seen
+        self.saved = False
+        return None
+
+    # ------------------------------------------------------------ the person's decision
     def show(self) -> None:
         click.echo("")
-        click.echo(render_view(self.game.view(self.human), self.game.rs))
+        click.echo(render_view(self.game.view(self.human), self.game.rs, self.width, RECENT))
 
     def ask(self) -> int:
         game = self.game
         actions = game.legal_actions(self.human)
+        labels = [a["label"] for a in actions]
         self.show()
-        prompt = decision_prompt(game, self.human)
-        click.echo(f"Your decision (P{self.human + 1}){': ' + prompt if prompt else ''}")
-        for n, a in enumerate(actions, 1):
-            click.echo(f"  {n:>2}) {a['label']}")
+        prompt = game.prompt_for(self.human)
+        header = f"Your decision (P{self.human + 1}){': ' + prompt if prompt else ''}"
+        ranges = number_ranges(labels)
         while True:
-            try:
-                answer = click.prompt(f"Choose 1-{len(actions)} (? for help)", default="", show_default=False)
-            except click.Abort:  # end of input: leave like `q`
-                click.echo("")
-                raise Quit() from None
-            answer = answer.strip()
-            word, _, rest = answer.partition(" ")
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
-                return int(answer) - 1
-            if word.lower() in ("q", "quit", "exit"):
-                raise Quit()
-            if word.lower() in ("?", "h", "help"):
-                click.echo(HELP)
-            elif word.lower() in ("v", "view"):
-                self.show()
-                for n, a in enumerate(actions, 1):
-                    click.echo(f"  {n:>2}) {a['label']}")
-            elif word.lower() in ("s", "save"):
-                if not rest.strip():
-                    click.echo("Give a file name: s FILE")
-                    continue
+            click.echo(wrap(header, self.width, "  "))
+            for line in menu_lines(labels, ranges, self.width):
+                click.echo(line)
+            while True:
                 try:
-                    self.save(rest.strip())
-                    click.echo(f"Saved to {rest.strip()}.")
-                except OSError as e:
-                    click.echo(f"Could not save: {e.strerror or e}")
-            else:
-                click.echo(f"Please type a number from 1 to {len(actions)}, or ? for help.")
+                    answer = click.prompt(f"Choose 1-{len(actions)} (? for help)", default="",
+                                          show_default=False)
+                except click.Abort:  # end of input: leave like `q`, saving if asked to
+                    click.echo("")
+                    raise Quit() from None
+                answer = answer.strip()
+                word, _, rest = answer.partition(" ")
+                word = word.lower()
+                picked = self.pick(answer, len(actions), ranges)
+                if picked is not None:
+                    return picked
+                if word in ("q", "quit", "exit"):
+                    if self.confirm_quit():
+                        raise Quit()
+                elif word in ("?", "h", "help"):
+                    click.echo(HELP)
+                elif word in ("v", "view"):
+                    self.show()
+                    break
+                elif word in ("l", "log"):
+                    for line in game.log_for(self.human):
+                        click.echo(wrap(f"  · {line}", self.width, "    "))
+                elif word in ("i", "info"):
+                    click.echo(info_text(game.rs, rest.strip(), self.width))
+                elif word in ("u", "undo"):
+                    reason = self.undo()
+                    if reason is None:
+                        click.echo("Taken back: you are at your previous decision again.")
+                        raise Undo()
+                    click.echo(f"Cannot undo: {reason}.")
+                elif word in ("s", "save"):
+                    if not rest.strip():
+                        click.echo("Give a file name: s FILE")
+                    else:
+                        self.try_save(rest.strip())
+                else:
+                    click.echo(f"Please type a number from 1 to {len(actions)}, or ? for help.")
+
+    @staticmethod
+    def pick(answer: str, n: int, ranges: list[dict]) -> int | None:
+        """The option an answer names: its number (ASCII digits only), or =N within a range of numbers."""
+        if re.fullmatch(DIGITS, answer):
+            k = int(answer)
+            return k - 1 if 1 <= k <= n else None
+        m = re.fullmatch(AMOUNT, answer)
+        if m:
+            value = int(m[1])
+            for r in ranges:
+                if r["low"] <= value <= r["high"]:
+                    return r["first"] + (value - r["low"])
+        return None
+
+    def confirm_quit(self) -> bool:
+        if self.saved or self.save_path:
+            return True
+        try:
+            return click.confirm("This game is not saved (s FILE saves it). Quit anyway?", default=False)
+        except click.Abort:
+            return True
+
+    def try_save(self, path: str, quiet: bool = False) -> bool:
+        """Save; a failure is reported and the game goes on."""
+        try:
+            save_game(self.game, path, self.extra())
+        except MeepleError as e:
+            click.echo(f"Could not save: {e.problems[0].message}. The game goes on.")
+            return False
+        self.saved = True
+        if not quiet:
+            click.echo(f"Saved to {path}. Continue with: meeple play --load {path}")
+        return True
+
+    def extra(self) -> dict:
+        return {"seat": self.human + 1, "agents": self.agents_spec, "ruleset": self.source,
+                "bots": bot_states(self.bots)}
 
 
 @click.command()
-@click.argument("ruleset")
+@click.argument("ruleset", required=False)
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: 4 if the game allows it, else the nearest count).")
 @click.option("--seat", type=int, default=None, help="Your seat, from 1 (default: 1, or the seat of a loaded save).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
-              help="Bots for the other seats, cycled over the seats (default: mcts:1s, a search of about a "
-                   "second per move): mcts[:BUDGET][:cut=K], greedy[:DEALS], random, first.")
+              help="Bots for the other seats, cycled over the seats: random, first, greedy[:DEALS], "
+                   "mcts[:BUDGET][:cut=K] (default mcts:1s, about a second per move; see docs/agents.md).")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
-@click.option("--load", "load_path", default=None, metavar="FILE", help="Continue a saved game.")
-def play(ruleset: str, players: int | None, seat: int | None, seed: int | None, agents: str | None,
-         save_path: str | None,
-         load_path: str | None) -> None:
+@click.option("--load", "load_path", default=None, metavar="FILE",
+              help="Continue a saved game (its ruleset need not be named).")
+def play(ruleset: str | None, players: int | None, seat: int | None, seed: int | None, agents: str | None,
+         save_path: str | None, load_path: str | None) -> None:
     """Play RULESET in the terminal: you take one seat, bots take the others.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). At a decision, type the
-    number of an option; `s FILE` saves, `q` quits, `?` helps."""
+    number of an option; `u` takes it back, `i NAME` explains a component, `s FILE` saves, `q` quits,
+    `?` helps."""
     from meeple.cli.common import resolve_players
 
-    rs = load(ruleset)
+    saved: dict = {}
     if load_path:
-        game, saved = load_game(rs, load_path)
+        data = read_save(load_path)
+        source = ruleset if ruleset is not None else saved_source(data, load_path)
+        rs = load(source)
+        game, saved = load_game(rs, load_path, data)
         seat = seat if seat is not None else saved.get("seat") if isinstance(saved.get("seat"), int) else None
         agents = agents or (saved.get("agents") if isinstance(saved.get("agents"), str) else None)
         if players is not None and players != game.state.nplayers:
             raise UsageError(Problem("U030", f"the save is a {game.state.nplayers}-player game, not {players}"))
         seed = game.state.seed
+        source = ruleset_source(source)
         click.echo(f"Continuing a {game.state.nplayers}-player game of {rs.name} from {load_path}.")
     else:
+        if ruleset is None:
+            raise UsageError(Problem("U033", "name a ruleset to play, or --load a save",
+                                     hint="meeple rulesets lists the bundled games"))
+        rs = load(ruleset)
+        source = ruleset_source(ruleset)
         n = resolve_players(rs, players)
         seed = secrets.randbelow(1_000_000) if seed is None else seed
         game = rs.new_game(n, seed)
         click.echo(f"{rs.name}, {n} players, seed {seed}.")
     seat = 1 if seat is None else seat
-    agents = agents or DEFAULT_AGENTS
+    agents = agents or "mcts:1s"  # people play against the best bot, about a second per move
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))
-    session = Session(game, seat - 1, agents, seed, save_path)
+    session = Session(game, seat - 1, agents, seed, save_path, source)
+    if "bots" in saved and saved.get("agents") == agents:
+        restore_bots(session.bots, saved["bots"])  # the bots go on exactly as they would have
     click.echo(f"You are P{seat}. Type ? for help.")
-    tail = [t for a, t in game.state.log if a in (-1, seat - 1)][-5:]
-    for text in tail:
-        click.echo(f"  · {text}")
+    for text in game.log_tail(seat - 1, 5):
+        click.echo(wrap(f"  · {text}", session.width, "    "))
     try:
         session.run()
     except Quit:
-        if save_path:
-            session.save(save_path)
-            click.echo(f"Saved to {save_path}. Continue with --load {save_path}.")
+        if save_path and session.try_save(save_path, quiet=True):
+            click.echo(f"Saved to {save_path}. Continue with: meeple play --load {save_path}")
         click.echo("Bye.")

@@ -1,21 +1,30 @@
-"""Render a player's view (`Game.view(seat)`) as readable text for `meeple play`.
+"""Text for `meeple play`: a seat's view (`Game.view(seat)`), its menu, the end screen, `info NAME`.
 
-Works from the view data alone (plus static component names from the ruleset), so it can only show
-what the seat may see. Everything is generic: zones, counters and components as the ruleset declares them.
+Works from the view data alone (plus static component names and display hints from the ruleset), so it
+can only show what the seat may see. Everything is generic: zones, counters and components as the ruleset
+declares them. Lines are wrapped at the terminal's width between words, never inside one.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Any
 
 from meeple.language.model import Ruleset
+from meeple.runtime import results
 
 MAX_NAMES = 15  # long zones are cut to their last items: the most recent usually matter most
-BUILTIN_BOX = "box"  # the interpreter's zone for components out of play: shown as a count only
+BUILTIN_BOX = "box"  # the interpreter's zone for components out of play: not shown
+MIN_RANGE = 5  # this many options differing only by consecutive numbers are shown as one line
+
+
+def wrap(text: str, width: int = 80, indent: str = "  ") -> str:
+    return textwrap.fill(text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
 
 
 def value(v: Any, rs: Ruleset | None = None, top: bool = True) -> str:
-    """An encoded language value (see interpreter.state.encode) as text. A top-level list reads as
+    """An encoded language value (see runtime.data.encode) as text. A top-level list reads as
     "P1, P2"; nested lists keep their brackets so the structure stays visible."""
     if v is None:
         return "-"
@@ -38,12 +47,24 @@ def value(v: Any, rs: Ruleset | None = None, top: bool = True) -> str:
     return str(v)
 
 
+def display(rs: Ruleset | None, section: str, scope: str, name: str) -> str | None:
+    """A counter's or zone's display hint from the ruleset (`display: internal`), if any."""
+    if rs is None:
+        return None
+    decls = {("counters", "game"): rs.game_counters, ("counters", "player"): rs.player_counters,
+             ("zones", "game"): rs.game_zones, ("zones", "player"): rs.player_zones}[(section, scope)]
+    decl = decls.get(name)
+    return decl.display if decl is not None else None
+
+
 def _empty(v: Any) -> bool:
     return v is None or v == [] or v == {"$m": []} or v == {"count": 0}
 
 
-def _counters(counters: dict[str, Any], rs: Ruleset | None) -> str:
-    return ", ".join(f"{k} {value(v, rs)}" for k, v in counters.items())
+def _counters(counters: dict[str, Any], rs: Ruleset | None, scope: str) -> str:
+    # A flag reads as its name when set and is left out when not: "last_round no" tells nothing.
+    return ", ".join(k if v is True else f"{k} {value(v, rs)}" for k, v in counters.items()
+                     if display(rs, "counters", scope, k) != "internal" and v is not False)
 
 
 def component(c: dict, rs: Ruleset | None = None) -> str:
@@ -51,15 +72,24 @@ def component(c: dict, rs: Ruleset | None = None) -> str:
     if c.get("hidden"):
         return "(face down)"
     parts = [c["name"] + (" (face down)" if c.get("facedown") else "")]
-    extras = [f"{k}: {value(v, rs)}" for k, v in (c.get("counters") or {}).items() if not _empty(v)]
+    if c.get("status"):
+        parts.append(f"({c['status']})")
+    extras = [f"{k}: {value(v, rs)}" for k, v in (c.get("counters") or {}).items()
+              if not _empty(v) and v is not False and v != 0]  # a component's zero is its resting state
     extras += [f"{k}: {zone_inline(z, rs)}" for k, z in (c.get("slots") or {}).items() if not _empty(z)]
     if extras:
         parts.append("[" + "; ".join(extras) + "]")
     return " ".join(parts)
 
 
-def _grouped(names: list[str]) -> list[str]:
-    # "gem, gem, coin" reads better as "gem ×2, coin"; only neighbours group, so order is kept.
+def _grouped(names: list[str], counts: bool = False) -> list[str]:
+    # "gem, gem, coin" reads better as "gem ×2, coin"; only neighbours group, so order is kept, unless
+    # the zone is a pile of identical things (`display: counts`), where only how many of each matter.
+    if counts:
+        tally: dict[str, int] = {}
+        for n in names:
+            tally[n] = tally.get(n, 0) + 1
+        return [f"{n} ×{k}" for n, k in sorted(tally.items())]
     out: list[str] = []
     run = 0
     for i, n in enumerate(names):
@@ -70,50 +100,130 @@ def _grouped(names: list[str]) -> list[str]:
     return out
 
 
-def zone_inline(z: Any, rs: Ruleset | None = None) -> str:
+def zone_inline(z: Any, rs: Ruleset | None = None, counts: bool = False) -> str:
     if isinstance(z, dict):  # hidden: only the count is visible
         return f"{z.get('count', 0)} hidden"
     if not z:
         return "empty"
-    names = _grouped([component(c, rs) for c in z])
+    names = _grouped([component(c, rs) for c in z], counts)
     if len(names) > MAX_NAMES:
         return f"{len(z)} items, last: " + ", ".join(names[-MAX_NAMES:])
     return ", ".join(names)
 
 
-def zone_lines(name: str, z: Any, rs: Ruleset | None, indent: str) -> list[str]:
-    """A zone on one line, or one numbered line per component when its components carry details."""
-    if isinstance(z, list) and z and any(component(c, rs) != c.get("name") for c in z if not c.get("hidden")) \
-            and len(z) <= MAX_NAMES:
-        return [f"{indent}{name}:"] + [f"{indent}  {i}. {component(c, rs)}" for i, c in enumerate(z, 1)]
-    return [f"{indent}{name}: {zone_inline(z, rs)}"]
+def zone_lines(name: str, z: Any, rs: Ruleset | None, indent: str, hint: str | None = None) -> list[str]:
+    """A zone on one line, or one line per component (lettered, so the letters never look like option
+    numbers) when its components carry details."""
+    counts = hint == "counts"
+    if not counts and isinstance(z, list) and z and len(z) <= MAX_NAMES \
+            and any(component(c, rs) != c.get("name") for c in z if not c.get("hidden")):
+        return [f"{indent}{name}:"] + [f"{indent}  - {component(c, rs)}" for c in z]
+    return [f"{indent}{name}: {zone_inline(z, rs, counts)}"]
 
 
-def render_view(view: dict, rs: Ruleset | None = None) -> str:
+def render_view(view: dict, rs: Ruleset | None = None, width: int = 80, recent: int = 0) -> str:
     viewer = view["viewer"]
     head = f"== {view['ruleset']}"
     if view.get("phase"):
-        head += f" · phase {view['phase']}"
+        head += f" · {view['phase']}"
     head += f" · you are P{viewer + 1} =="
     lines = [head]
-    if view["counters"]:
-        lines.append("Game: " + _counters(view["counters"], rs))
+    game_counters = _counters(view["counters"], rs, "game")
+    if game_counters:
+        lines.append("Game: " + game_counters)
     for name, z in view["zones"].items():
-        if name == BUILTIN_BOX:
+        hint = display(rs, "zones", "game", name)
+        if name == BUILTIN_BOX or _empty(z) or hint == "internal":
             continue
-        if _empty(z):
-            continue
-        lines += zone_lines(name, z, rs, "  ")
+        lines += zone_lines(name, z, rs, "  ", hint)
     for seat in view["seats"]:
         you = " (you)" if seat["seat"] == viewer else ""
-        lines.append(f"{seat['name']}{you}: {_counters(seat['counters'], rs) or '-'}")
+        lines.append(f"{seat['name']}{you}: {_counters(seat['counters'], rs, 'player') or '-'}")
         for name, z in seat["zones"].items():
-            if not _empty(z):
-                lines += zone_lines(name, z, rs, "    ")
+            hint = display(rs, "zones", "player", name)
+            if not _empty(z) and hint != "internal":
+                lines += zone_lines(name, z, rs, "    ", hint)
+    if recent and view.get("log"):
+        lines.append("Recently:")
+        lines += [f"  · {t}" for t in view["log"][-recent:]]
+    return "\n".join(wrap(line, width, " " * (len(line) - len(line.lstrip()) + 4)) for line in lines)
+
+
+# ------------------------------------------------------------------ menus
+def number_ranges(labels: list[str]) -> list[dict]:
+    """Runs of at least MIN_RANGE options whose labels differ only in one number counting up by one
+    ("Bid 0", "Bid 1", ...): each {first option index, count, low, high, template}."""
+    split = [re.split(r"(-?\d+)", label) for label in labels]
+    out: list[dict] = []
+    i = 0
+    while i < len(labels):
+        j, pos = i, None
+        while j + 1 < len(labels):
+            a, b = split[j], split[j + 1]
+            diff = [k for k in range(len(a)) if len(a) == len(b) and a[k] != b[k]]
+            if len(a) != len(b) or len(diff) != 1 or diff[0] % 2 == 0 or (pos is not None and diff[0] != pos) \
+                    or int(b[diff[0]]) != int(a[diff[0]]) + 1:
+                break
+            pos = diff[0]
+            j += 1
+        if pos is not None and j - i + 1 >= MIN_RANGE:
+            tpl = split[i][:]
+            low, high = int(split[i][pos]), int(split[j][pos])
+            tpl[pos] = "N"
+            out.append({"first": i, "count": j - i + 1, "low": low, "high": high, "template": "".join(tpl)})
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def menu_lines(labels: list[str], ranges: list[dict], width: int = 80) -> list[str]:
+    starts = {r["first"]: r for r in ranges}
+    out: list[str] = []
+    i = 0
+    while i < len(labels):
+        r = starts.get(i)
+        if r is not None:
+            out.append(wrap(f"  {i + 1:>2}-{i + r['count']}) {r['template']} for N from {r['low']} to "
+                            f"{r['high']}: type =N", width, "        "))
+            i += r["count"]
+            continue
+        out.append(wrap(f"  {i + 1:>2}) {labels[i]}", width, "       "))
+        i += 1
+    return out
+
+
+# ------------------------------------------------------------------ the end
+def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
+    """Ranking with places, scores and tie-breaks, where each player's points came from, and the winner."""
+    ranks = game.ranking()
+    tb = results.tiebreak_texts(game)
+    lines = ["Final ranking:"]
+    for r in ranks:
+        s = r["seat"]
+        tag = " (you)" if s == you else ""
+        extra = "".join(f", {t} {v}" for t, v in zip(tb, r["tiebreaks"]))
+        star = "  *winner*" if s in game.winners else ""
+        lines.append(f"  {r['place']}. P{s + 1}{tag}: score {r['score']}{extra}{star}")
+    used = results.tiebreak_used(game)
+    if used:
+        lines.append(wrap(f"Tie-break applied: {', '.join(tb[:used])} (the leaders were tied on score).", width))
+    counters = results.score_counters(game)
+    rows = [game.score_breakdown(s) for s in range(game.state.nplayers)]
+    # Shown only when it explains the scores exactly (a score set by assignment has no notes).
+    if counters and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores)):
+        lines.append(f"Where the {', '.join(counters)} came from:")
+        for s, row in enumerate(rows):
+            parts = [f"{src} {n:+d}" for _name, src, n in row]
+            lines.append(wrap(f"  P{s + 1}: " + ("; ".join(parts) or "nothing"), width, "      "))
+    winners = game.winners
+    names = ", ".join(f"P{w + 1}" + (" (you)" if w == you else "") for w in winners)
+    lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + names)
     return "\n".join(lines)
 
 
 def render_scores(scores: list[Any], winners: list[int], you: int | None = None) -> str:
+    """Bare totals, for callers without a game (kept for tools that print results)."""
     lines = ["Final scores:"]
     for i, s in enumerate(scores):
         tag = " (you)" if i == you else ""
@@ -121,4 +231,61 @@ def render_scores(scores: list[Any], winners: list[int], you: int | None = None)
         lines.append(f"  P{i + 1}{tag}: {value(s)}{star}")
     names = ", ".join(f"P{w + 1}" + (" (you)" if w == you else "") for w in winners)
     lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + names)
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ info NAME
+def info_text(rs: Ruleset, name: str, width: int = 80) -> str:
+    """What the ruleset says about a component (by name or id), a kind, a zone or a counter."""
+    if not name:
+        return "Give a name: i NAME (a component, zone or counter)."
+    key = name.lower()
+    out: list[str] = []
+    kinds = rs.raw.get("components") or {}
+    for kind, kd in kinds.items():
+        if not isinstance(kd, dict):
+            continue
+        if kind.lower() == key and kd.get("description"):
+            out.append(wrap(f"{kind} (a kind of component): {kd['description']}", width))
+        found = [item for item in kd.get("items") or [] if isinstance(item, dict)
+                 and key in (str(item.get("name", "")).lower(), str(item.get("id", "")).lower())]
+        if found:
+            out.append(_item_text(kind, kd, _merged(found), width))
+    for section in ("zones", "counters"):
+        for scope, decls in (rs.raw.get(section) or {}).items():
+            for n, d in (decls or {}).items():
+                if n.lower() == key:
+                    desc = d.get("description") if isinstance(d, dict) else None
+                    what = f"a {'player' if scope == 'player' else 'game'} {section[:-1]}"
+                    out.append(wrap(f"{n} ({what}): {desc or 'no description'}", width))
+    if not out:
+        return f"Nothing is called {name!r}. Try a name shown on the board."
+    return "\n".join(dict.fromkeys(out))  # copies of one item are described once
+
+
+def _merged(items: list[dict]) -> dict:
+    """Items of one name (a card printed once per season) as one: differing values listed together."""
+    out: dict = {}
+    for item in items:
+        for k, v in item.items():
+            seen = out.setdefault(k, [])
+            if v not in seen:
+                seen.append(v)
+    return {k: vs[0] if len(vs) == 1 else (", ".join(map(str, vs)) if k != "on" and k != "options" else vs[0])
+            for k, vs in out.items()}
+
+
+def _item_text(kind: str, kd: dict, item: dict, width: int) -> str:
+    lines = [f"{item.get('name', item.get('id'))} ({kind})"]
+    if kd.get("description"):
+        lines.append(wrap(f"  {kd['description']}", width, "  "))
+    for k, v in item.items():
+        if k in ("id", "name", "count"):
+            continue
+        if isinstance(v, dict):  # handlers and options: the scripts as written
+            for event, script in v.items():
+                lines.append(f"  {k} {event}:")
+                lines += [f"    {s}" for s in str(script).rstrip().splitlines()]
+        else:
+            lines.append(wrap(f"  {k}: {value(v) if not isinstance(v, str) else v}", width, "    "))
     return "\n".join(lines)

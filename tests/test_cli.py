@@ -227,7 +227,7 @@ def test_play_a_whole_game_choosing_option_1():
     assert "You are P2" in out and "you are P2" in out and "Your decision (P2)" in out
     assert "\n   1) " in out
     assert "P1: " in out  # the bot's moves are printed
-    assert "Final scores:" in out and ("Winner: " in out or "Winners (shared): " in out)
+    assert "Final ranking:" in out and ("Winner: " in out or "Winners (shared): " in out)
     assert '"$p"' not in out and "{'" not in out  # readable, not raw data
 
 
@@ -252,7 +252,7 @@ def test_play_save_and_load(tmp_path):
     r = run("play", "speicherstadt", "--load", save, input=f"s {other}\ns\nq\n")
     assert other.is_file() and "Give a file name" in r.output
     r = run("play", "speicherstadt", "--load", save, input="1\n" * 1500)
-    assert r.exit_code == 0 and "Final scores:" in r.output
+    assert r.exit_code == 0 and "Final ranking:" in r.output
 
 
 def test_play_errors(tmp_path):
@@ -342,7 +342,7 @@ def test_simulate_reports_rules_coverage():
 
 
 def test_saving_to_an_unwritable_place_is_a_clear_usage_error_and_keeps_the_old_save(tmp_path):
-    from meeple.cli.play import load_game, save_game
+    from meeple.cli.playsave import load_game, save_game
     from meeple.errors import UsageError
     from meeple.runtime.rules import load_ruleset
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from meeple.runtime.game import Game
 from meeple.runtime.machine import assert_state
+from meeple.runtime.render import render
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.report import render_text
 from meeple.tools.scenarios import run_file
@@ -205,9 +206,14 @@ def test_secret_messages_reach_only_their_player():
                 continue
             actor = a["player"]
             target = int(a["label"].split(" P")[1][0]) - 1
-            for who, text in g.state.log[before:]:
+            for who, raw in g.state.log[before:]:
+                if who < -1:
+                    continue  # engine notes (where points came from), never shown
+                text = render(raw, None if who == -1 else who)
                 if who == -1:
-                    assert not any(n in text for n in names), f"a public line names a card: {text}"
+                    for viewer in set(range(4)) - {actor, target}:
+                        shown = render(raw, viewer)
+                        assert not any(n in shown for n in names), f"a public line names a card: {shown}"
                 else:
                     assert who in (actor, target), text
                     if text.startswith("shown:"):

@@ -220,6 +220,8 @@ class Checker(Decls):
         out += [RootInfo(t, "`scoring.tiebreak`", player) for t in rs.tiebreak]
         if rs.greedy is not None:
             out.append(RootInfo(rs.greedy, "`agents.greedy`", player))
+        out += [RootInfo(k.status, f"the `status` of `{k.name}`", {"self": ty.comp_of(k.name), "owner": ty.PLAYER})
+                for k in rs.kinds.values() if k.status is not None]
         # procedures first, callees before callers, so that most return types are known when used
         out = [RootInfo(rs.procedures[n].body, f"the procedure `{n}`",
                         {x: ty.ANY for x in rs.procedures[n].params}, True, n) for n in _callees_first(rs)] + out

@@ -226,7 +226,9 @@ def _reached_phases(ck: Any, roots: list[RootInfo]) -> set[str]:
             handlers.setdefault(ev, []).append(id(b))
         for ev, opts in c.options.items():
             hooks.setdefault(ev, []).extend(id(o) for o in opts)
-    starts = [id(r) for r in (rs.setup, rs.flow, rs.final, rs.score, rs.greedy, *rs.tiebreak) if r is not None]
+    statuses = [k.status for k in rs.kinds.values()]
+    starts = [id(r) for r in (rs.setup, rs.flow, rs.final, rs.score, rs.greedy, *rs.tiebreak, *statuses)
+              if r is not None]
     seen: set[int] = set()
     todo = list(starts)
     while todo:

@@ -99,10 +99,10 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
             span = doc.span((section, scope, name), key=True) if doc else None
             if isinstance(v, dict) and ("initial" in v or "visibility" in v or "description" in v):
                 out[name] = Decl(name, _none(v.get("initial", 0 if section == "counters" else None)),
-                                 v.get("visibility", "public"), span)
+                                 v.get("visibility", "public"), span, v.get("display"))
             elif section == "zones":
                 out[name] = Decl(name, None, (v or {}).get("visibility", "public") if isinstance(v, dict)
-                                 else "public", span)
+                                 else "public", span, v.get("display") if isinstance(v, dict) else None)
             else:
                 out[name] = Decl(name, _none(v), "public", span)
         return out
@@ -158,7 +158,9 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
                 rs.items.setdefault(item_id, []).append(cid)
                 cid += 1
         back = tuple(str(a) for a in kd.get("back") or ())
-        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan, back)
+        spath = ("components", kind, "status")
+        status = b.expr(where(spath), spath) if kd.get("status") is not None else None
+        rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan, back, status)
 
     # -- procedures (imported libraries first, so the ruleset's own win)
     for lib_doc, lib_data in layers.libraries:

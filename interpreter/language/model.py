@@ -17,6 +17,7 @@ class Decl:
     initial: Any = 0
     visibility: str = "public"
     span: Span | None = None
+    display: str | None = None  # `internal` (bookkeeping players need not watch) or `counts` (zones)
 
 
 @dataclass(slots=True)
@@ -41,6 +42,7 @@ class KindDef:
     attrs: set[str]
     span: Span | None = None
     back: tuple[str, ...] = ()  # attributes printed on the back: seen even when the component is face down
+    status: A.Expr | None = None  # display hint: what to show beside each visible component of the kind
 
 
 @dataclass(slots=True)
@@ -120,6 +122,9 @@ class Ruleset:
             yield "scoring.tiebreak", t
         if self.greedy:
             yield "agents.greedy", self.greedy
+        for k in self.kinds.values():
+            if k.status is not None:
+                yield f"{k.name} status", k.status
         for p in self.procedures.values():
             yield f"procedure {p.name}", p.body
         seen: set[int] = set()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
 from meeple.runtime.chance import identity
 from meeple.runtime.data import Comp
+from meeple.runtime.render import QUIET, text_parts
+from meeple.runtime.results import note_change
 from meeple.runtime.values import show
 
 
@@ -118,7 +120,9 @@ def _counter_op(ev, args, n, scope, fn):
     cur = ev.eval(target, scope)
     if type(cur) is not int:
         raise ev.fail(target, f"`{n.func}` needs a counter as its first argument")
-    ev.assign(target, ev.number(n, fn(cur, amount)), scope)
+    new = ev.number(n, fn(cur, amount))
+    ev.assign(target, new, scope)
+    note_change(ev, target, scope, new - cur)  # for the end screen's "where the points came from"
 
 
 @primitive("gain")
@@ -151,20 +155,27 @@ LOG_LINE = 2_000
 LOG_KEEP = 10_000
 
 
-def _append_log(ev, audience: int, text: str) -> None:
+def _append_log(ev, audience: int, text) -> None:
     log = ev.st.log
-    log.append((audience, text if len(text) <= LOG_LINE else text[:LOG_LINE - 1] + "…"))
+    if type(text) is str and len(text) > LOG_LINE:  # parts (render.py) are bounded by their holes' texts
+        text = text[:LOG_LINE - 1] + "…"
+    log.append((audience, text))
     if len(log) > 2 * LOG_KEEP:
         del log[:-LOG_KEEP]
 
 
-@primitive("log")
+@primitive("log", scoped=True)
 def _log(ev, a, n, s):
-    _append_log(ev, -1, a[0] if type(a[0]) is str else show(a[0], ev.rs))
+    if ev.st.quiet:
+        _append_log(ev, QUIET, a[0] if type(a[0]) is str else show(a[0], ev.rs))
+        return
+    # Kept as parts, so that each seat later reads the line with what it may not see replaced.
+    _append_log(ev, -1, text_parts(ev, n.args[0], s))
 
 
 @primitive("tell")
 def _tell(ev, a, n, s):
+    # Only `p` reads the line, and telling `p` is the ruleset's deliberate choice to let them know.
     _append_log(ev, int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs))
 
 

@@ -26,17 +26,19 @@ class Primitive:
     params: tuple[str, ...]
     pure: bool
     lazy: bool
+    scoped: bool = False  # reads its caller's variables through `scope` (a log line re-reads its holes)
 
 
 REGISTRY: dict[str, Primitive] = {}
 
 
-def primitive(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register `fn` as the implementation of the built-in `name` declared in language/builtins.py."""
+def primitive(name: str, *, scoped: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register `fn` as the implementation of the built-in `name` declared in language/builtins.py.
+    `scoped`: it needs the caller's variables as a dict (compiled callers pass None otherwise)."""
     sig = SIGNATURES[name]
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        REGISTRY[name] = Primitive(name, fn, sig.params, sig.pure, sig.lazy)
+        REGISTRY[name] = Primitive(name, fn, sig.params, sig.pure, sig.lazy, scoped)
         return fn
     return deco
 

@@ -31,7 +31,7 @@ from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
 from meeple.runtime.data import Comp, Zone, copy_value, encode
 from meeple.runtime.state import GameState, Rng
-from meeple.runtime.views import _can_see
+from meeple.runtime.views import can_see
 
 # `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
 Game = Any
@@ -47,7 +47,7 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
     out: list[tuple[str, int, tuple]] = []
 
     def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
-        hidden = inside_hidden or not _can_see(vis, owner, viewer)
+        hidden = inside_hidden or not can_see(vis, owner, viewer)
         for i, c in enumerate(st.zones[key]):
             unseen = hidden or (c in st.facedown and owner != viewer)
             d = rs.components[c]
@@ -123,6 +123,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.stack = _frames(st.stack, ren)
     ns.pending = None
     ns.rng = Rng(rng.next())
+    ns.quiet, ns.before = st.quiet, None  # narration as in the game; nothing seen "before" a new deal
     new_game = type(game)(rs, ns)
     if st.pending is not None:
         if rebuild:
@@ -163,7 +164,7 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
         else:
             out[key] = copy_value(value) if rs.game_counters[key].visibility == "public" else ren(value)
     for name, d in rs.player_counters.items():
-        seats = [p for p in range(st.nplayers) if not _can_see(d.visibility, p, viewer)]
+        seats = [p for p in range(st.nplayers) if not can_see(d.visibility, p, viewer)]
         if not seats:
             continue
         values = [st.counters[f"{p}.{name}"] for p in seats]

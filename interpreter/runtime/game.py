@@ -20,12 +20,15 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
+from meeple.runtime import results
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
+from meeple.runtime.narrate import Move, take
+from meeple.runtime.render import render
 from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
@@ -52,11 +55,13 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, rs: Ruleset, players: int, seed: int = 0, *, coverage: bool = False,
-            chance: str = "seeded", before_flow: A.Block | None = None) -> Game:
+            chance: str = "seeded", before_flow: A.Block | None = None, narrate: bool = True) -> Game:
         """A new game. With chance="explicit" every random event is a chance node (`is_chance`,
         `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py). `before_flow` is a
         script (parsed by the caller, e.g. a rule test) run after the ruleset's `setup` and before its
-        `flow`: to arrange a starting state."""
+        `flow`: to arrange a starting state. `narrate=False` (simulations) skips what only a person
+        reads: its log lines are kept as plain text no seat is shown, and where points came from is not
+        noted."""
         if chance not in ("seeded", "explicit"):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if type(players) is not int or type(seed) is not int:
@@ -67,6 +72,7 @@ class Game:
         st = initial_state(rs, players, seed, coverage)
         if before_flow is not None:  # under the setup frame (run first), above the flow's
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
+        st.quiet = not narrate
         g = cls(rs, st)
         if chance == "explicit":
             st.rng = ScriptedRng()
@@ -246,6 +252,8 @@ class Game:
             ev = self._ev
             ev.limit = st.steps + self.max_steps  # as in _rules, inlined: this is every bot's hot path
             ev.depth = 0
+            if not st.quiet:
+                st.before = (dict(st.loc), frozenset(st.facedown))
             try:
                 M.resolve(ev)
                 M.run(ev)
@@ -279,6 +287,14 @@ class Game:
                         "strings", getattr(self.rs.score, "span", None))) from None
         return [i for i, k in enumerate(keys) if k == best]
 
+    def ranking(self) -> list[dict]:
+        """Players best first: {place, seat, score, tiebreaks} (tied players share a place)."""
+        return results.ranking(self)
+
+    def score_breakdown(self, seat: int) -> list[tuple[str, str, int]]:
+        """Where a player's score came from: (counter, source, total) per card, effect or phase."""
+        return results.breakdown(self, seat)
+
     def evaluate(self, expr: str, scope: dict | None = None) -> Any:
         """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
         from meeple.language.parser import parse_expr, plain_origin
@@ -308,6 +324,37 @@ class Game:
         from meeple.runtime.determinize import determinize
 
         return determinize(self, player, seed)
+
+    # ------------------------------------------------------------ text for one seat
+    # Front ends show a seat only these renderings, in which what the seat may not see reads as a
+    # placeholder ("a hidden card"); see render.py.
+    def take(self, i: int, player: int | None = None) -> Move:
+        """Apply the i-th legal action of `player` (like apply_index) and return how each seat saw it."""
+        if player is None:
+            player = self.current_player
+            if player is None:
+                raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        return take(self, i, player)
+
+    def log_for(self, viewer: int, start: int = 0) -> list[str]:
+        """The log lines from index `start` of the log that `viewer` may read, as they read them."""
+        return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
+
+    def log_tail(self, viewer: int, n: int) -> list[str]:
+        """The last `n` log lines `viewer` may read."""
+        out: list[str] = []
+        for a, t in reversed(self.state.log):
+            if len(out) >= n:
+                break
+            if a == -1 or a == viewer:
+                out.append(render(t, viewer))
+        return out[::-1]
+
+    def prompt_for(self, viewer: int) -> str | None:
+        """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
+        from meeple.runtime.views import decision_prompt
+
+        return decision_prompt(self, viewer)
 
     # ------------------------------------------------------------ saves
     def to_json(self) -> dict:
@@ -365,4 +412,4 @@ class Game:
 # Callers name these through this module.
 SAVE_FORMAT, SAVE_VERSION, ruleset_digest = S.SAVE_FORMAT, S.SAVE_VERSION, S.ruleset_digest
 
-__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Action", "Comp", "Game", "Zone", "ruleset_digest"]
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Action", "Comp", "Game", "Move", "Zone", "ruleset_digest"]

@@ -22,12 +22,13 @@ class Ruleset(model.Ruleset):
     __slots__ = ()
 
     def new_game(self, players: int, seed: int = 0, *, coverage: bool = False, chance: str = "seeded",
-                 before_flow: Any = None) -> Game:
+                 before_flow: Any = None, narrate: bool = True) -> Game:
         """A new game at its first decision (or over, if it never asks for one). With chance="explicit",
         random events are chance nodes rather than draws from the seed (see Game.is_chance);
         `before_flow`: a parsed script run between the ruleset's setup and its flow (rule tests
-        arrange states with it)."""
-        return Game.new(self, players, seed, coverage=coverage, chance=chance, before_flow=before_flow)
+        arrange states with it); `narrate=False`: a simulation that no person reads (see Game.new)."""
+        return Game.new(self, players, seed, coverage=coverage, chance=chance, before_flow=before_flow,
+                        narrate=narrate)
 
 
 def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,

@@ -16,8 +16,9 @@ import os
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, decode, encode
+from meeple.runtime.data import Comp, copy_value, decode, encode
 from meeple.runtime.frames import frames_from_json, frames_to_json
+from meeple.runtime.render import log_entry
 from meeple.runtime.state import GameState
 
 SAVE_FORMAT = "meeple-save"
@@ -33,7 +34,7 @@ def state_to_json(rs: Ruleset, st: GameState) -> dict:
         "state": {
             "rng": st.rng.state, "counters": {k: encode(v) for k, v in st.counters.items()},
             "zones": {k: [int(c) for c in v] for k, v in st.zones.items()}, "facedown": sorted(st.facedown),
-            "log": [list(x) for x in st.log], "pending": _enc_pending(st.pending), "over": st.over,
+            "log": [[a, copy_value(t)] for a, t in st.log], "pending": _enc_pending(st.pending), "over": st.over,
             "phase": st.phase, "steps": st.steps, "stack": frames_to_json(st.stack, rs.node_ids),
             "coverage": None if st.coverage is None else dict(st.coverage),
         },
@@ -85,7 +86,7 @@ def state_from_json(rs: Ruleset, data: dict) -> GameState:
     st.zones = {k: [Comp(int(c)) for c in v] for k, v in s["zones"].items()}
     st.loc = {c: k for k, v in st.zones.items() for c in v}
     st.facedown = {int(c) for c in s["facedown"]}
-    st.log = [(int(a), str(t)) for a, t in s["log"]]
+    st.log = [(int(a), log_entry(int(a), t)) for a, t in s["log"]]
     st.pending = _dec_pending(s["pending"])
     st.over = bool(s["over"])
     st.phase = str(s["phase"])

@@ -67,6 +67,7 @@ class GameState:
 
     __slots__ = (
         "actions",
+        "before",
         "counters",
         "coverage",
         "facedown",
@@ -76,6 +77,7 @@ class GameState:
         "over",
         "pending",
         "phase",
+        "quiet",
         "result",
         "rng",
         "seed",
@@ -92,7 +94,8 @@ class GameState:
         self.zones: dict[str, list[int]] = {}
         self.loc: dict[int, str] = {}  # component id -> key of the zone that holds it
         self.facedown: set[int] = set()
-        self.log: list[tuple[int, str]] = []  # (audience: -1 for everyone, else a seat; text)
+        # (audience: -1 for everyone, a seat, or an engine note (results.NOTE); text or parts (render.py))
+        self.log: list[tuple[int, Any]] = []
         self.stack: list[Any] = []  # interpreter frames (see machine.py)
         self.pending: Any = None  # the open decision, or None
         self.over = False
@@ -101,6 +104,12 @@ class GameState:
         self.actions: list[dict] = []  # the action log, for replay
         self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
         self.result: Any = None
+        # A quiet game (simulations, a bot's look-ahead) keeps its log lines as plain text nobody reads,
+        # skipping the per-seat rendering and the score notes, which cost time and are never shown.
+        self.quiet = False
+        # Where components were when the current step began (narrated games only; not saved): a seat
+        # that saw a card then may read its name in this step's text even once it is hidden again.
+        self.before: tuple[dict, frozenset] | None = None
 
     def copy(self) -> GameState:
         g = GameState.__new__(GameState)
@@ -119,6 +128,8 @@ class GameState:
         g.actions = self.actions[:]
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
+        g.quiet = self.quiet
+        g.before = self.before
         return g
 
 

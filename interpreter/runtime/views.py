@@ -13,20 +13,13 @@ from typing import Any
 
 from meeple.runtime.data import Player, encode
 from meeple.runtime.frames import CHOOSE
+from meeple.runtime.render import can_see, parts, render
 
 # `game` below is a runtime.game.Game; views are built for it, and game.py imports this module,
 # so the annotation names it only in words to keep imports flowing one way.
 Game = Any
 
 LOG_LINES = 30
-
-
-def _can_see(vis: str, owner: int | None, viewer: int) -> bool:
-    if vis == "public":
-        return True
-    if vis == "owner":
-        return owner == viewer
-    return False
 
 
 def make_view(game: Game, viewer: int) -> dict:
@@ -44,6 +37,11 @@ def make_view(game: Game, viewer: int) -> dict:
         kind = rs.kinds[d.kind]
         if kind.counters:
             out["counters"] = {n: encode(st.counters[f"#{c}.{n}"]) for n in kind.counters}
+        if kind.status is not None:
+            # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder.
+            text = render(parts(ev, kind.status, ev.handler_scope(c)), viewer)
+            if text not in ("none", "false", ""):
+                out["status"] = text
         if kind.slots:
             owner = ev.owner(c)
             owner_i = None if owner is None else int(owner)
@@ -52,7 +50,7 @@ def make_view(game: Game, viewer: int) -> dict:
 
     def zone(key: str, vis: str, owner: int | None) -> Any:
         items = st.zones[key]
-        if not _can_see(vis, owner, viewer):
+        if not can_see(vis, owner, viewer):
             return {"count": len(items)}
         return [comp(c, owner) for c in items]
 
@@ -69,7 +67,7 @@ def make_view(game: Game, viewer: int) -> dict:
     for p in range(st.nplayers):
         seat: dict[str, Any] = {"seat": p, "name": f"P{p + 1}", "counters": {}, "zones": {}}
         for n, d in rs.player_counters.items():
-            if _can_see(d.visibility, p, viewer):
+            if can_see(d.visibility, p, viewer):
                 seat["counters"][n] = encode(st.counters[f"{p}.{n}"])
         for n, d in rs.player_zones.items():
             seat["zones"][n] = zone(f"{p}.{n}", d.visibility, p)
@@ -86,7 +84,7 @@ def make_view(game: Game, viewer: int) -> dict:
     if st.over:
         view["scores"] = encode(game.scores)
         view["winners"] = game.winners
-    view["log"] = [t for a, t in st.log if a in (-1, viewer)][-LOG_LINES:]
+    view["log"] = game.log_tail(viewer, LOG_LINES)
     return view
 
 
@@ -106,5 +104,4 @@ def decision_prompt(game: Game, viewer: int) -> str | None:
             return None
         scope = dict(scope)
         scope[node.var] = Player(viewer)
-    value = game._ev.eval(choose.prompt, scope)
-    return value if isinstance(value, str) else str(value)
+    return render(parts(game._ev, choose.prompt, scope), viewer)

@@ -116,7 +116,7 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
                 max_decisions: int = MAX_DECISIONS) -> tuple[Game, int]:
     """Play one game with bots to the end; returns the finished game and how many decisions it took."""
     agents = make_agents(agents_spec, nplayers, seed)
-    game = rs.new_game(nplayers, seed, coverage=coverage)
+    game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
     decisions = 0
     while not game.is_over:
         # Sealed decisions list several deciders; each answers without seeing the others' choices.

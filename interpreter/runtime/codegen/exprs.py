@@ -196,7 +196,8 @@ class ExprEmitter:
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
-            return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, None)"
+            scope = self.scope_dict(f) if prim.scoped else "None"
+            return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error

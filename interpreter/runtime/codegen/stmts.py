@@ -96,6 +96,14 @@ class StmtEmitter(ExprEmitter):
         e = s.expr
         if type(e) is A.Call and e.func in _COUNTER_OPS and e.func in self.prims and len(e.args) == 2:
             # gain/pay/score read and write their first argument: amount, then the counter, then the write.
+            # A narrated game calls the built-in, which also notes where points came from (results.py);
+            # a quiet one (simulations, bots) takes the inlined path.
+            f.w("if not ev.st.quiet:")
+            f.depth += 1
+            f.w(self.expr(e, f))
+            f.depth -= 1
+            f.w("else:")
+            f.depth += 1
             n, target = self.node(e), e.args[0]
             k, cur = f.temp(), f.temp()
             f.w(f"{k} = h_amount(ev, {n}, {self.expr(e.args[1], f)})")
@@ -105,6 +113,7 @@ class StmtEmitter(ExprEmitter):
             else:
                 f.w(f"{cur} = h_{e.func}(ev, {n}, {cur}, {k})")
             self.assign(target, cur, f)
+            f.depth -= 1
             return
         f.w(self.expr(e, f))
 

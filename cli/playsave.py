@@ -1,0 +1,110 @@
+"""Saves of `meeple play`: the game's own JSON plus what `play` needs to continue it exactly.
+
+Next to the game (`Game.to_json`, which another program can load alone), a save made by `play` holds,
+under the key `play`: the person's seat, the bot names, where the ruleset came from (so `--load FILE`
+needs no RULESET), and each bot's random state (so the bots move as they would have in the game that
+was never stopped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+from typing import Any
+
+from meeple.errors import Problem, SaveError, UsageError
+from meeple.runtime.game import Game
+from meeple.runtime.rules import Ruleset
+
+PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
+
+
+def bot_states(bots: list[Any]) -> list[Any]:
+    """Each bot's random state as JSON (None for a bot without one)."""
+    out: list[Any] = []
+    for bot in bots:
+        rng = getattr(bot, "rng", None)
+        if isinstance(rng, random.Random):
+            version, internal, gauss = rng.getstate()
+            out.append([version, list(internal), gauss])
+        else:
+            out.append(None)
+    return out
+
+
+def restore_bots(bots: list[Any], states: Any) -> None:
+    """Put saved random states back into freshly made bots; anything malformed is a corrupt save."""
+    if not isinstance(states, list) or len(states) != len(bots):
+        raise SaveError(Problem("L001", "the save's bot states do not match its players"))
+    for bot, state in zip(bots, states):
+        rng = getattr(bot, "rng", None)
+        if state is None or not isinstance(rng, random.Random):
+            continue
+        try:
+            version, internal, gauss = state
+            rng.setstate((version, tuple(internal), gauss))
+        except (TypeError, ValueError) as e:
+            raise SaveError(Problem("L001", f"the save's bot states are corrupt ({e})")) from None
+
+
+def ruleset_source(ruleset: str) -> str:
+    """How to find the ruleset again: a file as an absolute path, a bundled name as it is."""
+    return os.path.abspath(ruleset) if os.path.isfile(ruleset) else ruleset
+
+
+def save_game(game: Game, path: str, extra: dict | None = None) -> None:
+    data = game.to_json()
+    if extra is not None:
+        data[PLAY_KEY] = extra
+    # Write a temporary file and rename it over the old save, so that a failed write (disk full, Ctrl-C)
+    # never destroys the save the player already had.
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise UsageError(Problem("IO03", f"cannot save to {path}: {e.strerror or e}")) from None
+
+
+def read_save(path: str) -> dict:
+    if not os.path.isfile(path):
+        raise UsageError(Problem("IO01", f"no such save file: {path}"))
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SaveError(Problem("L001", f"{path} is not a Meeple save file ({e})")) from None
+    if not isinstance(data, dict):
+        raise SaveError(Problem("L001", f"{path} is not a Meeple save file"))
+    return data
+
+
+def saved_source(data: dict, path: str) -> str:
+    """The ruleset a save names (for `--load FILE` without RULESET)."""
+    extra = data.get(PLAY_KEY)
+    source = extra.get("ruleset") if isinstance(extra, dict) else None
+    if not isinstance(source, str):
+        name = data.get("ruleset")
+        raise UsageError(Problem("U032", f"{path} does not say where its ruleset is"
+                                         + (f" (it is a game of {name})" if isinstance(name, str) else ""),
+                                 hint="name the ruleset: meeple play RULESET --load FILE"))
+    return source
+
+
+def load_game(rs: Ruleset, path: str, data: dict | None = None) -> tuple[Game, dict]:
+    """The game and the `play` settings saved with it ({} if the save came from elsewhere). A save of
+    another game is refused with both names."""
+    data = read_save(path) if data is None else data
+    name = data.get("ruleset")
+    if isinstance(name, str) and data.get("format") == "meeple-save" and name != rs.name:
+        raise SaveError(Problem("L002", f"{path} is a game of {name}, not of {rs.name}",
+                                hint="load it without naming a ruleset: meeple play --load FILE"))
+    game = Game.from_json(rs, data)
+    extra = data.get(PLAY_KEY)
+    return game, extra if isinstance(extra, dict) else {}

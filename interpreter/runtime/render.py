@@ -1,0 +1,268 @@
+"""Text for one seat: labels, log lines and prompts in which hidden values read as what that seat sees.
+
+Every piece of text a seat is shown comes from a script expression: an option's label, a `log(...)`
+line, a prompt. The expression is evaluated hole by hole (`"Add {c.name} face down"` has one hole),
+and for each hole the engine notes what it *mentions*: every component that any sub-expression
+evaluates to, and every non-public counter it reads. A seat that cannot see all of a hole's mentions
+reads a placeholder instead ("a hidden card", "a hidden amount"). That is decided by the engine, not by
+the ruleset author's care, so a label like "Add {c.name} face down" cannot leak the card to the others.
+
+Text is kept as *parts*: plain strings, and `[text, seats, placeholder]` for a hole that only `seats`
+may read. Parts are plain JSON, so log lines keep them in the state and are rendered per viewer later.
+The kind of a hidden component (card, cube...) counts as public: hidden zones hold one kind in practice,
+and the placeholder names it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Player
+from meeple.runtime.values import show
+
+Parts = list  # of str | [text, seats (list of int), placeholder]
+Evaluator = Any  # runtime.evaluator.Evaluator (or the compiled one); named in words to keep imports simple
+
+
+# ------------------------------------------------------------------ who sees what
+def can_see(visibility: str, owner: int | None, viewer: int) -> bool:
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return owner == viewer
+    return False
+
+
+def _owner(loc: dict, c: int) -> int | None:
+    key = loc.get(c)
+    while key is not None:
+        head = key.split(".", 1)[0]
+        if head.isdigit():
+            return int(head)
+        if not head.startswith("#"):
+            return None
+        key = loc.get(int(head[1:]))
+    return None
+
+
+def zone_access(ev: Evaluator, key: str, loc: dict | None = None) -> tuple[str, int | None, int | None]:
+    """A zone's visibility, its owning seat, and the component whose slot it is (or None)."""
+    rs = ev.rs
+    if key.startswith("#"):
+        cid, _, slot = key[1:].partition(".")
+        parent = int(cid)
+        owner = _owner(ev.st.loc if loc is None else loc, parent)
+        decl = rs.kinds[rs.components[parent].kind].slots[slot]
+        return decl.visibility, owner, parent
+    head, dot, name = key.partition(".")
+    if dot and head.isdigit():
+        return rs.player_zones[name].visibility, int(head), None
+    return rs.game_zones[key].visibility, None, None
+
+
+def visible(ev: Evaluator, c: int, viewer: int, then: tuple[dict, Any] | None = None) -> bool:
+    """Whether `viewer` sees component `c` (its identity) where it is now (or where it was `then`, a
+    (locations, face-down set) snapshot): the rule `Game.view` follows."""
+    loc, facedown = (ev.st.loc, ev.st.facedown) if then is None else then
+    while True:
+        key = loc.get(c)
+        if key is None:
+            return False
+        vis, owner, parent = zone_access(ev, key, loc)
+        if not can_see(vis, owner, viewer):
+            return False
+        if c in facedown and owner != viewer:
+            return False
+        if parent is None:
+            return True
+        c = parent
+
+
+def hidden_from(ev: Evaluator, viewer: int) -> set[int]:
+    """Every component whose identity `viewer` cannot see now."""
+    return {c for c in ev.st.loc if not visible(ev, c, viewer)}
+
+
+def seers(ev: Evaluator, c: int) -> list[int]:
+    """The seats that see `c` now or saw it when this step began (they know it: naming it tells nothing)."""
+    then = ev.st.before
+    return [p for p in range(ev.st.nplayers) if visible(ev, c, p) or (then is not None and visible(ev, c, p, then))]
+
+
+# ------------------------------------------------------------------ what a hole mentions
+_SUBNODES: dict[int, list] = {}  # id(hole expression) -> its expression sub-nodes (AST nodes live as long as rulesets)
+_SKIP = (A.Num, A.Str, A.Const)
+
+
+def _subnodes(expr: Any) -> list:
+    found = _SUBNODES.get(id(expr))
+    if found is None:
+        found = []
+
+        def walk(n: Any) -> None:
+            if isinstance(n, (list, tuple)):
+                for x in n:
+                    walk(x)
+            elif dataclasses.is_dataclass(n) and not isinstance(n, type):
+                if hasattr(n, "span") and not isinstance(n, _SKIP):
+                    found.append(n)
+                for f in dataclasses.fields(n):
+                    if f.name != "span":
+                        walk(getattr(n, f.name))
+        walk(expr)
+        _SUBNODES[id(expr)] = found
+    return found
+
+
+def _comps_in(v: Any, out: set[int], depth: int = 0) -> None:
+    t = type(v)
+    if t is Comp:
+        out.add(int(v))
+    elif depth < 4 and t is list:
+        for x in v:
+            _comps_in(x, out, depth + 1)
+    elif depth < 4 and t is dict:
+        for k, x in v.items():
+            _comps_in(k, out, depth + 1)
+            _comps_in(x, out, depth + 1)
+
+
+def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[list[int]]]:
+    """The components a hole's sub-expressions evaluate to, and the seat lists of non-public counters it reads.
+    A sub-expression that cannot be evaluated on its own (a comprehension's variable) is covered by the
+    enclosing expression, which is evaluated too."""
+    rs = ev.rs
+    comps: set[int] = set()
+    counters: list[list[int]] = []
+    for n in _subnodes(expr):
+        try:
+            v = ev.eval(n, scope)
+        except Exception:  # noqa: BLE001, S112 - see the docstring: out-of-scope parts are covered by their parent
+            continue
+        _comps_in(v, comps)
+        t = type(n)
+        if t is A.Attr:
+            decl = rs.player_counters.get(n.name)
+            if decl is not None and decl.visibility != "public":
+                try:
+                    obj = ev.eval(n.obj, scope)
+                except Exception:  # noqa: BLE001
+                    obj = None
+                if type(obj) is Player:
+                    counters.append([int(obj)] if decl.visibility == "owner" else [])
+        elif t is A.Name and n.name not in scope:
+            decl = rs.game_counters.get(n.name)
+            if decl is not None and decl.visibility != "public":
+                counters.append([])
+    return comps, counters
+
+
+def placeholder(rs: Ruleset, comps: set[int]) -> str:
+    if not comps:
+        return "a hidden amount"
+    kinds = {rs.components[c].kind for c in comps}
+    kind = kinds.pop().replace("_", " ") if len(kinds) == 1 else "component"
+    if len(comps) == 1:
+        return f"a hidden {kind}"
+    return f"{len(comps)} hidden {kind}" + ("" if kind.endswith("s") else "s")
+
+
+def raw_parts(ev: Evaluator, expr: Any, scope: dict) -> list:
+    """An expression's text with, for each hole, what it mentions: str or (text, comps, counter seat lists).
+    `settle` turns it into parts once it is known who sees those components."""
+    if type(expr) is A.Interp:
+        return [p if type(p) is str else _raw_hole(ev, p, scope) for p in expr.parts]
+    if type(expr) is A.Str:
+        return [expr.value]
+    return [_raw_hole(ev, expr, scope)]
+
+
+def _raw_hole(ev: Evaluator, expr: Any, scope: dict) -> str | tuple:
+    v = ev.eval(expr, scope)
+    text = v if type(v) is str else show(v, ev.rs)
+    comps, counters = _mentions(ev, expr, scope)
+    return (text, comps, counters) if comps or counters else text
+
+
+def settle(ev: Evaluator, raw: list) -> Parts:
+    """Parts from raw parts, with each hole readable by the seats that see all it mentions *now*."""
+    n = ev.st.nplayers
+    out: Parts = []
+    for p in raw:
+        if type(p) is str:
+            out.append(p)
+            continue
+        text, comps, counters = p
+        seats = set(range(n))
+        for c in comps:
+            seats &= set(seers(ev, c))
+        for s in counters:
+            seats &= set(s)
+        out.append(text if len(seats) == n else [text, sorted(seats), placeholder(ev.rs, comps)])
+    return out
+
+
+def parts(ev: Evaluator, expr: Any, scope: dict) -> Parts:
+    return settle(ev, raw_parts(ev, expr, scope))
+
+
+def text_parts(ev: Evaluator, expr: Any, scope: dict) -> str | Parts:
+    """What a log line stores: plain text when every seat may read all of it, else its parts."""
+    ps = parts(ev, expr, scope)
+    if all(type(p) is str for p in ps):
+        return "".join(ps)
+    return ps
+
+
+def render(payload: str | Parts, viewer: int | None) -> str:
+    """Text as `viewer` reads it (`None`: the whole truth, for tools that see everything)."""
+    if type(payload) is str:
+        return payload
+    out = []
+    for p in payload:
+        if type(p) is str:
+            out.append(p)
+        elif viewer is None or viewer in p[1]:
+            out.append(p[0])
+        else:
+            out.append(p[2])
+    return "".join(out)
+
+
+# ------------------------------------------------------------------ saved log lines
+NOTE = -2  # log audience of engine notes (results.py): never shown to a seat
+QUIET = -3  # log audience of the lines of a quiet game (state.quiet): never shown to a seat
+
+
+def log_entry(audience: int, t: Any) -> Any:
+    """A saved log line, checked: an engine note, plain text, or parts. Anything else is a corrupt save."""
+    return _log_note(t) if audience == NOTE else _log_text(t)
+
+
+def _log_note(t: Any) -> list:
+    """An engine note (results.py): [counter key, change, source]."""
+    if not (isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and type(t[1]) is int
+            and isinstance(t[2], str)):
+        raise ValueError("a note in the log must be [counter, change, source]")
+    return list(t)
+
+
+def _log_text(t: Any) -> Any:
+    """A saved log line: plain text, or parts (render.py) whose holes are [text, seats, placeholder]."""
+    if isinstance(t, str):
+        return t
+    if not isinstance(t, list):
+        raise ValueError("a log line must be text or a list of parts")  # noqa: TRY004 - a corrupt save
+    out: list = []
+    for p in t:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[2], str) \
+                and isinstance(p[1], list) and all(type(x) is int for x in p[1]):
+            out.append([p[0], list(p[1]), p[2]])
+        else:
+            raise ValueError("a log line's parts must be text or [text, seats, placeholder]")
+    return out

@@ -1,0 +1,108 @@
+"""How a game ended, explained: where each player's points came from, the tie-breaks, the ranking.
+
+Every `score`, `gain` and `pay` on a player's counter leaves a note in the log (audience `NOTE`, which
+no seat reads): the counter, the amount, and its source — the component whose effect or option ran
+(`self`), else the phase. At the end, the counters the score expression reads are broken down by those
+notes, so "where did my 23 points come from" has an answer without the ruleset saying anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.data import Comp, Player
+from meeple.runtime.render import NOTE
+from meeple.runtime.values import show
+
+Game = Any  # runtime.game.Game, which imports this module
+
+
+def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
+    """Remember that a player's counter changed by `delta`, and why (called by score/gain/pay)."""
+    if not delta or ev.st.quiet or type(target) is not A.Attr or target.name not in ev.rs.player_counters:
+        return
+    obj = ev.eval(target.obj, scope)
+    if type(obj) is not Player:
+        return
+    me = scope.get("self")
+    phase = ev.st.phase
+    if type(me) is Comp:
+        source = ev.rs.components[me].name
+    elif phase.startswith("("):  # the engine's own phases, "(final scoring)", are named already
+        source = phase.strip("()")
+    else:
+        source = f"phase {phase}" if phase else "setup"
+    ev.st.log.append((NOTE, [f"{int(obj)}.{target.name}", delta, source]))
+
+
+def score_counters(game: Game) -> list[str]:
+    """The player counters the score expression reads (`p.points`), in order."""
+    out: list[str] = []
+    node = game.rs.score
+
+    def walk(n: Any) -> None:
+        if type(n) is A.Attr and type(n.obj) is A.Name and n.obj.name == "p" \
+                and n.name in game.rs.player_counters and n.name not in out:
+            out.append(n.name)
+        if hasattr(n, "__dataclass_fields__"):
+            for f in n.__dataclass_fields__:
+                if f != "span":
+                    walk(getattr(n, f))
+        elif isinstance(n, (list, tuple)):
+            for x in n:
+                walk(x)
+    walk(node)
+    return out
+
+
+def breakdown(game: Game, seat: int) -> list[tuple[str, str, int]]:
+    """(counter, source, total) for each counter the score reads, sources in order of first appearance;
+    the counter's starting value is the source "start"."""
+    rs, st = game.rs, game.state
+    out: list[tuple[str, str, int]] = []
+    for name in score_counters(game):
+        key = f"{seat}.{name}"
+        sums: dict[str, int] = {}
+        initial = rs.player_counters[name].initial
+        if type(initial) is int and initial:
+            sums["start"] = initial
+        for audience, payload in st.log:
+            if audience == NOTE and payload[0] == key:
+                sums[payload[2]] = sums.get(payload[2], 0) + payload[1]
+        out += [(name, src, n) for src, n in sums.items() if n]
+    return out
+
+
+def ranking(game: Game) -> list[dict]:
+    """Players best first: place (tied players share it), seat, score and tie-break values."""
+    rs = game.rs
+    keys = [game.ranking_key(s) for s in range(game.state.nplayers)]
+    order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
+    out: list[dict] = []
+    for i, s in enumerate(order):
+        place = out[-1]["place"] if out and keys[order[i - 1]] == keys[s] else i + 1
+        k = keys[s]
+        out.append({"place": place, "seat": s, "score": show(k[0], rs) if k else "-",
+                    "tiebreaks": [show(x, rs) for x in k[1:]]})
+    return out
+
+
+def tiebreak_texts(game: Game) -> list[str]:
+    """The tie-break expressions as written in the ruleset (`countries(p)`)."""
+    raw = (game.rs.raw.get("scoring") or {}).get("tiebreak") or []
+    return [str(t) for t in raw] if isinstance(raw, list) else [str(raw)]
+
+
+def tiebreak_used(game: Game) -> int:
+    """How many tie-breaks were needed to separate the winners from the next player (0: none)."""
+    keys = sorted((game.ranking_key(s) for s in range(game.state.nplayers)), reverse=True)
+    if len(keys) < 2 or not keys[0]:
+        return 0
+    first, second = keys[0], keys[1]
+    if first[0] != second[0]:
+        return 0
+    for i in range(1, len(first)):
+        if first[i] != second[i]:
+            return i
+    return len(first) - 1

@@ -1,0 +1,250 @@
+"""Nothing hidden reaches a seat: a differential test over every bundled ruleset and variant.
+
+At every step of a game played by random bots, and for every seat, a twin game is made that differs
+from the real one only in a secret that seat does not know: the components it cannot see (before the
+step and after it) are dealt differently, each swapped with another of its kind. Then the same action is
+taken in both. Everything that seat is shown — its view (board, prompt, its own options), the move as it
+reads it, the new log lines, the changes reported — must be the same text in both games. If any of it
+named a hidden card, the twins would differ.
+
+Some steps legitimately go differently when the secret differs: a player's turn that stops by itself when
+their hand holds no more cards of a kind tells the others so, by the rules. Those steps change a different
+shape of the state (other counters, other zones, another number of log lines, another player to decide),
+and are not compared: the game's flow, not its text, carries that information.
+"""
+
+import random
+import re
+
+import pytest
+from meeple.errors import RuntimeRuleError
+from meeple.runtime.data import Comp, Zone
+from meeple.runtime.frames import copy_frames
+from meeple.runtime.game import Game
+from meeple.runtime.render import hidden_from
+from meeple.runtime.rules import load_ruleset
+
+PUBLIC = {"camel_up_off_season": ("back",)}  # attributes printed on the back of a component, seen while hidden
+GAMES = [("speicherstadt", 3), ("merchants", 3), ("camel_up_off_season", 3), ("demoludy", 3),
+         ("rulesets/variants/demoludy_actions.yaml", 4), ("rulesets/variants/demoludy_points.yaml", 3),
+         ("rulesets/variants/demoludy_points_actions.yaml", 3), ("rulesets/variants/four_workers.yaml", 4),
+         ("rulesets/variants/gentle_fires.yaml", 2), ("rulesets/variants/cheap_port.yaml", 2)]
+MAX_STEPS = 120  # per game: enough to reach every phase of a round, few enough to keep the suite fast
+
+
+def _key(k: str, pi: dict) -> str:
+    if k.startswith("#"):
+        cid, dot, rest = k[1:].partition(".")
+        return f"#{pi.get(int(cid), int(cid))}{dot}{rest}"
+    return k
+
+
+def _map(v, pi: dict):
+    t = type(v)
+    if t is Comp:
+        return Comp(pi.get(int(v), int(v)))
+    if t is Zone:
+        return Zone(_key(v.key, pi))
+    if t is list:
+        return [_map(x, pi) for x in v]
+    if t is dict:
+        return {_map(k, pi): _map(x, pi) for k, x in v.items()}
+    return v
+
+
+def twin(game: Game, secret: set[int], rng: random.Random, public: tuple = ()) -> Game | None:
+    """`game` with the components in `secret` dealt differently: the items (kinds of card) at those places
+    are shuffled among themselves, within a kind and keeping the attributes in `public` (printed on the
+    back). A component whose place gets its own item stays, so copies of one item are not told apart.
+    Every reference to a component is renamed. None if nothing changes."""
+    rs = game.rs
+    groups: dict[tuple, list[int]] = {}
+    for c in sorted(secret):
+        d = rs.components[c]
+        groups.setdefault((d.kind,) + tuple(repr(d.attrs.get(a)) for a in public), []).append(c)
+    pi: dict[int, int] = {}
+    for comps in groups.values():
+        items = [rs.components[c].item for c in comps]
+        rng.shuffle(items)
+        pool: dict[str, list[int]] = {}
+        for c, item in zip(comps, items):
+            if rs.components[c].item != item:
+                pool.setdefault(rs.components[c].item, []).append(c)
+        for c, item in zip(comps, items):
+            if rs.components[c].item != item:
+                pi[c] = pool[item].pop()
+    if not pi:
+        return None
+    st = game.state.copy()
+    st.zones = {_key(k, pi): [Comp(pi.get(c, c)) for c in z] for k, z in st.zones.items()}
+    st.loc = {c: k for k, z in st.zones.items() for c in z}
+    st.facedown = {pi.get(c, c) for c in st.facedown}
+    st.counters = {_key(k, pi): _map(v, pi) for k, v in st.counters.items()}
+    st.stack = copy_frames(st.stack)
+    done = set()
+    for f in st.stack:
+        sc = f[2]
+        if sc is not None and id(sc) not in done:
+            done.add(id(sc))
+            new = {k: _map(v, pi) for k, v in sc.items()}
+            sc.clear()
+            sc.update(new)
+        f[3:] = [_map(x, pi) for x in f[3:]]
+    if st.pending is not None:
+        st.pending["options"] = {
+            s: [[o[0], _map(o[1], pi), pi.get(o[2], o[2]), o[3]] for o in opts]
+            for s, opts in st.pending["options"].items()}
+    return Game(rs, st)
+
+
+def shown(game: Game, viewer: int) -> dict:
+    """The seat's view, with component ids read as their items: copies of one item are interchangeable,
+    and which copy is which is bookkeeping, not game information (see the report in docs/playing.md)."""
+    items = [c.item for c in game.rs.components]
+
+    def norm(x):
+        if isinstance(x, dict):
+            return {k: (items[v] if k == "id" else re.sub(r"#(\d+)", lambda m: items[int(m[1])], v)
+                        if k == "key" else norm(v)) for k, v in x.items()}
+        if isinstance(x, list):
+            return [norm(v) for v in x]
+        return x
+    view = norm(game.view(viewer))
+    view.pop("log")  # compared separately, as the lines added by the step
+    return view
+
+
+def shape(before: Game, after: Game) -> tuple:
+    """Which counters and zones a step changed, how many log lines it wrote, and who decides next."""
+    b, a = before.state, after.state
+    counters = sorted(k for k, v in a.counters.items() if b.counters.get(k) != v and not k.startswith("#"))
+    zones = sorted(k for k, z in a.zones.items() if len(z) != len(b.zones.get(k, ())) and not k.startswith("#"))
+    return counters, zones, len(a.log) - len(b.log), after.deciders
+
+
+def check_game(rs, players: int, seed: int, public: tuple = ()) -> int:
+    """Play one game, comparing twins at every step; returns how many (step, seat) pairs were compared."""
+    g = rs.new_game(players, seed)
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(MAX_STEPS):
+        if g.is_over:
+            break
+        seat = g.deciders[0]
+        i = rng.randrange(g.num_actions(seat))
+        after = g.copy()
+        move = after.take(i, seat)
+        start = len(g.state.log)
+        for v in range(players):
+            secret = hidden_from(g._ev, v) & hidden_from(after._ev, v)
+            other = twin(g, secret, rng, public)
+            if other is None:
+                continue
+            assert shown(other, v) == shown(g, v), f"P{v + 1}'s view depends on a secret"
+            try:
+                other_move = other.take(i, seat)
+            except RuntimeRuleError:
+                continue  # the twin is not a state the rules can reach (a total kept of the hidden cards)
+            if shape(g, other) != shape(g, after):
+                continue  # the rules went another way (see the module docstring)
+            assert other_move.text(v) == move.text(v)
+            assert other_move.changes[v] == move.changes[v]
+            assert other.log_for(v, start) == after.log_for(v, start)
+            assert shown(other, v) == shown(after, v)
+            compared += 1
+        g = after
+    return compared
+
+
+@pytest.mark.parametrize("name,players", GAMES)
+def test_no_seat_is_shown_a_secret(name, players):
+    rs = load_ruleset(name)
+    assert check_game(rs, players, 7, PUBLIC.get(name.split("/")[-1].split(".")[0], ())) > 50
+
+
+def test_the_twin_test_catches_a_leak(monkeypatch):
+    """Were moves shown to every seat as their mover reads them (how `play` once echoed a bot's
+    "Add purple 6 face down"), the test above would fail."""
+    from meeple.runtime import narrate
+
+    monkeypatch.setattr(narrate, "render", lambda payload, viewer: narrate_truth(payload))
+    with pytest.raises(AssertionError):
+        check_game(load_ruleset("demoludy"), 3, 7)
+
+
+def narrate_truth(payload) -> str:
+    from meeple.runtime.render import render
+
+    return render(payload, None)
+
+
+SECRETS = """\
+meeple: 1
+name: Secrets
+players: {min: 2, max: 2}
+counters:
+  player: {coins: {initial: 3, visibility: owner}}
+zones:
+  game: {deck: {visibility: hidden}, table: {}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    items:
+      - {id: ace, name: Ace}
+      - {id: king, name: King}
+      - {id: queen, name: Queen}
+      - {id: jack, name: Jack}
+setup: |
+  move(components("card"), deck)
+  for p in players:
+      draw(2, deck, p.hand)
+flow: |
+  for p in players:
+      log("{p.name} has {p.coins} coins and {count(p.hand)} cards")
+      choose p "Play a card, {p.name}: you hold {text(list(p.hand))}":
+          option "Play {c.name} face up" for c in p.hand:
+              move(c, table)
+              log("{p.name} plays {c.name}")
+          option "Put {c.name} back in the deck" for c in p.hand:
+              move(c, deck)
+              log("{p.name} puts {c.name} back")
+scoring:
+  score: p.coins
+"""
+
+
+def test_each_seat_reads_what_it_may_see(tmp_path):
+    """The rule in words: a hole that mentions something a seat cannot see reads as a placeholder for it,
+    decided by the engine whatever the ruleset's author wrote."""
+    path = tmp_path / "secrets.yaml"
+    path.write_text(SECRETS)
+    g = load_ruleset(path).new_game(2, 1)
+    hand = [g.rs.components[c].name for c in g.state.zones["0.hand"]]
+    assert g.log_for(0) == ["P1 has 3 coins and 2 cards"]
+    assert g.log_for(1) == ["P1 has a hidden amount coins and 2 cards"]  # another's coins are theirs alone
+    assert g.prompt_for(0) == f"Play a card, P1: you hold {', '.join(hand)}"
+    assert g.prompt_for(1) == "Play a card, P1: you hold 2 hidden cards"
+    played = g.take(0, 0)  # face up: once on the table, everyone reads its name
+    assert played.text(1) == f"P1: Play {hand[0]} face up" and g.log_for(1)[-2] == f"P1 plays {hand[0]}"
+    hidden = g.take(g.legal_actions(1)[-1]["label"] and len(g.legal_actions(1)) - 1, 1)  # back into the deck
+    assert hidden.text(0) == "P2: Put a hidden card back in the deck"
+    assert g.log_for(0)[-1] == "P2 puts a hidden card back" and "hidden" not in g.log_for(1)[-1]
+    assert hidden.changes[0] == ["a hidden card: P2 hand → deck"]
+
+
+def test_a_save_keeps_what_each_seat_may_read(tmp_path):
+    import json
+
+    from meeple.errors import SaveError
+
+    path = tmp_path / "secrets.yaml"
+    path.write_text(SECRETS)
+    g = load_ruleset(path).new_game(2, 1)
+    g.take(len(g.legal_actions(0)) - 1, 0)  # P1 puts a card back: P2 reads "a hidden card"
+    again = Game.from_json(g.rs, json.loads(json.dumps(g.to_json())))
+    assert [again.log_for(v) for v in (0, 1)] == [g.log_for(v) for v in (0, 1)]
+    assert "P1 puts a hidden card back" in again.log_for(1)
+    bad = g.to_json()
+    bad["state"]["log"].append([-1, [["Ace", "not seats", "a hidden card"]]])
+    with pytest.raises(SaveError):
+        Game.from_json(g.rs, bad)

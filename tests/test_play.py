@@ -1,0 +1,188 @@
+"""`meeple play` as a person meets it: honest moves, a story, take-backs, saves that continue, a real ending,
+and input that never loses a game."""
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+from meeple.cli.main import meeple
+from meeple.cli.play import Session
+from meeple.cli.view import menu_lines, number_ranges
+from meeple.runtime.rules import load_ruleset
+
+BIDS = """\
+meeple: 1
+name: Bids
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+flow: |
+  for p in players:
+      choose p "Bid":
+          option "Bid {n} coins" for n in between(0, 30):
+              score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+
+def run(*args, input=None):
+    # the bots play at random unless a test says otherwise: play's default bot thinks a second a move
+    if args and args[0] == "play" and "--agents" not in args and "--load" not in args:
+        args = (*args, "--agents", "random")
+    return CliRunner().invoke(meeple, [str(a) for a in args], input=input)
+
+
+def moves_of_others(output: str) -> list[str]:
+    return re.findall(r"^P[2-9]: (.*)$", output, re.MULTILINE)
+
+
+@pytest.mark.parametrize("name", ["speicherstadt", "merchants", "camel_up_off_season", "demoludy"])
+def test_a_whole_game_of_each_bundled_ruleset_tells_its_story_and_ends_with_a_ranking(name):
+    r = run("play", name, "-p", 3, "--seed", 3, input="1\n" * 3000)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "Traceback" not in out and '"$' not in out
+    assert moves_of_others(out), "the bots' moves are told"
+    assert "  · " in out and "    ~ " in out  # log lines and what each move changed
+    ranking = out.split("Final ranking:\n")[1]
+    assert re.match(r"  1\. P\d", ranking) and "Winner" in ranking
+    assert all(len(line) <= 80 for line in out.splitlines()), "80 columns, wrapped between words"
+
+
+def test_others_never_read_a_card_added_face_down():
+    """The leak the issue found: `play` echoed a bot's own label, "P2: Add purple 6 face down"."""
+    cards = {c.name for c in load_ruleset("demoludy").components if c.kind == "card"}
+    for seed in (1, 2, 3):
+        out = run("play", "demoludy", "-p", 4, "--seed", seed, input="1\n" * 3000).output
+        face_down = [m for m in moves_of_others(out) if m.endswith("face down")]
+        assert face_down, "the bots did add cards face down"
+        assert all(m == "Add a hidden card face down" for m in face_down), face_down
+        assert not any(c in m for m in face_down for c in cards)
+
+
+def test_the_end_screen_explains_the_scores():
+    out = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, input="1\n" * 1500).output
+    end = out.split("Final ranking:")[1]
+    assert "p.coins" in end  # the tie-break, as the ruleset writes it, with each player's value
+    assert "Where the points came from:" in end and "Counting Office +2" in end and "final scoring -8" in end
+    demo = run("play", "demoludy", "-p", 3, "--seed", 3, input="1\n" * 3000).output.split("Final ranking:")[1]
+    assert "countries(p)" in demo and "  3. P" in demo  # ranked by countries, not just 0/1
+
+
+def test_undo_goes_back_to_your_previous_decision_until_something_is_revealed():
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="u\n1\nu\n1\n1\n1\n1\nu\nq\ny\n")
+    out = r.output
+    assert r.exit_code == 0
+    assert "Cannot undo: there is no earlier decision of yours" in out
+    assert "Taken back: you are at your previous decision again." in out
+    assert "Cannot undo: since then you have seen what was hidden" in out  # a new card row was dealt
+    # A card drawn into your hand cannot be undrawn: some decision soon after a draw refuses, naming it.
+    cards = {c.name for c in load_ruleset("demoludy").components if c.kind == "card"}
+    for k in range(1, 30):
+        demo = run("play", "demoludy", "-p", 3, "--seed", 3, input="1\n" * k + "u\nq\ny\n").output
+        refused = re.search(r"Cannot undo: since then you have seen what was hidden \((.*)\); it cannot be unseen", demo)
+        if refused:
+            assert set(refused[1].split(", ")) <= cards
+            break
+    else:
+        pytest.fail("no take-back was ever refused")
+
+
+def test_a_take_back_replays_the_same_way():
+    """Undoing and choosing the same again gives the same game: the bots' random state is restored too."""
+    straight = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="1\n2\n" + "1\n" * 3000).output
+    undone = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="1\n1\nu\n2\n" + "1\n" * 3000).output
+    assert straight.split("Final ranking:")[1] == undone.split("Final ranking:")[1]
+
+
+def test_a_loaded_game_continues_exactly_as_the_unstopped_one(tmp_path):
+    save = tmp_path / "g.json"
+    whole = run("play", "merchants", "-p", 3, "--seed", 5, input="1\n" * 3000)
+    first = run("play", "merchants", "-p", 3, "--seed", 5, input="1\n" * 6 + f"s {save}\nq\n")
+    assert "Saved to" in first.output and save.is_file()
+    extra = json.loads(save.read_text())["play"]
+    assert extra["ruleset"] == "merchants" and len(extra["bots"]) == 3
+    rest = run("play", "--load", save, input="1\n" * 3000)  # no ruleset named: the save knows it
+    assert rest.exit_code == 0, rest.output
+    assert "Continuing a 3-player game of Merchants" in rest.output
+    tail = whole.output.split("Final ranking:")[1]
+    assert rest.output.split("Final ranking:")[1] == tail
+    assert moves_of_others(rest.output)[-20:] == moves_of_others(whole.output)[-20:]
+
+
+def test_a_save_of_another_game_is_refused_naming_both(tmp_path):
+    save = tmp_path / "g.json"
+    run("play", "merchants", "-p", 3, "--seed", 5, input=f"s {save}\nq\n")
+    r = run("play", "speicherstadt", "--load", save)
+    assert r.exit_code == 1 and "is a game of Merchants, not of Speicherstadt" in r.output
+    bare = tmp_path / "bare.json"
+    data = json.loads(save.read_text())
+    del data["play"]
+    bare.write_text(json.dumps(data))
+    r = run("play", "--load", bare)
+    assert r.exit_code == 2 and "does not say where its ruleset is" in r.output
+    assert run("play").exit_code == 2
+
+
+def test_bad_input_is_asked_again_and_never_ends_the_game(tmp_path):
+    answers = ["²", "9" * 5000, "=999", "0", "-1", "1.5", "", "s", f"s {tmp_path}/missing/g.json", "1"]
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="\n".join(answers) + "\nq\ny\n")
+    assert r.exit_code == 0 and r.exception is None, r.output
+    assert r.output.count("Please type a number from 1 to 4") == 7
+    assert "Could not save: cannot save to" in r.output and "The game goes on." in r.output
+    assert "P1: Place a worker" in r.output  # the game went on after the failed save
+
+
+def test_quitting_an_unsaved_game_asks_first(tmp_path):
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="1\nq\nn\nq\ny\n")
+    assert r.output.count("This game is not saved") == 2 and "Bye." in r.output
+    save = tmp_path / "g.json"
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 3, input=f"1\ns {save}\nq\n")
+    assert "This game is not saved" not in r.output and "Bye." in r.output
+
+
+def test_info_tells_what_a_component_does():
+    r = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="i Counting Office\ni bag\ni nothing\nq\ny\n")
+    assert "Counting Office (card)" in r.output and "score(owner.points" in r.output
+    assert "bag (a game zone): The cloth bag of cubes." in r.output
+    assert "Nothing is called 'nothing'" in r.output
+
+
+def test_a_range_of_numbers_is_one_line_and_takes_a_typed_amount(tmp_path):
+    rules = tmp_path / "bids.yaml"
+    rules.write_text(BIDS)
+    r = run("play", rules, "--seed", 1, input="=17\n")
+    assert "   1-31) Bid N coins for N from 0 to 30: type =N" in r.output
+    assert "P1: Bid 17 coins (you)" in r.output
+    labels = [f"Bid {n}" for n in range(3)] + ["Pass"]
+    assert number_ranges(labels) == []  # too short to fold
+    assert menu_lines(labels, [], 80)[-1] == "   4) Pass"
+
+
+def test_choices_are_only_ascii_option_numbers_or_amounts():
+    ranges = [{"first": 2, "count": 5, "low": 10, "high": 14}]
+    assert Session.pick("3", 8, ranges) == 2
+    assert Session.pick("=12", 8, ranges) == 4
+    for bad in ("²", "٣", "9" * 5000, "=15", "=9", "9", "0", " 1"):
+        assert Session.pick(bad, 8, ranges) is None
+
+
+def test_a_kinds_status_is_shown_beside_its_components():
+    """Speicherstadt's contracts say how far along they are (`status` on the kind)."""
+    import random
+
+    rs = load_ruleset("speicherstadt")
+    g = rs.new_game(3, 0)
+    rng = random.Random(0)
+    statuses = set()
+    while not g.is_over and len(statuses) < 2:
+        g.apply_index(rng.randrange(g.num_actions()))
+        for seat in g.view(0)["seats"]:
+            for c in seat["zones"]["tableau"]:
+                if c["name"].startswith("Contract"):
+                    statuses.add("complete" if c.get("status") == "complete" else "partial")
+                else:
+                    assert "status" not in c  # none: nothing to show
+    assert statuses == {"complete", "partial"}
