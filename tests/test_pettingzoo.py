@@ -3,8 +3,9 @@ PettingZoo's own API and seeding tests; observations are fixed-size views, seale
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+
+np = pytest.importorskip("numpy")
 
 pytest.importorskip("pettingzoo")
 
