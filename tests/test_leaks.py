@@ -61,7 +61,9 @@ def twin(game: Game, secret: set[int], rng: random.Random, public: tuple = ()) -
     groups: dict[tuple, list[int]] = {}
     for c in sorted(secret):
         d = rs.components[c]
-        groups.setdefault((d.kind,) + tuple(repr(d.attrs.get(a)) for a in public), []).append(c)
+        # what is printed on the back (the kind's declared `back:` attributes, or `public`) is seen
+        back = tuple(public) + tuple(rs.kinds[d.kind].back) if d.kind in rs.kinds else tuple(public)
+        groups.setdefault((d.kind,) + tuple(repr(d.attrs.get(a)) for a in back), []).append(c)
     pi: dict[int, int] = {}
     for comps in groups.values():
         items = [rs.components[c].item for c in comps]
