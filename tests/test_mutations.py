@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from meeple.errors import MeepleError, RulesetError
+from meeple.loading.files import rulesets_dir
 from meeple.loading.yamlsrc import split_lines
 from meeple.runtime.rules import load_ruleset
 
@@ -140,7 +141,7 @@ def check_mutant(text: str, relpath: str, workdir: Path) -> None:
             assert p.span is not None, p
             where = Path(p.span.file).resolve()
             assert where == path.resolve() or where.is_relative_to(tree.resolve()) or where.is_relative_to(
-                ROOT / "rulesets"), p
+                ROOT / "rulesets") or where.is_relative_to(rulesets_dir().resolve()), p  # a base named by name
             lines = split_lines(where.read_text(encoding="utf-8"))
             assert 1 <= p.span.line <= len(lines), p
             assert 1 <= p.span.col <= len(lines[p.span.line - 1]) + 1, p
