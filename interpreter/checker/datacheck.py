@@ -1,7 +1,7 @@
 """Checks of a ruleset's data against what its scripts can mean: silent mistakes that would run.
 
 A misspelt attribute on one item (`valeu: 2`) makes that card worth 0; comparing an attribute with a
-literal that no item has (`c.type == "firemen"`) is always false; `reveal` of what only its owner may
+literal that no item has (`c.type == "wizzard"`) is always false; `reveal` of what only its owner may
 see changes nothing; `gain(x, -1)` always fails. Each would run without complaint, so validation
 reports it. The codes are listed in docs/language.md §10.
 
@@ -68,7 +68,7 @@ def attribute_problems(ck: Any) -> None:
 
 
 def literal_problems(ex: Any, n: A.Compare) -> None:
-    """C024: `c.type == "firemen"` where no item has that value, so the comparison never holds."""
+    """C024: `c.type == "wizzard"` where no item has that value, so the comparison never holds."""
     ck = ex.ck
     if n.op not in ("==", "!=", "in", "not in"):
         return

@@ -75,7 +75,7 @@ def _schema_comment(path: str, text: str) -> list[Problem]:
 
 
 def _once(problems: list) -> list:
-    """Each mistake once: items that share a script through a YAML anchor (`<<: *merchant`) each
+    """Each mistake once: items that share a script through a YAML anchor (`<<: *shared`) each
     parse and check their own copy of it, so the same problem would be reported at the anchor
     once per item."""
     seen: set[tuple] = set()

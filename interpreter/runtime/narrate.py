@@ -77,14 +77,14 @@ def take(game: Game, i: int, seat: int) -> Move:
 
 
 def zone_title(game: Game, key: str, viewer: int | None = None) -> str:
-    """A zone's name for people: "P2 hand", "deck", "Red camel load"."""
+    """A zone's name for people: "P2 hand", "deck", "Red token stack"."""
     if key.startswith("#"):
         cid, _, slot = key[1:].partition(".")
         c = int(cid)
         if viewer is not None and not visible(game._ev, c, viewer):
             return f"{placeholder(game.rs, {c})} {slot}"
         owner = game._ev.owner(c)
-        whose = "" if owner is None else f"P{int(owner) + 1} "  # "P1 Ship hold": which of the Ships
+        whose = "" if owner is None else f"P{int(owner) + 1} "  # "P1 Boat hold": which of the boats
         return f"{whose}{game.rs.components[c].name} {slot}"
     head, dot, name = key.partition(".")
     if dot and head.isdigit():

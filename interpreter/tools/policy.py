@@ -117,7 +117,7 @@ class RandomAgent:
 
 DEALS = 2  # determinizations per decision: a one-move lookahead rarely reaches hidden information
 SEALED_DEALS = 8  # times as many for a sealed decision, whose outcome hangs on the others' guessed choices
-FOLLOW_UPS = 40  # evaluations per option along the seat's own next decisions ("use the tile?", then "which camel")
+FOLLOW_UPS = 40  # evaluations per option along the seat's own next decisions ("use the tile?", then "which piece")
 
 
 class GreedyAgent:
@@ -161,7 +161,7 @@ class GreedyAgent:
 
     def _follow_up(self, g: Game, player: int, budget: list[int]) -> float:
         """The heuristic once the seat's own run of decisions is over: while it alone must decide again
-        at once ("use the tile?", "which camel?", "add a card or sell?"), it takes its best next option,
+        at once ("use the tile?", "which piece?", "add a card or sell?"), it takes its best next option,
         one move ahead, within a budget of evaluations. An option whose worth shows only in the choices it
         leads to is judged by them."""
         while not g.is_over and g.deciders == [player] and budget[0] > 0:
