@@ -84,7 +84,9 @@ def click_once(page, rng):
         lo, hi = menu["ranges"][i]
         button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)))
     button.click(force=True)  # a real mouse click; the board is not animated, so no waiting for it to settle
-    page.wait_for_function(f"document.body.dataset.step !== '{menu['step']}' || !document.getElementById('error').hidden")
+    # Bots may move meanwhile (a sealed choice): wait for a state drawn after this move, not just any new one.
+    page.wait_for_function("Number(document.body.dataset.step) > Number(document.body.dataset.sent)"
+                           " || document.body.dataset.step === 'handover' || !document.getElementById('error').hidden")
 
 
 def play_until(page, rng, done="document.body.dataset.over === 'true'", limit=600):
@@ -111,6 +113,20 @@ def test_a_full_game_played_by_clicking(page, web, ruleset, players):
     assert page.locator(".log li").count() > 0
     # the other seat's secrets stay hidden on this page even at the end (only counts are shown)
     assert page.locator("#pov").count() == 1  # once over, every point of view may be picked
+
+
+def test_a_number_being_typed_survives_the_bots_choosing(page, web):
+    """Bug: each bot's sealed choice redrew the page, put the bid box back to its lowest number, and a
+    click on Choose then sent that number instead of the one typed."""
+    start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="1.5")
+    box = page.locator("input.range")
+    box.wait_for()
+    assert "Chosen so far" not in page.inner_text(".actions")  # the bots take 1.5 s each: nothing yet
+    box.fill("3")
+    page.wait_for_selector(".actions .sealed >> text=Chosen so far: P2, P3")
+    assert page.locator("input.range").input_value() == "3"
+    page.click("button.range-go")
+    page.wait_for_selector(".log >> text=P1: 3")
 
 
 def test_hot_seat_hands_over_with_the_table_hidden(page, web):

@@ -13,9 +13,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
+from meeple.errors import IllegalAction
 from meeple.runtime import machine as M
+from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from meeple.web.render import OMNISCIENT, seat_payload
+from meeple.web.tables import Seat, Table
 
 from tests.webserver import Running
 
@@ -167,6 +170,23 @@ def test_a_page_cannot_move_for_another_seat_or_twice(web):
         ws.send(json.dumps({"type": "act", "step": state["step"] - 1, "index": 0}))
         reply = json.loads(ws.recv(timeout=10))
         assert reply["type"] == "error" and "moved on" in reply["message"]
+
+
+def test_a_click_made_before_others_chose_in_secret_still_counts():
+    """Bug: at a sealed choice each bot's choice redrew the person's page with a new step, and a click on
+    the menu they had been looking at was refused as stale, though their menu had not changed."""
+    rs = load_ruleset("camel_up_off_season")
+    game = Game.new(rs, 3, 5)
+    assert game.deciders == [0, 1, 2]  # the first decision is a sealed bid
+    table = Table("t", rs, "camel_up_off_season", game, [Seat("person")] * 3)
+    table.act(1, 0, 0)  # P2 chooses first
+    table.act(0, 0, 2)  # P1 clicks on the menu drawn at step 0: the same menu, so it counts
+    assert [a["player"] for a in game.state.actions] == [1, 0]
+    table.act(2, 2, 0)  # P3, up to date; the bid is resolved
+    before = game.to_json()
+    with pytest.raises(IllegalAction, match="moved on"):
+        table.act(1, 2, 0)  # P2's menu at step 2 was empty: this click belongs to no menu it has now
+    assert game.to_json() == before
 
 
 def test_bad_requests_are_refused_with_a_reason(web):

@@ -129,17 +129,27 @@ class Table:
 
     def act(self, seat: int, step: int, index: int) -> None:
         """A person's move: option `index` of their menu at `step` (the number of actions so far). A stale
-        click (the game moved on) or an illegal index is refused and nothing changes."""
+        click is refused and nothing changes, unless the moves since then left this seat's menu as it was
+        (others deciding at the same time, a sealed choice): then the click means the same option still.
+        An illegal index is refused too."""
         g = self.game
         if self.replay_only:
             raise IllegalAction(Problem("B011", "this game is open for replay only"))
         if self.seats[seat].kind != "person":
             raise IllegalAction(Problem("B012", f"P{seat + 1} is a bot"))
-        if step != len(g.state.actions):
+        if type(index) is not int or type(step) is not int:
+            raise IllegalAction(Problem("B014", "an action is chosen by its number and the step it was offered at"))
+        if step != len(g.state.actions) and not self._same_menu(seat, step):
             raise IllegalAction(Problem("B013", "the game has moved on since this page was drawn; try again"))
-        if type(index) is not int:
-            raise IllegalAction(Problem("B014", "an action is chosen by its number"))
         g.apply_index(index, seat)
+
+    def _same_menu(self, seat: int, step: int) -> bool:
+        if not 0 <= step < len(self.game.state.actions):
+            return False
+        def keys(g: Game) -> list[str]:
+            return [a["key"] for a in g.legal_actions(seat)]
+        now = keys(self.game)
+        return bool(now) and keys(self.at_step(step)) == now
 
     def hotseat_next(self) -> int | None:
         """The person seat the hot-seat screen must hand over to, if a person decides now."""

@@ -221,7 +221,27 @@ const Board = (() => {
   }
 
   // The whole table into `root`. `act(index)` sends a move, or is null (replays, spectators).
+  // A redraw replaces the whole table, and bots may move while a person is typing a number (at a sealed
+  // choice, everyone decides at once): what the person typed into a range that is still on offer, which
+  // option lists they opened, and where the cursor was are carried over, so a redraw never changes the
+  // number a click on "Choose" sends.
+  function keepTyping(root) {
+    const typed = new Map();
+    for (const i of root.querySelectorAll(".actions input.range")) typed.set(i.getAttribute("aria-label"), i.value);
+    const opened = new Set([...root.querySelectorAll(".actions details[open] summary")].map((s) => s.textContent));
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
+    return () => {
+      for (const i of root.querySelectorAll(".actions input.range")) {
+        const label = i.getAttribute("aria-label");
+        if (typed.has(label)) i.value = typed.get(label);
+        if (label === focused) i.focus();
+      }
+      for (const s of root.querySelectorAll(".actions details summary")) if (opened.has(s.textContent)) s.parentNode.open = true;
+    };
+  }
+
   function render(root, rs, st, act) {
+    const restore = keepTyping(root);
     const v = st.view;
     const head = el("header", {class: "tablehead"},
                     el("h2", {}, rs.name, el("small", {text: v.phase ? "  · phase " + v.phase : ""})),
@@ -232,6 +252,7 @@ const Board = (() => {
     const seats = el("div", {class: "seats"}, v.seats.map((s) => seatPanel(rs, st, s)));
     const main = el("div", {class: "main"}, el("div", {class: "board"}, game, seats), el("div", {class: "side"}, actions(st, act), scores(st), log(st)));
     root.replaceChildren(head, main);
+    restore();
     const ol = root.querySelector(".log");
     if (ol) ol.scrollTop = ol.scrollHeight;
   }

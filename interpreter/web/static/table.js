@@ -45,9 +45,13 @@
     save.href = "/api/save/" + token;
   }
 
+  // The step of the state on screen, not of the newest message: a message may arrive between a frame
+  // and a click, and the click means an option of the menu the person saw.
+  let drawn = null;
   function act(index) {
     showError("");
-    send({type: "act", step: state.step, index});
+    send({type: "act", step: drawn, index});
+    document.body.dataset.sent = drawn;  // lets people (and tests) see a move is on its way
   }
 
   function onMessage(ev) {
@@ -81,6 +85,7 @@
     handover.hidden = true;
     const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only;
     Board.render(root, ruleset, msg, mine ? act : null);
+    drawn = msg.step;
     drawControls(msg);
     document.body.dataset.step = msg.step;  // lets people (and tests) see the page is up to date
     document.body.dataset.over = msg.view.over;
