@@ -250,3 +250,29 @@ def test_a_save_keeps_what_each_seat_may_read(tmp_path):
     bad["state"]["log"].append([-1, [["Ace", "not seats", "a hidden card"]]])
     with pytest.raises(SaveError):
         Game.from_json(g.rs, bad)
+
+
+def _ids(node) -> list[int]:
+    """Every component id in a view, slots included."""
+    if isinstance(node, dict):
+        own = [node["id"]] if "id" in node and "kind" in node else []
+        return own + [i for k, v in node.items() if k != "id" for i in _ids(v)]
+    if isinstance(node, list):
+        return [i for v in node for i in _ids(v)]
+    return []
+
+
+@pytest.mark.parametrize("name,players", GAMES[:4])
+def test_the_view_of_everything_shows_every_component_once(name, players):
+    """`view(None)` (a finished game's replay, bots-only tables) hides nothing: each component is in it
+    once, face down or not, while a seat's view of the same moment shows fewer."""
+    game = load_ruleset(name).new_game(players=players, seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        if game.is_over:
+            break
+        game.apply_index(rng.randrange(game.num_actions()), game.deciders[0])
+    placed = sorted(c for z in game.state.zones.values() for c in z)
+    everything = _ids(game.view(None)["zones"]) + _ids(game.view(None)["seats"])
+    assert sorted(everything) == placed
+    assert len(_ids(game.view(0))) < len(placed)

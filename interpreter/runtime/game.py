@@ -310,9 +310,9 @@ class Game:
             raise located(e) from None
 
     # ------------------------------------------------------------ views
-    def view(self, player: int) -> dict:
+    def view(self, player: int | None) -> dict:
         """What `player` may see, as JSON-ready data: no other hands, face-down cards, deck order or sealed
-        choices."""
+        choices. `None` sees everything (for replays of finished games and for tools, never for a seat)."""
         from meeple.runtime.views import make_view
 
         return self._query(make_view, self, player)
@@ -340,14 +340,17 @@ class Game:
         """The log lines from index `start` of the log that `viewer` may read, as they read them."""
         return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
 
-    def log_tail(self, viewer: int, n: int) -> list[str]:
-        """The last `n` log lines `viewer` may read."""
+    def log_tail(self, viewer: int | None, n: int) -> list[str]:
+        """The last `n` log lines `viewer` may read. `None` reads every line meant for a seat, each
+        private one marked with the seat it was for (engine notes and quiet lines are for no one)."""
         out: list[str] = []
         for a, t in reversed(self.state.log):
             if len(out) >= n:
                 break
             if a == -1 or a == viewer:
                 out.append(render(t, viewer))
+            elif viewer is None and a >= 0:
+                out.append(f"(to P{a + 1}) {render(t, None)}")
         return out[::-1]
 
     def prompt_for(self, viewer: int) -> str | None:

@@ -28,8 +28,9 @@ Evaluator = Any  # runtime.evaluator.Evaluator (or the compiled one); named in w
 
 
 # ------------------------------------------------------------------ who sees what
-def can_see(visibility: str, owner: int | None, viewer: int) -> bool:
-    if visibility == "public":
+def can_see(visibility: str, owner: int | None, viewer: int | None) -> bool:
+    """`viewer=None` sees everything (see views.make_view)."""
+    if viewer is None or visibility == "public":
         return True
     if visibility == "owner":
         return owner == viewer

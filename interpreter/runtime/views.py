@@ -22,13 +22,17 @@ Game = Any
 LOG_LINES = 30
 
 
-def make_view(game: Game, viewer: int) -> dict:
+def make_view(game: Game, viewer: int | None) -> dict:
+    """What `viewer` may see, as plain data. `viewer=None` is everything, for audiences allowed to see it
+    all (a finished game's replay, a bots-only table): face-down components marked as such, every counter,
+    every log line with the seat it was meant for."""
     rs, st = game.rs, game.state
+    everything = viewer is None
     ev = game._ev
 
     def comp(c: int, zone_owner: int | None) -> Any:
         d = rs.components[c]
-        if c in st.facedown and zone_owner != viewer:
+        if c in st.facedown and zone_owner != viewer and not everything:
             back = rs.kinds[d.kind].back
             return {"hidden": True, "back": {a: encode(d.attrs.get(a)) for a in back}} if back else {"hidden": True}
         out: dict[str, Any] = {"id": c, "name": d.name, "kind": d.kind}
@@ -60,7 +64,8 @@ def make_view(game: Game, viewer: int) -> dict:
         "players": st.nplayers,
         "phase": st.phase,
         "over": st.over,
-        "counters": {n: encode(st.counters[n]) for n, d in rs.game_counters.items() if d.visibility == "public"},
+        "counters": {n: encode(st.counters[n]) for n, d in rs.game_counters.items()
+                     if everything or d.visibility == "public"},
         "zones": {n: zone(n, d.visibility, None) for n, d in rs.game_zones.items()},
         "seats": [],
     }
@@ -75,7 +80,8 @@ def make_view(game: Game, viewer: int) -> dict:
     pending = st.pending
     if pending is not None:
         dec: dict[str, Any] = {"waiting_for": game.deciders, "chosen": sorted(pending["chosen"])}
-        prompt = decision_prompt(game, viewer)
+        # Everything's prompt is the one the first decider reads (a prompt may name the reader).
+        prompt = decision_prompt(game, game.deciders[0] if everything and game.deciders else viewer)
         if prompt:
             dec["prompt"] = prompt
         if viewer in game.deciders:
@@ -88,7 +94,7 @@ def make_view(game: Game, viewer: int) -> dict:
     return view
 
 
-def decision_prompt(game: Game, viewer: int) -> str | None:
+def decision_prompt(game: Game, viewer: int | None) -> str | None:
     """The prompt of the open decision (`choose p "Place a worker":`), as the viewer would read it."""
 
     st = game.state
@@ -100,7 +106,7 @@ def decision_prompt(game: Game, viewer: int) -> str | None:
     if choose.prompt is None:
         return None
     if frame[0] != CHOOSE:
-        if viewer not in st.pending["players"]:
+        if viewer is None or viewer not in st.pending["players"]:
             return None
         scope = dict(scope)
         scope[node.var] = Player(viewer)

@@ -18,7 +18,7 @@ from typing import Any
 from meeple.language.model import Ruleset
 from meeple.runtime.data import encode
 from meeple.runtime.game import Game
-from meeple.runtime.views import decision_prompt, make_view
+from meeple.runtime.views import make_view
 
 PUBLIC = -1  # make_view treats a viewer that is no seat as someone who sees only public things
 OMNISCIENT = -2
@@ -39,7 +39,7 @@ def seat_payload(game: Game, audience: int, seats: list[dict] | None = None) -> 
 
 def _payload(game: Game, audience: int, seats: list[dict] | None) -> dict[str, Any]:
     rs = game.rs
-    view = omniscient_view(game) if audience == OMNISCIENT else make_view(game, audience)
+    view = make_view(game, None if audience == OMNISCIENT else audience)
     decision = view.pop("decision", None)
     out: dict[str, Any] = {
         "type": "state",
@@ -113,50 +113,6 @@ def _with_items(view: dict, rs: Ruleset) -> dict:
     for seat in view["seats"]:
         seat["zones"] = walk(seat["zones"])
     return view
-
-
-def omniscient_view(game: Game) -> dict:
-    """Everything, in the shape of `Game.view`: every zone's contents, face-down components marked as
-    such, every log line. Only for audiences allowed to see it all (see tables.Table.allowed)."""
-    rs, st = game.rs, game.state
-
-    def comp(c: int) -> dict[str, Any]:
-        d = rs.components[c]
-        out: dict[str, Any] = {"id": c, "name": d.name, "kind": d.kind}
-        if c in st.facedown:
-            out["facedown"] = True
-        kind = rs.kinds[d.kind]
-        if kind.counters:
-            out["counters"] = {n: encode(st.counters[f"#{c}.{n}"]) for n in kind.counters}
-        if kind.slots:
-            out["slots"] = {n: [comp(x) for x in st.zones[f"#{c}.{n}"]] for n in kind.slots}
-        return out
-
-    view: dict[str, Any] = {
-        "ruleset": rs.name, "viewer": None, "players": st.nplayers, "phase": st.phase, "over": st.over,
-        "counters": {n: encode(st.counters[n]) for n in rs.game_counters},
-        "zones": {n: [comp(c) for c in st.zones[n]] for n in rs.game_zones},
-        "seats": [{"seat": p, "name": f"P{p + 1}",
-                   "counters": {n: encode(st.counters[f"{p}.{n}"]) for n in rs.player_counters},
-                   "zones": {n: [comp(c) for c in st.zones[f"{p}.{n}"]] for n in rs.player_zones}}
-                  for p in range(st.nplayers)],
-    }
-    if st.pending is not None:
-        view["decision"] = {"waiting_for": game.deciders, "chosen": sorted(st.pending["chosen"]),
-                            "prompt": decision_prompt(game, game.deciders[0]) if game.deciders else None}
-    if st.over:
-        view["scores"] = encode(game.scores)
-        view["winners"] = game.winners
-    # Every line any seat reads (engine notes and quiet lines, audiences below -1, are for no one).
-    view["log"] = [_plain(t) if a == -1 else f"(to P{a + 1}) {_plain(t)}" for a, t in st.log if a >= -1][-60:]
-    return view
-
-
-def _plain(line: Any) -> str:
-    """A log line as someone who sees everything reads it: text, or parts whose holes hold their text."""
-    if isinstance(line, str):
-        return line
-    return "".join(p if isinstance(p, str) else str(p[0]) for p in line)
 
 
 def ruleset_payload(rs: Ruleset) -> dict[str, Any]:
