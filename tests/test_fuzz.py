@@ -82,18 +82,26 @@ def scripts(data: dict) -> list[tuple[tuple, str]]:
     return out
 
 
-def insert_statement(data: dict, r: random.Random) -> None:
-    """Insert a hazard (or a call to a random procedure, possibly the enclosing one) before a line."""
+def pick_line(data: dict, r: random.Random) -> tuple[tuple, list[str], int, str] | None:
+    """A random script, its lines, one line that starts a statement, and that line's indent."""
     found = scripts(data)
     if not found:
-        return
+        return None
     path, text = r.choice(found)
     lines = text.split("\n")
     spots = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith(("else", "elif", "option"))]
     if not spots:
-        return
+        return None
     i = r.choice(spots)
-    ind = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+    return path, lines, i, lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+
+
+def insert_statement(data: dict, r: random.Random) -> None:
+    """Insert a hazard (or a call to a random procedure, possibly the enclosing one) before a line."""
+    picked = pick_line(data, r)
+    if picked is None:
+        return
+    path, lines, i, ind = picked
     procs = data.get("procedures") if isinstance(data.get("procedures"), dict) else {}
     proc = path[1] if path[0] == "procedures" else (r.choice(sorted(procs)) if procs else None)
     hazard = r.choice(HAZARDS + PROC_CALL * 3)
@@ -110,16 +118,10 @@ def insert_statement(data: dict, r: random.Random) -> None:
 
 def wrap_in_loop(data: dict, r: random.Random) -> None:
     """Put a line (and the block it opens) inside `while true:` or `repeat N:`."""
-    found = scripts(data)
-    if not found:
+    picked = pick_line(data, r)
+    if picked is None:
         return
-    path, text = r.choice(found)
-    lines = text.split("\n")
-    spots = [i for i, ln in enumerate(lines) if ln.strip() and not ln.strip().startswith(("else", "elif", "option"))]
-    if not spots:
-        return
-    i = r.choice(spots)
-    ind = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+    path, lines, i, ind = picked
     j = i + 1
     while j < len(lines) and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > len(ind)):
         j += 1
