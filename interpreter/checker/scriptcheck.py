@@ -121,15 +121,19 @@ class Script(Exprs):
         elif self.info.proc is not None:
             self.ck.observe_return(self.info.proc, value)
 
+    def handlers_of(self, event: str, span: A.Span, source: A.Expr, needs: str) -> None:
+        """`trigger EVENT on X` and `options from X`: a declared event, and components to find it on."""
+        if event not in self.rs.events:
+            self.add("C006", f"`{event}` is not a declared event", span,
+                     hint=self.ck.did_you_mean(event, self.rs.events) or "declare it under `events:`")
+        t = self.expr(source)
+        if t.k not in ("comp", "list", "zone", "any"):
+            self.add("C014", f"{needs} {t}", source.span)
+
     def trigger(self, s: A.Trigger) -> None:
         self.refs.events.add(s.event)
         self.ck.triggered.add(s.event)
-        if s.event not in self.rs.events:
-            self.add("C006", f"`{s.event}` is not a declared event", s.span,
-                     hint=self.ck.did_you_mean(s.event, self.rs.events) or "declare it under `events:`")
-        t = self.expr(s.target)
-        if t.k not in ("comp", "list", "zone", "any"):
-            self.add("C014", f"`trigger` runs the handlers of components, not of {t}", s.target.span)
+        self.handlers_of(s.event, s.span, s.target, "`trigger` runs the handlers of components, not of")
         if self.simul is not None and s.event in self.ck.ending_events:
             self.add("C021", "the options of `simultaneous` cannot end the game", s.span,
                      hint=f"a handler of `{s.event}` may run `end_game`")
@@ -250,12 +254,7 @@ class Script(Exprs):
     def options_from(self, item: A.OptionsFrom) -> None:
         self.refs.hooks.add(item.event)
         self.ck.offered.add(item.event)
-        if item.event not in self.rs.events:
-            self.add("C006", f"`{item.event}` is not a declared event", item.span,
-                     hint=self.ck.did_you_mean(item.event, self.rs.events) or "declare it under `events:`")
-        t = self.expr(item.source)
-        if t.k not in ("comp", "list", "zone", "any"):
-            self.add("C014", f"`options ... from` needs components, not {t}", item.source.span)
+        self.handlers_of(item.event, item.span, item.source, "`options ... from` needs components, not")
 
     def simultaneous(self, s: A.Simultaneous) -> None:
         who = self.expr(s.players)
