@@ -216,3 +216,14 @@ def test_random_scripts_run_identically_in_both_engines(tmp_path_factory, body, 
         assume(False)  # the checker refused it (a type error it can prove): nothing runs
     lockstep(rs, 2 + seed % 2, seed, max_decisions=60)
 
+
+
+def test_scoring_reads_p_even_where_no_script_names_it(tmp_path):
+    """Bug: the generated engine read `p` in `scoring.score` as a global name, and failed with "`p` is
+    not defined", when no script of the ruleset had a local `p` (the bundled games all do)."""
+    path = tmp_path / "plain.yaml"
+    path.write_text("meeple: 1\nname: Plain\nplayers: {min: 2, max: 2}\ncounters:\n  player: {points: 3}\n"
+                    "flow: |\n  pass\nscoring:\n  score: p.points\n  tiebreak: [p.seat]\n")
+    game = load_ruleset(path).new_game(2, 1)
+    assert game.scores == [3, 3]
+    assert game.winners == [1]

@@ -281,3 +281,42 @@ def test_keys_a_save_does_not_define_are_a_front_ends_own_and_do_not_matter():
     for data in (g.to_json(), unsealed(g)):
         data["play"] = {"seat": 1, "agents": "random"}
         assert Game.from_json(RULESETS["demoludy"], data).to_json() == g.to_json()
+
+
+SHARING = """\
+meeple: 1
+name: Sharing
+players: {min: 2, max: 2}
+counters:
+  game: {seen: 0, table: 0}
+flow: |
+  table = {"a": [0, 0]}
+  mine = table
+  row = mine["a"]
+  choose players[0] "Go on":
+      option "Yes": pass
+  mine["b"] = 1
+  row[0] = 7
+  table["a"][1] = 8
+  seen = [row[0], mine["a"][1], table["a"][0], mine["b"]]
+  choose players[0] "Done":
+      option "Yes": pass
+scoring:
+  score: "0"
+"""
+
+
+def test_lists_and_maps_are_values_so_a_save_or_copy_continues_like_the_game(tmp_path):
+    """Bug: `mine = table` then `mine["b"] = 1` changed `table` too while the game ran, but not in a
+    copy or a reloaded save, which kept two separate maps: the same game went on differently. Lists and
+    maps are values (docs/language.md): setting an entry changes only the variable it is set through."""
+    path = tmp_path / "sharing.yaml"
+    path.write_text(SHARING)
+    rs = load_ruleset(path)
+    g = rs.new_game(2, 0)
+    saved = Game.from_json(rs, json.loads(g.dumps()) | {"seal": "none"})
+    copied = g.copy()
+    for game in (g, saved, copied):
+        game.apply_index(0)
+        assert game.state.counters["seen"] == [7, 0, 0, 1]
+    assert g.state.counters["table"] == {"a": [0, 8]}

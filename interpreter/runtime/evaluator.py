@@ -202,19 +202,41 @@ class Evaluator(ValueOps, Budget):
             self.st.counters[key] = value
             return
         if t is A.Index:
-            obj = self.eval(target.obj, scope)
-            i = self.eval(target.index, scope)
-            if type(obj) is dict:
-                self.check_key(target, i)
-                obj[i] = value
-                self.nested(target, obj)
-                return
-            if type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
-                obj[i] = value
-                self.nested(target, obj)
-                return
-            raise self.fail(target, f"cannot set an entry of {type_name(obj)}")
+            self.set_entry(target, value, scope)
+            return
         raise self.fail(target, "cannot assign to this")
+
+    def set_entry(self, target: A.Index, value: Any, scope: dict) -> None:
+        """`xs[i] = v`, `m[k][j] = v`. Lists and maps are values: every list or map on the way is copied
+        with its entry changed, and the new outermost one is written to the variable or counter the path
+        starts from. Another name that held the old one never sees the change, so nothing depends on
+        two names sharing one list, which copies and saves could not keep. Each part is evaluated once,
+        left to right (the same order as reading `m[k][j]`)."""
+        path = []
+        node: Any = target
+        while type(node) is A.Index:
+            path.append(node)
+            node = node.obj
+        path.reverse()
+        if type(node) is A.Name:
+            containers = [self.eval(node, scope)]
+        elif type(node) is A.Attr:
+            key = self.counter_key(self.eval(node.obj, scope), node.name, node)
+            containers = [self.st.counters[key]]
+        else:
+            raise self.fail(target, "cannot assign to this")
+        keys = []
+        for depth, ix in enumerate(path):
+            keys.append(self.eval(ix.index, scope))
+            if depth < len(path) - 1:
+                containers.append(self.index(ix, containers[-1], keys[-1]))
+        new = value
+        for ix, container, k in reversed(list(zip(path, containers, keys))):
+            new = self.with_entry(ix, container, k, new)
+        if type(node) is A.Name:
+            self.assign(node, new, scope)
+        else:
+            self.st.counters[key] = new
 
     def _if(self, n: A.If, scope: dict) -> None:
         if self.eval(n.test, scope):

@@ -207,6 +207,18 @@ class ValueOps:
             raise self.fail(n, f"this makes {size_message('a list or string', len(a) + len(b))}")
         return self.nested(n, a + b) if type(a) is list else a + b
 
+    def with_entry(self, n: Any, obj: Any, i: Any, v: Any) -> Any:
+        """A copy of a list or map with one entry set (see Evaluator.set_entry: lists and maps are values)."""
+        if type(obj) is dict:
+            self.check_key(n, i)
+            new: Any = dict(obj)
+        elif type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
+            new = obj[:]
+        else:
+            raise self.fail(n, f"cannot set an entry of {type_name(obj)}")
+        new[i] = v
+        return self.nested(n, new)
+
     def nested(self, n: Any, v: Any) -> Any:
         """A new list or map, if it holds lists or maps: within the limits when counted as a copy or a save
         writes it out (shared lists once per appearance), not nested too deeply, and not holding itself."""

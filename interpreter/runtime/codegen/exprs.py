@@ -88,7 +88,7 @@ class ExprEmitter:
         x = n.name
         if x in f.comp:
             return f.comp[x]
-        if x in f.locals or (f.mode == "dict" and x in self.maybe_local):
+        if x in f.locals or x in f.definite or (f.mode == "dict" and x in self.maybe_local):
             if x in f.definite:
                 if x in f.entry:
                     f.need.add(x)

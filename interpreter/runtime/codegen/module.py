@@ -228,7 +228,9 @@ class Builder(StmtEmitter):
         what is certainly in its scope (codegen/flow.py) and the option variables bound on top."""
         rs = self.rs
         none: frozenset[str] = frozenset()
-        out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, none) for x in (rs.score, rs.greedy, *rs.tiebreak)
+        # Scoring, tie-breaks and the bots' heuristic are read for each player `p` (Game.scores).
+        player = frozenset({"p"})
+        out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, player) for x in (rs.score, rs.greedy, *rs.tiebreak)
                                                       if x is not None]
         for n in self.nodes:
             t = type(n)

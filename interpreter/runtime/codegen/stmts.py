@@ -70,10 +70,44 @@ class StmtEmitter(ExprEmitter):
             obj = self.expr(target.obj, f)
             f.w(f"CT[{self.shared('CK', target.name)}(ev, {obj}, {self.node(target)})] = {value}")
         elif t is A.Index:
-            obj, i = self.expr(target.obj, f), self.expr(target.index, f)
-            f.w(f"h_set_index(ev, {self.node(target)}, {obj}, {i}, {value})")
+            self.set_entry(target, value, f)
         else:
             f.w(f"raise h_fail(ev, {self.node(target)}, 'cannot assign to this')")
+
+    def set_entry(self, target: A.Index, value: str, f: Fn) -> None:
+        """`m[k][j] = v` as the reference does it (Evaluator.set_entry): copies along the path, each part
+        evaluated once, left to right, the new outermost list or map written to the variable or counter."""
+        path: list[A.Index] = []
+        node: Any = target
+        while type(node) is A.Index:
+            path.append(node)
+            node = node.obj
+        path.reverse()
+        base, key = f.temp(), f.temp()
+        if type(node) is A.Name:
+            f.w(f"{base} = {self.expr(node, f)}")
+        elif type(node) is A.Attr:
+            f.w(f"{key} = {self.shared('CK', node.name)}(ev, {self.expr(node.obj, f)}, {self.node(node)})")
+            f.w(f"{base} = CT[{key}]")
+        else:
+            f.w(f"raise h_fail(ev, {self.node(target)}, 'cannot assign to this')")
+            return
+        containers, keys = [base], []
+        for depth, ix in enumerate(path):
+            keys.append(f.temp())
+            f.w(f"{keys[-1]} = {self.expr(ix.index, f)}")
+            if depth < len(path) - 1:
+                containers.append(f.temp())
+                f.w(f"{containers[-1]} = h_index(ev, {self.node(ix)}, {containers[-2]}, {keys[-1]})")
+        new = value
+        for ix, container, k in reversed(list(zip(path, containers, keys))):
+            t = f.temp()
+            f.w(f"{t} = ev.with_entry({self.node(ix)}, {container}, {k}, {new})")
+            new = t
+        if type(node) is A.Name:
+            self.assign(node, new, f)
+        else:
+            f.w(f"CT[{key}] = {new}")
 
     def _s_Assign(self, s: A.Assign, f: Fn) -> None:
         value = self.expr(s.value, f)

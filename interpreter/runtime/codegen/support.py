@@ -160,19 +160,6 @@ def mod(ev: Any, n: Any, a: Any, b: Any) -> Any:
     return ev.binop(n, a, b)
 
 
-def set_index(ev: Any, n: Any, o: Any, i: Any, v: Any) -> None:
-    if type(o) is dict:
-        ev.check_key(n, i)
-        o[i] = v
-        ev.nested(n, o)
-        return
-    if type(o) is list and type(i) is int and -len(o) <= i < len(o):
-        o[i] = v
-        ev.nested(n, o)
-        return
-    raise ev.fail(n, f"cannot set an entry of {type_name(o)}")
-
-
 def aug(ev: Any, n: Any, plus: bool, cur: Any, d: Any) -> Any:
     """`x += d` / `x -= d` on the value read: numbers, or appending to a list."""
     if type(cur) is int and type(d) is int:
@@ -260,7 +247,7 @@ HELPERS = {
     "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
-    "h_gt": gt, "h_ge": ge, "h_index": index, "h_set_index": set_index, "h_aug": aug,
+    "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
     "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
