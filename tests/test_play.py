@@ -9,6 +9,8 @@ from click.testing import CliRunner
 from meeple.cli.main import meeple
 from meeple.cli.play import Session
 from meeple.cli.view import menu_lines, number_ranges
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 
 BIDS = """\
@@ -66,7 +68,9 @@ def test_the_end_screen_explains_the_scores():
     out = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, input="1\n" * 1500).output
     end = out.split("Final ranking:")[1]
     assert "p.coins" in end  # the tie-break, as the ruleset writes it, with each player's value
-    assert "Where the points came from:" in end and "Counting Office +2" in end and "final scoring -8" in end
+    assert "Where the points came from:" in end and "Counting Office +2" in end
+    # The 4th Fire burns during final scoring, through the procedure its effect calls: its points are its own.
+    assert "4th Fire -8" in end and "final scoring" not in end
     demo = run("play", "demoludy", "-p", 3, "--seed", 3, input="1\n" * 3000).output.split("Final ranking:")[1]
     assert "countries(p)" in demo and "  3. P" in demo  # ranked by countries, not just 0/1
 
@@ -186,3 +190,63 @@ def test_a_kinds_status_is_shown_beside_its_components():
                 else:
                     assert "status" not in c  # none: nothing to show
     assert statuses == {"complete", "partial"}
+
+
+CREDIT = """\
+meeple: 1
+name: Credit
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game: {table: {}}
+events: [chime, ring]
+components:
+  card:
+    items:
+      - id: bell
+        name: Bell
+        on:
+          chime: |
+            bonus(players[0], 2)
+      - id: horn
+        name: Horn
+        on:
+          ring: |
+            asked_bonus(players[1])
+procedures:
+  bonus:
+    params: [p, n]
+    do: |
+      score(p.points, n)
+  asked_bonus:
+    params: [p]
+    do: |
+      choose p "How loud?":
+          option "Loud": score(p.points, 3)
+flow: |
+  move(components("card"), table)
+  trigger chime on list(table)
+  trigger ring on list(table)
+  score(players[0].points, 1)
+scoring:
+  score: p.points
+"""
+
+
+class ReferenceGame(Game):
+    __slots__ = ()
+    evaluator_class = Evaluator
+
+
+@pytest.mark.parametrize("engine", [Game, ReferenceGame], ids=["compiled", "reference"])
+def test_points_scored_by_a_procedure_belong_to_the_card_whose_effect_called_it(tmp_path, engine):
+    """Bug: the Fires' points were credited to "phase supply": each Fire's effect calls a procedure that
+    scores, and only the effect itself had the card as `self`. Both ways an effect runs are covered: as a
+    direct call (Bell) and as frames that wait for a decision inside the procedure (Horn)."""
+    path = tmp_path / "credit.yaml"
+    path.write_text(CREDIT)
+    game = engine.new(load_ruleset(path), 2, 0)
+    game.apply_index(0)
+    assert game.score_breakdown(0)[0] == ("points", "Bell", 2)  # then the flow's own point
+    assert game.score_breakdown(1) == [("points", "Horn", 3)]

@@ -13,6 +13,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp
 from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_STEPS, STEPS_MESSAGE, Budget
 from meeple.runtime.state import GameState
@@ -67,6 +68,9 @@ class Evaluator(ValueOps, Budget):
         # (the game sets it whenever it calls into the rules), and the depth of procedure calls.
         self.limit = state.steps + MAX_STEPS
         self.depth = 0
+        # Components whose effects are running as direct calls (not frames): where the points a procedure
+        # scores come from (results.note_change). Always empty again by the next decision.
+        self.sources: list[Comp] = []
         self.menus: dict[int, Callable[[Any, dict], list]] = _NO_MENUS  # generated menus, by id(choose)
         self.segments: dict[int, dict[int, Callable[[Any, dict], int]]] = _NO_MENUS  # and block stretches
 
@@ -289,12 +293,14 @@ class Evaluator(ValueOps, Budget):
     def _trigger(self, n: A.Trigger, scope: dict) -> None:
         for c, h in self.handlers(n.event, self.eval(n.target, scope), n):
             self.enter(n)
+            self.sources.append(c)
             try:
                 self.exec_block(h, self.handler_scope(c))
             except ReturnSig:
                 pass
             finally:
                 self.depth -= 1
+                self.sources.pop()
 
 
 # Dispatch by node type, built once for the class (an evaluator is created per game and per copy).

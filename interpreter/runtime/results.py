@@ -2,7 +2,7 @@
 
 Every `score`, `gain` and `pay` on a player's counter leaves a note in the log (audience `NOTE`, which
 no seat reads): the counter, the amount, and its source — the component whose effect or option ran
-(`self`), else the phase. At the end, the counters the score expression reads are broken down by those
+(`self`, also through the procedures that effect calls), else the phase. At the end, the counters the score expression reads are broken down by those
 notes, so "where did my 23 points come from" has an answer without the ruleset saying anything.
 """
 
@@ -26,6 +26,13 @@ def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
     if type(obj) is not Player:
         return
     me = scope.get("self")
+    if type(me) is not Comp:
+        # A procedure called from a component's effect has no `self` of its own: the points are still that
+        # component's. The effect runs either as a direct call (ev.sources) or as frames on the stack (when
+        # it may wait for a decision); the innermost one is the source.
+        me = ev.sources[-1] if ev.sources else next(
+            (f[2]["self"] for f in reversed(ev.st.stack) if f[2] is not None and type(f[2].get("self")) is Comp),
+            None)
     phase = ev.st.phase
     if type(me) is Comp:
         source = ev.rs.components[me].name

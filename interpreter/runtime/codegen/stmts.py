@@ -239,10 +239,12 @@ class StmtEmitter(ExprEmitter):
     def _s_Trigger(self, s: A.Trigger, f: Fn) -> None:
         f.w(f"for _c, _h in ev.handlers({s.event!r}, {self.expr(s.target, f)}, {self.node(s)}):")
         f.w(f"    h_enter(ev, {self.node(s)})")
+        f.w("    ev.sources.append(_c)")
         f.w("    try:")
         f.w("        HB[id(_h)](ev, _c, ev.owner(_c))")
         f.w("    finally:")
         f.w("        ev.depth -= 1")
+        f.w("        ev.sources.pop()")
 
     def _s_Choose(self, s: Any, f: Fn) -> None:  # pragma: no cover - the checker marks these as suspending
         f.w(f"raise h_fail(ev, {self.node(s)}, 'internal: a decision in a statement that cannot wait')")
