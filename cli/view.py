@@ -196,27 +196,24 @@ def menu_lines(labels: list[str], ranges: list[dict], width: int = 80) -> list[s
 # ------------------------------------------------------------------ the end
 def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
     """Ranking with places, scores and tie-breaks, where each player's points came from, and the winner."""
-    ranks = game.ranking()
-    tb = results.tiebreak_texts(game)
+    res = results.summary(game)
+    tb = res["tiebreaks"]
     lines = ["Final ranking:"]
-    for r in ranks:
+    for r in res["ranking"]:
         s = r["seat"]
         tag = " (you)" if s == you else ""
         extra = "".join(f", {t} {v}" for t, v in zip(tb, r["tiebreaks"]))
-        star = "  *winner*" if s in game.winners else ""
+        star = "  *winner*" if s in res["winners"] else ""
         lines.append(f"  {r['place']}. P{s + 1}{tag}: score {r['score']}{extra}{star}")
-    used = results.tiebreak_used(game)
-    if used:
-        lines.append(wrap(f"Tie-break applied: {', '.join(tb[:used])} (the leaders were tied on score).", width))
-    counters = results.score_counters(game)
-    rows = [game.score_breakdown(s) for s in range(game.state.nplayers)]
-    # Shown only when it explains the scores exactly (a score set by assignment has no notes).
-    if counters and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores)):
-        lines.append(f"Where the {', '.join(counters)} came from:")
-        for s, row in enumerate(rows):
-            parts = [f"{src} {n:+d}" for _name, src, n in row]
+    if res["tiebreak_used"]:
+        lines.append(wrap(f"Tie-break applied: {', '.join(tb[:res['tiebreak_used']])} (the leaders were tied on "
+                          "score).", width))
+    if res["breakdown"] is not None:
+        lines.append(f"Where the {', '.join(res['counters'])} came from:")
+        for s, row in enumerate(res["breakdown"]):
+            parts = [f"{src} {n:+d}" for src, n in row]
             lines.append(wrap(f"  P{s + 1}: " + ("; ".join(parts) or "nothing"), width, "      "))
-    winners = game.winners
+    winners = res["winners"]
     names = ", ".join(f"P{w + 1}" + (" (you)" if w == you else "") for w in winners)
     lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + names)
     return "\n".join(lines)

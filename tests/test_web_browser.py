@@ -109,6 +109,9 @@ def test_a_full_game_played_by_clicking(page, web, ruleset, players):
     clicks = play_until(page, random.Random(ruleset))
     assert clicks > 5
     assert page.locator("table.scores tr.winner").count() >= 1
+    assert page.locator("table.scores tr").count() == players + 1  # the ranking, as `meeple play` ends
+    if ruleset == "speicherstadt":  # every point is noted there: the end says where each came from
+        assert page.locator("ul.breakdown li").count() == players
     assert "Game over" in page.inner_text(".status")
     assert page.locator(".log li").count() > 0
     # the other seat's secrets stay hidden on this page even at the end (only counts are shown)
@@ -178,6 +181,12 @@ def test_bots_only_game_watched_live_then_replayed_back_and_forth(page, web):
     page.select_option("#pov", "-2")  # bots only: the watcher may see everything
     page.wait_for_selector("[data-zone='pile'] .items")
     shot(page, "watch")
+    # Bug: the controls were drawn anew at every move, so the slider slipped from under the pointer (and
+    # this test's own speed change was lost when a move came between filling and sending it).
+    slider = page.query_selector("#speed")
+    step = int(page.evaluate("document.body.dataset.step"))
+    page.wait_for_function(f"Number(document.body.dataset.step) > {step + 1}")
+    assert slider.evaluate("(e) => e.isConnected")
     page.fill("#speed", "0")
     page.dispatch_event("#speed", "change")
     page.wait_for_function("document.body.dataset.over === 'true'")

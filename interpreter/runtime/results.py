@@ -113,3 +113,16 @@ def tiebreak_used(game: Game) -> int:
         if first[i] != second[i]:
             return i
     return len(first) - 1
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """Everything an end screen shows, as plain data (the terminal's and the browser's): the ranking with
+    places and tie-break values, the tie-breaks as written and how many were needed, and where each
+    player's points came from, given only when the notes explain every score exactly (a score set by
+    assignment leaves no notes)."""
+    counters = score_counters(game)
+    rows = [breakdown(game, s) for s in range(game.state.nplayers)]
+    exact = bool(counters) and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores))
+    return {"ranking": ranking(game), "tiebreaks": tiebreak_texts(game), "tiebreak_used": tiebreak_used(game),
+            "counters": counters, "breakdown": [[[src, n] for _c, src, n in row] for row in rows] if exact else None,
+            "winners": list(game.winners)}

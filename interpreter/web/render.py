@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language.model import Ruleset
+from meeple.runtime import results
 from meeple.runtime.data import encode
 from meeple.runtime.game import Game
 from meeple.runtime.views import make_view
@@ -51,6 +52,8 @@ def _payload(game: Game, audience: int, seats: list[dict] | None) -> dict[str, A
     }
     if decision is not None:
         out["decision"] = _decision(game, decision, audience)
+    if game.state.over:
+        out["results"] = results.summary(game)  # the same end screen as `meeple play`'s
     return out
 
 

@@ -201,13 +201,25 @@ const Board = (() => {
     return box;
   }
 
+  // The end screen, as `meeple play` shows it: places (ties share one), scores, tie-break values, which
+  // tie-breaks decided, and where each player's points came from.
   function scores(st) {
-    const v = st.view;
-    if (!v.over || !v.scores) return null;
-    return el("table", {class: "scores"}, el("tr", {}, el("th", {text: "seat"}), el("th", {text: "score"}), el("th", {text: ""})),
-              v.scores.map((s, i) => el("tr", {class: v.winners.includes(i) ? "winner" : null},
-                el("td", {text: "P" + (i + 1) + (st.you === i ? " (you)" : "")}), el("td", {text: value(s)}),
-                el("td", {text: v.winners.includes(i) ? (v.winners.length > 1 ? "shared win" : "winner") : ""}))));
+    const v = st.view, res = st.results;
+    if (!v.over || !res) return null;
+    const you = (s) => "P" + (s + 1) + (st.you === s ? " (you)" : "");
+    const head = el("tr", {}, el("th", {text: "place"}), el("th", {text: "seat"}), el("th", {text: "score"}),
+                    res.tiebreaks.map((t) => el("th", {text: t})), el("th", {text: ""}));
+    const rows = res.ranking.map((r) => el("tr", {class: res.winners.includes(r.seat) ? "winner" : null},
+      el("td", {text: r.place}), el("td", {text: you(r.seat)}), el("td", {text: r.score}),
+      r.tiebreaks.map((x) => el("td", {text: x})),
+      el("td", {text: res.winners.includes(r.seat) ? (res.winners.length > 1 ? "shared win" : "winner") : ""})));
+    const box = el("div", {class: "results"}, el("table", {class: "scores"}, head, rows));
+    if (res.tiebreak_used) box.append(el("p", {class: "note", text: "Tie-break applied: " +
+      res.tiebreaks.slice(0, res.tiebreak_used).join(", ") + " (the leaders were tied on score)."}));
+    if (res.breakdown) box.append(el("h4", {text: "Where the " + res.counters.join(", ") + " came from"}),
+      el("ul", {class: "breakdown"}, res.breakdown.map((row, s) => el("li", {text: you(s) + ": " +
+        (row.length ? row.map(([src, n]) => src + " " + (n > 0 ? "+" : "") + n).join("; ") : "nothing")}))));
+    return box;
   }
 
   function log(st) {

@@ -21,8 +21,14 @@
     errorBox.hidden = !text;
   }
 
+  // The controls are drawn again only when what they show changes: a select being opened or a slider
+  // being dragged must not be replaced under the pointer each time a bot moves.
+  let controlsShown = null;
   function drawControls(st) {
     const t = st.table;
+    const shown = JSON.stringify([t.povs, st.you, st.audience, t.bots_only && !st.view.over, t.speed, t.paused]);
+    if (shown === controlsShown) return;
+    controlsShown = shown;
     const { el, povName } = Board;
     const parts = [];
     if (t.povs.length > 1) {
@@ -64,6 +70,7 @@
       root.replaceChildren();
       document.body.dataset.step = "handover";
       controls.replaceChildren();
+      controlsShown = null;
       document.getElementById("handover-title").textContent = "Pass the screen to " + msg.name;
       document.getElementById("handover-go").textContent = "I am " + msg.name + ": show my seat";
       document.getElementById("handover-go").onclick = () => send({type: "ready", seat: msg.to});
