@@ -243,7 +243,7 @@ def test_removing_every_step_is_an_error(files):
 
 
 def test_merged_result_is_validated_and_located_per_file(files):
-    from meeple.loading.variants import _validate_merged
+    from meeple.loading.merge import validate_merged as _validate_merged
 
     path = files("v.yaml", "meeple: 1\nextends: base.yaml\nconstants: {gain: 3}\nflow: pass\n")
     layers = resolve_layers(path)
