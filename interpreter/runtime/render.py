@@ -97,7 +97,9 @@ _SUBNODES: dict[int, list] = {}  # id(hole expression) -> its expression sub-nod
 _SKIP = (A.Num, A.Str, A.Const)
 
 
-def _subnodes(expr: Any) -> list:
+def subnodes(expr: Any) -> list:
+    """The sub-expressions of a hole that `_mentions` evaluates one by one (the generated engine compiles
+    each of them)."""
     found = _SUBNODES.get(id(expr))
     if found is None:
         found = []
@@ -137,7 +139,7 @@ def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[lis
     rs = ev.rs
     comps: set[int] = set()
     counters: list[list[int]] = []
-    for n in _subnodes(expr):
+    for n in subnodes(expr):
         try:
             v = ev.eval(n, scope)
         except Exception:  # noqa: BLE001, S112 - see the docstring: out-of-scope parts are covered by their parent
