@@ -180,8 +180,10 @@ def _kv(v: Any) -> str:
     return repr(v) if t is str else str(v)
 
 
-def resolve(ev: Evaluator) -> None:
-    """All players have chosen: pop the decision frame and start the chosen bodies."""
+def resolve(ev: Evaluator) -> tuple | None:
+    """All players have chosen: pop the decision frame and start the chosen bodies. A chosen body that
+    never waits for a decision and has a generated function is not pushed as a frame: it is returned, as
+    (function, scope), for `machine.run` to run first."""
     st = ev.st
     pending = st.pending
     f = st.stack.pop()
@@ -193,7 +195,12 @@ def resolve(ev: Evaluator) -> None:
         _count(ev, clause)
         if opt[2] >= 0:
             st.stack.append([CALL, None, None])
+        else:
+            direct = ev.blocks.get(id(clause.body))
+            if direct is not None:
+                return direct, scope
         st.stack.append([BLOCK, clause.body, scope, 0])
+        return None
     else:
         # Sealed choices: every body runs now, in seat order; the checker guarantees they cannot suspend.
         for p in pending["players"]:
@@ -208,6 +215,7 @@ def resolve(ev: Evaluator) -> None:
                 # The checker refuses these (C009, C021); a ruleset loaded without checks still gets a
                 # located error rather than a traceback.
                 raise ev.fail(clause, "the options of `simultaneous` cannot break, continue or end the game")
+    return None
 
 
 def _count(ev: Evaluator, clause: A.Option) -> None:

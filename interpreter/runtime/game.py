@@ -255,8 +255,7 @@ class Game:
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
             try:
-                M.resolve(ev)
-                M.run(ev)
+                M.run(ev, M.resolve(ev))
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 
