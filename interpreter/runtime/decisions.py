@@ -170,11 +170,11 @@ def key(opt: list) -> str:
 def _kv(v: Any) -> str:
     t = type(v)
     if t is Comp:
-        return f"#{int(v)}"
+        return f"#{v:d}"
     if t is int:
         return str(v)
     if t is Player:
-        return f"P{int(v) + 1}"
+        return f"P{v + 1}"
     if t is list:
         return "[" + ",".join(_kv(x) for x in v) + "]"
     return repr(v) if t is str else str(v)
@@ -191,14 +191,21 @@ def resolve(ev: Evaluator) -> tuple | None:
     if f[0] == CHOOSE:
         p = pending["players"][0]
         opt = pending["options"][p][pending["chosen"][p]]
-        clause, scope = option_scope(ev, f, opt, p)
-        _count(ev, clause)
-        if opt[2] >= 0:
-            st.stack.append([CALL, None, None])
-        else:
+        clause = f[1].items[opt[0]]
+        if opt[2] < 0 and type(clause) is A.Option:  # `option_scope` inlined: every decision comes here
+            scope = f[2]
+            for fo, v in zip(clause.fors, opt[1]):
+                scope[fo.var] = v
+            if st.coverage is not None:
+                _count(ev, clause)
             direct = ev.blocks.get(id(clause.body))
             if direct is not None:
                 return direct, scope
+            st.stack.append([BLOCK, clause.body, scope, 0])
+            return None
+        clause, scope = option_scope(ev, f, opt, p)
+        _count(ev, clause)
+        st.stack.append([CALL, None, None])
         st.stack.append([BLOCK, clause.body, scope, 0])
         return None
     else:

@@ -134,6 +134,8 @@ class Game:
         p = self.state.pending
         if p is None or self._chance is not None:
             return []
+        if not p["chosen"]:  # the common case: nobody has chosen yet
+            return p["players"][:]
         return [s for s in p["players"] if s not in p["chosen"]]
 
     @property
