@@ -51,12 +51,26 @@ def _owner(loc: dict, c: int) -> int | None:
 def zone_access(ev: Evaluator, key: str, loc: dict | None = None) -> tuple[str, int | None, int | None]:
     """A zone's visibility, its owning seat, and the component whose slot it is (or None)."""
     rs = ev.rs
+    cache = rs._compiled
+    if cache is None:
+        cache = rs._compiled = {}
+    known = cache.get("zone_access")
+    if known is None:
+        known = cache["zone_access"] = {}
+    # What the key tells is fixed per ruleset; only the owner of a slot's component changes as it moves.
+    access = known.get(key)
+    if access is None:
+        access = known[key] = _static_access(rs, key)
+    if access[2] is None:
+        return access
+    return access[0], _owner(ev.st.loc if loc is None else loc, access[2]), access[2]
+
+
+def _static_access(rs: Ruleset, key: str) -> tuple[str, int | None, int | None]:
     if key.startswith("#"):
         cid, _, slot = key[1:].partition(".")
         parent = int(cid)
-        owner = _owner(ev.st.loc if loc is None else loc, parent)
-        decl = rs.kinds[rs.components[parent].kind].slots[slot]
-        return decl.visibility, owner, parent
+        return rs.kinds[rs.components[parent].kind].slots[slot].visibility, None, parent
     head, dot, name = key.partition(".")
     if dot and head.isdigit():
         return rs.player_zones[name].visibility, int(head), None
