@@ -21,9 +21,12 @@ from meeple.cli.common import MAX_SECONDS, check_games, format_option, load, tab
 @click.option("--openspiel", "openspiel", default=None, metavar="NAME",
               help="An OpenSpiel game measured in the same run, e.g. python_tic_tac_toe (needs open_spiel).")
 @click.option("--micro", is_flag=True, help="Also time new_game, copy() and apply_index in microseconds.")
+@click.option("--narrate", is_flag=True,
+              help="Narrate the games as `meeple play` does (log lines rendered for each seat, score notes). "
+                   "By default they are quiet, as in `meeple simulate`: peers keep no log either.")
 @format_option
 def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, peer: str | None,
-          openspiel: str | None, micro: bool, fmt: str) -> None:
+          openspiel: str | None, micro: bool, narrate: bool, fmt: str) -> None:
     """Measure random-play speed of RULESET on one core: games/s and decisions/s, in CPU time.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
@@ -40,13 +43,13 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     module = B.load_peer(peer) if peer is not None else None
-    rows = run(rs, list(players) or None, games, seconds)
+    rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
     peers: list[B.Speed] = []
     if module is not None:
         peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
     if openspiel is not None:
         peers.append(B.bench_openspiel(openspiel, games, seconds))
-    micros = {r.players: B.micro(rs, r.players) for r in rows} if micro else {}
+    micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
 
     def ratio(p: B.Speed) -> float | None:
         mine = next((r for r in rows if r.players == p.players), None)
@@ -54,10 +57,10 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
 
     if fmt == "json":
         click.echo(json.dumps({
-            "ruleset": rs.name, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
+            "ruleset": rs.name, "narrated": narrate, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
             "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
         return
-    click.echo(f"{rs.name}: random play, one core, CPU time")
+    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games")
     head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
     if micro:
         head += ["new_game µs", "copy µs", "apply_index µs"]

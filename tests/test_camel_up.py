@@ -232,7 +232,7 @@ def _swap_hidden(g, a, b):
     """Exchange two hidden cards (places and face-down flags): what nobody may tell apart."""
     st = g.state
     ka, kb = st.loc[a], st.loc[b]
-    za, zb = st.zones[ka], st.zones[kb]
+    za, zb = st.writable(ka), st.writable(kb)  # zones are shared with copies until written
     ia, ib = za.index(a), zb.index(b)
     za[ia], zb[ib] = b, a
     st.loc[a], st.loc[b] = kb, ka

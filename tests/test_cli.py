@@ -180,6 +180,16 @@ def test_bench_text_and_json():
     assert [x["players"] for x in rows] == [2] and rows[0]["games"] == 1
 
 
+def test_bench_plays_quiet_games_unless_asked_to_narrate_them():
+    # Quiet games skip only the text nobody reads: the same seeds give the same games either way.
+    quiet = json.loads(run("bench", "kuhn_poker", "--games", 30, "--format", "json").stdout)
+    told = json.loads(run("bench", "kuhn_poker", "--games", 30, "--narrate", "--format", "json").stdout)
+    assert quiet["narrated"] is False and told["narrated"] is True
+    assert quiet["rows"][0]["decisions"] == told["rows"][0]["decisions"]
+    assert "quiet games" in run("bench", "kuhn_poker", "--games", 1).output
+    assert "narrated games" in run("bench", "kuhn_poker", "--games", 1, "--narrate").output
+
+
 def test_bench_default_counts_and_bad_arguments(d):
     r = run("bench", d / "pick.yaml", "--games", 2, "--format", "json")
     assert [x["players"] for x in json.loads(r.stdout)["rows"]] == [1, 2, 3]

@@ -217,7 +217,6 @@ def test_random_scripts_run_identically_in_both_engines(tmp_path_factory, body, 
     lockstep(rs, 2 + seed % 2, seed, max_decisions=60)
 
 
-
 def test_scoring_reads_p_even_where_no_script_names_it(tmp_path):
     """Bug: the generated engine read `p` in `scoring.score` as a global name, and failed with "`p` is
     not defined", when no script of the ruleset had a local `p` (the bundled games all do)."""
@@ -227,3 +226,51 @@ def test_scoring_reads_p_even_where_no_script_names_it(tmp_path):
     game = load_ruleset(path).new_game(2, 1)
     assert game.scores == [3, 3]
     assert game.winners == [1]
+
+
+# ------------------------------------------------------------------ leaving a chosen option
+LEAVING = """\
+meeple: 1
+name: Leaving
+players: {min: 2, max: 2}
+counters:
+  game: {n: 0, got: 0}
+procedures:
+  pick:
+    do: |
+      choose player(1) "Pick":
+          option "Give 1":
+              return 1
+          option "Give 2":
+              return 2
+          option "Give nothing":
+              n += 1
+      return 0
+flow: |
+  while n < 30:
+      n += 1
+      choose player(n % 2) "Step":
+          option "Go on":
+              n += 1
+          option "Skip a pass":
+              continue
+          option "Leave the loop":
+              break
+          option "Ask":
+              x = pick()
+              got += x
+          option "End the game" when n > 20:
+              end_game
+  got += 100
+scoring:
+  score: "got"
+"""
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_break_continue_return_and_end_game_leave_a_chosen_option_alike(tmp_path, seed):
+    # A chosen body that never waits is run without its frame (decisions.resolve): the frames below
+    # unwind as they would from it, in both engines.
+    path = tmp_path / "leaving.yaml"
+    path.write_text(LEAVING)
+    assert lockstep(load_ruleset(path), 2, seed) > 0

@@ -55,9 +55,9 @@ def test_the_holder_of_a_card_is_found_through_slots():
     st = g.state
     card = BASE.items["port"][0]
     cube = BASE.items["tea"][0]
-    st.zones[st.loc[card]].remove(card)
+    st.writable(st.loc[card]).remove(card)
     st.loc[card] = "1.tableau"
-    st.zones[st.loc[cube]].remove(cube)
+    st.writable(st.loc[cube]).remove(cube)
     st.loc[cube] = f"#{card}.goods"
     assert g._ev.owner(card) == 1 and g._ev.owner(cube) == 1
     assert margin([3, 9, 5]) == 4 and margin([7]) == 0

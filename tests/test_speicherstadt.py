@@ -87,13 +87,23 @@ def test_replay_from_seed_and_log(players, seed):
 
 
 def test_copy_is_independent():
+    # Zones are shared between copies until one of them writes (state.py): neither the copy, nor the
+    # original, nor the per-ruleset template every new game starts from may see the other's moves.
+    def saved(game):
+        return json.dumps(game.to_json(), sort_keys=True)
+    fresh = saved(RS.new_game(3, 5))
     g = RS.new_game(3, 5)
     h = g.copy()
-    before = json.dumps(g.to_json(), sort_keys=True)
+    before = saved(g)
     rng = random.Random(1)
     for _ in range(50):
         h.apply_index(rng.randrange(h.num_actions()))
-    assert json.dumps(g.to_json(), sort_keys=True) == before
+    assert saved(g) == before
+    copied = saved(h)
+    for _ in range(50):
+        g.apply_index(rng.randrange(g.num_actions()))
+    assert saved(h) == copied and saved(g) != before
+    assert saved(RS.new_game(3, 5)) == fresh
 
 
 def test_views_hide_deck_bag_and_other_players_options():

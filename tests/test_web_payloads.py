@@ -64,7 +64,7 @@ def secret_twin(game, seat, rng):
     st = twin.state
     a, b = st.zones[za][ia], st.zones[zb][ib]
     fa, fb = a in st.facedown, b in st.facedown
-    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.writable(za)[ia], st.writable(zb)[ib] = b, a  # the twin shares its zones with `game` until written
     st.loc[a], st.loc[b] = zb, za
     st.facedown -= {a, b}
     st.facedown |= {x for x, f in ((b, fa), (a, fb)) if f}

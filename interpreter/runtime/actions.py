@@ -26,12 +26,14 @@ def _random_pick(ev, a, n, s):
 def _place(ev, comp: int, key: str, top: bool) -> None:
     st = ev.st
     old = st.loc.get(comp)
+    zones, owned = st.zones, st.owned  # zones are copied on write (state.py): `writable` inlined
     if old is not None:
-        st.zones[old].remove(comp)
+        (zones[old] if old in owned else st.writable(old)).remove(comp)
+    z = zones[key] if key in owned else st.writable(key)
     if top:
-        st.zones[key].insert(0, comp)
+        z.insert(0, comp)
     else:
-        st.zones[key].append(comp)
+        z.append(comp)
     st.loc[comp] = key
 
 
@@ -44,12 +46,12 @@ def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     loc = st.loc
     moved = set(comps)
     for old in {loc.get(c) for c in comps} - {None}:
-        z = st.zones[old]
+        z = st.writable(old)
         z[:] = [x for x in z if x not in moved]
     if top:
-        st.zones[key][0:0] = comps[::-1]
+        st.writable(key)[0:0] = comps[::-1]
     else:
-        st.zones[key].extend(comps)
+        st.writable(key).extend(comps)
     for c in comps:
         loc[c] = key
     return True
@@ -82,7 +84,8 @@ def _draw(ev, a, n, s):
 
 @primitive("shuffle")
 def _shuffle(ev, a, n, s):
-    ev.st.rng.shuffle(_zone(ev, a[0], n), lambda x: identity(ev, x))
+    _zone(ev, a[0], n)
+    ev.st.rng.shuffle(ev.st.writable(a[0].key), lambda x: identity(ev, x))
 
 
 @primitive("swap")
@@ -94,7 +97,7 @@ def _swap(ev, a, n, s):
     kx, ky = st.loc.get(x), st.loc.get(y)
     if kx is None or ky is None:
         raise ev.fail(n, "`swap` needs components that are in zones")
-    zx, zy = st.zones[kx], st.zones[ky]
+    zx, zy = st.writable(kx), st.writable(ky)
     ix, iy = zx.index(x), zy.index(y)
     zx[ix], zy[iy] = y, x
     st.loc[x], st.loc[y] = ky, kx

@@ -70,7 +70,10 @@ def copy_values(d: dict) -> dict:
     for k, x in d.items():
         t = type(x)
         if t is list:
-            out[k] = x[:] if not x or all(type(y) not in CONTAINERS for y in x) else copy_value(x)
+            # An empty list is shared: the only change made to a list in place is the assignment of one
+            # of its entries (`xs[i] = v`), and it has none; `+=` and `+` make new lists.
+            if x:
+                out[k] = x[:] if all(type(y) not in CONTAINERS for y in x) else copy_value(x)
         elif t is dict:
             out[k] = copy_value(x)
     return out

@@ -170,18 +170,20 @@ def key(opt: list) -> str:
 def _kv(v: Any) -> str:
     t = type(v)
     if t is Comp:
-        return f"#{int(v)}"
+        return f"#{v:d}"
     if t is int:
         return str(v)
     if t is Player:
-        return f"P{int(v) + 1}"
+        return f"P{v + 1}"
     if t is list:
         return "[" + ",".join(_kv(x) for x in v) + "]"
     return repr(v) if t is str else str(v)
 
 
-def resolve(ev: Evaluator) -> None:
-    """All players have chosen: pop the decision frame and start the chosen bodies."""
+def resolve(ev: Evaluator) -> tuple | None:
+    """All players have chosen: pop the decision frame and start the chosen bodies. A chosen body that
+    never waits for a decision and has a generated function is not pushed as a frame: it is returned, as
+    (function, scope), for `machine.run` to run first."""
     st = ev.st
     pending = st.pending
     f = st.stack.pop()
@@ -189,11 +191,23 @@ def resolve(ev: Evaluator) -> None:
     if f[0] == CHOOSE:
         p = pending["players"][0]
         opt = pending["options"][p][pending["chosen"][p]]
+        clause = f[1].items[opt[0]]
+        if opt[2] < 0 and type(clause) is A.Option:  # `option_scope` inlined: every decision comes here
+            scope = f[2]
+            for fo, v in zip(clause.fors, opt[1]):
+                scope[fo.var] = v
+            if st.coverage is not None:
+                _count(ev, clause)
+            direct = ev.blocks.get(id(clause.body))
+            if direct is not None:
+                return direct, scope
+            st.stack.append([BLOCK, clause.body, scope, 0])
+            return None
         clause, scope = option_scope(ev, f, opt, p)
         _count(ev, clause)
-        if opt[2] >= 0:
-            st.stack.append([CALL, None, None])
+        st.stack.append([CALL, None, None])
         st.stack.append([BLOCK, clause.body, scope, 0])
+        return None
     else:
         # Sealed choices: every body runs now, in seat order; the checker guarantees they cannot suspend.
         for p in pending["players"]:
@@ -208,6 +222,7 @@ def resolve(ev: Evaluator) -> None:
                 # The checker refuses these (C009, C021); a ruleset loaded without checks still gets a
                 # located error rather than a traceback.
                 raise ev.fail(clause, "the options of `simultaneous` cannot break, continue or end the game")
+    return None
 
 
 def _count(ev: Evaluator, clause: A.Option) -> None:

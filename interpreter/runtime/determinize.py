@@ -118,6 +118,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     # Slot zones and component counters follow the place: `#new.x` takes what `#old.x` held.
     ns.zones = {k: [Comp(sigma.get(c, c)) for c in st.zones[_ren_key(k, inverse)]] for k in st.zones}
     ns.loc = {c: k for k, z in ns.zones.items() for c in z}
+    ns.owned = set(ns.zones)  # new lists, shared with no other state
     ns.facedown = {sigma.get(c, c) for c in st.facedown}
     ns.counters = _counters(game, viewer, rng, ren, inverse)
     ns.stack = _frames(st.stack, ren)

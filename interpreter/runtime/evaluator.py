@@ -73,6 +73,7 @@ class Evaluator(ValueOps, Budget):
         self.sources: list[Comp] = []
         self.menus: dict[int, Callable[[Any, dict], list]] = _NO_MENUS  # generated menus, by id(choose)
         self.segments: dict[int, dict[int, Callable[[Any, dict], int]]] = _NO_MENUS  # and block stretches
+        self.blocks: dict[int, Callable[[Any, dict], int]] = _NO_MENUS  # and blocks that never suspend
 
     # ------------------------------------------------------------ expressions
     def eval(self, node: Any, scope: dict) -> Any:

@@ -93,9 +93,7 @@ def _run(game: Game, resume: str) -> None:
     ev.limit = game.state.steps + game.max_steps
     ev.depth = 0
     try:
-        if resume == RESOLVE:
-            M.resolve(ev)
-        M.run(ev)
+        M.run(ev, M.resolve(ev) if resume == RESOLVE else None)
     except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
         raise located(e) from None
 

@@ -134,6 +134,8 @@ class Game:
         p = self.state.pending
         if p is None or self._chance is not None:
             return []
+        if not p["chosen"]:  # the common case: nobody has chosen yet
+            return p["players"][:]
         return [s for s in p["players"] if s not in p["chosen"]]
 
     @property
@@ -255,8 +257,7 @@ class Game:
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
             try:
-                M.resolve(ev)
-                M.run(ev)
+                M.run(ev, M.resolve(ev))
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 

@@ -37,10 +37,17 @@ __all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_fram
 FINAL_PHASE = "(final scoring)"
 
 
-def run(ev: Evaluator) -> None:
-    """Run until a decision is pending or the game is over."""
+def run(ev: Evaluator, direct: tuple | None = None) -> None:
+    """Run until a decision is pending or the game is over. `direct`, from `resolve`: a chosen option's
+    body that never waits for a decision, as (generated function, scope), run first as its frame would
+    be (a `break` or `return` in it unwinds the frames below alike)."""
     st = ev.st
     stack = st.stack
+    if direct is not None:
+        try:
+            direct[0](ev, direct[1])
+        except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
+            _signal(ev, e)
     run_direct = ev.run_direct
     segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
     while True:
@@ -108,21 +115,28 @@ def run(ev: Evaluator) -> None:
                 ev.spend(1, f[1])
                 stack.append([CALL, None, None])
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
-        except BreakSig:
-            _unwind_loop(stack, keep=False)
-        except ContinueSig:
-            _unwind_loop(stack, keep=True)
-        except ReturnSig as r:
-            while stack and stack[-1][0] != CALL:
-                stack.pop()
-            if stack:
-                f = stack.pop()
-                if type(f[1]) is A.Assign:
-                    ev.assign(f[1].target, r.value, f[2])
-        except EndGameSig:
-            stack.clear()
-            st.pending = None
-            _finish(ev)
+        except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
+            _signal(ev, e)
+
+
+def _signal(ev: Evaluator, e: Exception) -> None:
+    """Control flow that leaves frames: unwind the stack to the loop, the call or the end of the game."""
+    stack = ev.st.stack
+    if isinstance(e, BreakSig):
+        _unwind_loop(stack, keep=False)
+    elif isinstance(e, ContinueSig):
+        _unwind_loop(stack, keep=True)
+    elif isinstance(e, ReturnSig):
+        while stack and stack[-1][0] != CALL:
+            stack.pop()
+        if stack:
+            f = stack.pop()
+            if type(f[1]) is A.Assign:
+                ev.assign(f[1].target, e.value, f[2])
+    else:
+        stack.clear()
+        ev.st.pending = None
+        _finish(ev)
 
 
 def _unwind_loop(stack: list, keep: bool) -> None:

@@ -52,12 +52,26 @@ def _owner(loc: dict, c: int) -> int | None:
 def zone_access(ev: Evaluator, key: str, loc: dict | None = None) -> tuple[str, int | None, int | None]:
     """A zone's visibility, its owning seat, and the component whose slot it is (or None)."""
     rs = ev.rs
+    cache = rs._compiled
+    if cache is None:
+        cache = rs._compiled = {}
+    known = cache.get("zone_access")
+    if known is None:
+        known = cache["zone_access"] = {}
+    # What the key tells is fixed per ruleset; only the owner of a slot's component changes as it moves.
+    access = known.get(key)
+    if access is None:
+        access = known[key] = _static_access(rs, key)
+    if access[2] is None:
+        return access
+    return access[0], _owner(ev.st.loc if loc is None else loc, access[2]), access[2]
+
+
+def _static_access(rs: Ruleset, key: str) -> tuple[str, int | None, int | None]:
     if key.startswith("#"):
         cid, _, slot = key[1:].partition(".")
         parent = int(cid)
-        owner = _owner(ev.st.loc if loc is None else loc, parent)
-        decl = rs.kinds[rs.components[parent].kind].slots[slot]
-        return decl.visibility, owner, parent
+        return rs.kinds[rs.components[parent].kind].slots[slot].visibility, None, parent
     head, dot, name = key.partition(".")
     if dot and head.isdigit():
         return rs.player_zones[name].visibility, int(head), None
@@ -98,7 +112,9 @@ _SUBNODES: dict[int, list] = {}  # id(hole expression) -> its expression sub-nod
 _SKIP = (A.Num, A.Str, A.Const)
 
 
-def _subnodes(expr: Any) -> list:
+def subnodes(expr: Any) -> list:
+    """The sub-expressions of a hole that `_mentions` evaluates one by one (the generated engine compiles
+    each of them)."""
     found = _SUBNODES.get(id(expr))
     if found is None:
         found = []
@@ -138,7 +154,7 @@ def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[lis
     rs = ev.rs
     comps: set[int] = set()
     counters: list[list[int]] = []
-    for n in _subnodes(expr):
+    for n in subnodes(expr):
         try:
             v = ev.eval(n, scope)
         except Exception:  # noqa: BLE001, S112 - see the docstring: out-of-scope parts are covered by their parent

@@ -75,6 +75,7 @@ class GameState:
         "log",
         "nplayers",
         "over",
+        "owned",
         "pending",
         "phase",
         "quiet",
@@ -92,6 +93,11 @@ class GameState:
         self.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
         self.counters: dict[str, Any] = {}
         self.zones: dict[str, list[int]] = {}
+        # Zones are copied on write: a copy shares every zone list with its original, and whichever
+        # writes a zone first takes its own list (`writable`). `owned` holds the keys of the lists no
+        # other state refers to. A search copies a game for each of its thousands of look-aheads, and most
+        # zones (the empty slots of components in the box) never change in one of them.
+        self.owned: set[str] = set()
         self.loc: dict[int, str] = {}  # component id -> key of the zone that holds it
         self.facedown: set[int] = set()
         # (audience: -1 for everyone, a seat, or an engine note (results.NOTE); text or parts (render.py))
@@ -111,13 +117,23 @@ class GameState:
         # that saw a card then may read its name in this step's text even once it is hidden again.
         self.before: tuple[dict, frozenset] | None = None
 
+    def writable(self, key: str) -> list:
+        """The zone `key`, to change in place: never write `zones[key]` itself, it may be shared with a
+        copy of this state."""
+        if key in self.owned:
+            return self.zones[key]
+        z = self.zones[key] = self.zones[key][:]
+        self.owned.add(key)
+        return z
+
     def copy(self) -> GameState:
         g = GameState.__new__(GameState)
         g.nplayers, g.seed, g.over, g.phase, g.steps = self.nplayers, self.seed, self.over, self.phase, self.steps
         g.rng = self.rng.copy()
         g.counters = copy_values(self.counters)
-        zones = self.zones
-        g.zones = dict(zip(zones, map(list.copy, zones.values())))
+        g.zones = self.zones.copy()
+        g.owned = set()
+        self.owned = set()  # every list is shared with the copy now
         g.loc = dict(self.loc)
         g.facedown = set(self.facedown)
         g.log = self.log[:]

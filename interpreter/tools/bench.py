@@ -69,19 +69,19 @@ def timed_loop(play_one: Callable[[int], int], games: int | None, seconds: float
             return done, decisions, elapsed
 
 
-def micro(rs: Ruleset, players: int, samples: int = 200) -> dict[str, float]:
+def micro(rs: Ruleset, players: int, samples: int = 200, narrate: bool = False) -> dict[str, float]:
     """Microseconds (CPU) per `new_game`, per `copy()` and per `apply_index` at decision points of random
-    games: the costs a searching bot multiplies."""
+    games (quiet ones unless `narrate`): the costs a searching bot multiplies."""
     rng = random.Random(1)
     t0 = time.process_time()
     for i in range(samples):
-        rs.new_game(players, i)
+        rs.new_game(players, i, narrate=narrate)
     new_us = (time.process_time() - t0) / samples * 1e6
     copies = applies = 0
     copy_s = apply_s = 0.0
     seed = 0
     while copies < samples:
-        g = rs.new_game(players, seed)
+        g = rs.new_game(players, seed, narrate=narrate)
         seed += 1
         while not g.is_over and copies < samples:
             t0 = time.process_time()

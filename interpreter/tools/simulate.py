@@ -236,9 +236,10 @@ class BenchRow:
 
 
 def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None = None,
-          seconds: float = 2.0) -> list[BenchRow]:
+          seconds: float = 2.0, narrate: bool = False) -> list[BenchRow]:
     """Random play on one core: `games` games per player count, or as many as fit in `seconds` of CPU
-    time (CPU time, so that other processes on a shared machine do not slow the figure down).
+    time (CPU time, so that other processes on a shared machine do not slow the figure down). Games are
+    quiet, as simulations play them (no per-seat text nobody reads), unless `narrate`.
 
     The loop is the one peer engines are measured with (tools/bench.py): one random generator picks
     uniformly among the legal actions, so the figure is the engine's, not the bots' bookkeeping."""
@@ -249,7 +250,7 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
         prand = random.Random(n).random
         start = time.process_time()
         while True:
-            game = rs.new_game(n, game_seed(0, done))
+            game = rs.new_game(n, game_seed(0, done), narrate=narrate)
             while not game.is_over:
                 for seat in game.deciders:
                     game.apply_index(int(prand() * game.num_actions(seat)), seat)

@@ -25,7 +25,7 @@ class GeneratedEvaluator(Evaluator):
         g = generated(rs)
         self._exprs = g.exprs
         self._segments = self.segments = g.segments
-        self._blocks = g.blocks
+        self._blocks = self.blocks = g.blocks
         self.menus = g.menus
 
     def eval(self, node: Any, scope: dict) -> Any:

@@ -197,6 +197,8 @@ class ExprEmitter:
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
             scope = self.scope_dict(f) if prim.scoped else "None"
+            if n.func == "log" and scope.startswith("h_scope("):
+                scope = f"(None if ev.st.quiet else {scope})"  # a quiet game's log reads no variables
             return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):

@@ -23,6 +23,7 @@ from meeple.runtime.codegen.exprs import Fn
 from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.stmts import StmtEmitter
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.render import subnodes
 
 _EXPRS = (A.Num, A.Str, A.Interp, A.Const, A.Name, A.Attr, A.Index, A.Call, A.ListLit, A.MapLit, A.Comp,
           A.BinOp, A.Neg, A.Not, A.BoolOp, A.Compare, A.CondExpr)
@@ -253,6 +254,15 @@ class Builder(StmtEmitter):
                     call = n.expr if t is A.ExprStmt else n.value
                     if type(call) is A.Call:
                         out += [(a, id(n), none) for a in call.args]
+        # Text a seat reads (render.py): every hole of a log line, a label or a prompt, and every
+        # sub-expression of a hole, which narrated games evaluate on its own to find what it mentions.
+        for n in self.nodes:
+            t = type(n)
+            text = n.args[0] if t is A.Call and n.func == "log" and n.args else \
+                n.label if t is A.Option else n.prompt if t is A.Choose else None
+            if text is not None:
+                holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
+                out += [(x, None, none) for h in holes for x in subnodes(h)]
         return out
 
     def source(self) -> str:
