@@ -52,6 +52,8 @@ class Zone:
 
 
 def copy_value(v: Any) -> Any:
+    """A deep copy of lists and maps: for data handed out of the engine (a save's log), which its
+    receiver may change."""
     t = type(v)
     if t is list:
         return [x if type(x) not in CONTAINERS else copy_value(x) for x in v]
@@ -60,23 +62,15 @@ def copy_value(v: Any) -> Any:
     return v
 
 
-CONTAINERS = (list, dict)  # the only mutable values: everything else is shared between copies
+CONTAINERS = (list, dict)
 
 
 def copy_values(d: dict) -> dict:
-    """A copy of a dict of values (counters, a scope): only lists and maps are copied, deeply. Most
-    values are numbers or empty lists (a card's queue), so the loop does little for each."""
-    out = d.copy()
-    for k, x in d.items():
-        t = type(x)
-        if t is list:
-            # An empty list is shared: the only change made to a list in place is the assignment of one
-            # of its entries (`xs[i] = v`), and it has none; `+=` and `+` make new lists.
-            if x:
-                out[k] = x[:] if all(type(y) not in CONTAINERS for y in x) else copy_value(x)
-        elif t is dict:
-            out[k] = copy_value(x)
-    return out
+    """A copy of a dict of values (counters, a scope) for a copy of the game: a new dict holding the same
+    values. Lists and maps are values that nothing changes in place (setting an entry copies the list or
+    map: Evaluator.set_entry; `+=` and `+` make new ones; zones are state, not values), so a copy of the
+    game shares them with its original."""
+    return d.copy()
 
 
 # ------------------------------------------------------------------ JSON codec for values
