@@ -18,7 +18,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
-from meeple.cli.runs import backend_options
+from meeple.cli.runs import backend_options, workers_option
 
 
 def _pct(x: float | None) -> str:
@@ -172,9 +172,7 @@ def _need_matplotlib() -> None:
 @click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
               "the seats: random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K] (BUDGET: iterations such as "
               "400, or time such as 1s; see docs/agents.md).")
-@click.option("--workers", "-j", type=int, default=None,
-              help="Games at once: processes here (default 0 = one per core), or with --backend ray at most "
-                   "this many (default: every CPU of the cluster). Results are the same for any number.")
+@workers_option
 @backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Report the effects, events, phases, steps and options that never ran.")
@@ -203,7 +201,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)
-    be = open_backend(backend, address, workers, local_default=0)
+    be = open_backend(backend, address, workers)
     stopped = False
     try:
         with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:

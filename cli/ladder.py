@@ -1,13 +1,23 @@
 """`meeple ladder RULESET --agents a,b,...`: agents against each other on matched seeds, every agent in
-every seat, with win rates and 95% confidence intervals (interpreter/tools/ladder.py)."""
+every seat, with win rates and 95% confidence intervals (interpreter/tools/ladder.py). The games run where
+`--backend` says, like those of `simulate` and `compare` (cli/runs.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
-from meeple.cli.common import fmt_num, format_option, load, resolve_players, table, usage
+from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    interrupted,
+    open_backend,
+    progress_line,
+    workers_option,
+)
 from meeple.tools.agents import AGENT_HELP
 
 
@@ -20,11 +30,12 @@ from meeple.tools.agents import AGENT_HELP
 @click.option("--games", "-n", type=int, default=40, show_default=True,
               help="Games; a multiple of the player count plays every deal with every agent in every seat.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; deal k uses a seed from (seed, k).")
-@click.option("--workers", "-j", type=int, default=1, show_default=True, help="Processes (0 = one per core).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
+@workers_option
+@backend_options
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: on a terminal).")
 @format_option
-def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int, workers: int,
-           progress: bool | None, fmt: str) -> None:
+def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int, workers: int | None,
+           backend: str, address: str | None, progress: bool | None, fmt: str) -> None:
     """Play agents against each other on RULESET and report each agent's win rate with a 95% interval.
 
     Game i is deal i // N played with the agents rotated by i mod N seats, so each deal is played with
@@ -34,21 +45,30 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
 
     rs = load(ruleset)
     n = resolve_players(rs, players)
-    if games < 1:
-        raise usage(f"--games must be at least 1, not {games}")
-    if workers < 0:
-        raise usage(f"--workers must be 0 (one per core) or more, not {workers}")
+    check_games(games)
+    if workers is not None:
+        check_workers(workers)
     if progress is None:
         progress = fmt == "text" and sys.stderr.isatty()
-    if progress and fmt == "text":
-        with click.progressbar(length=games, label="Playing", file=sys.stderr) as bar:
-            res = run(rs, n, agents, games, seed, workers, progress=bar.update)
-    else:
-        res = run(rs, n, agents, games, seed, workers)
+    be = open_backend(backend, address, workers)
+    stopped = False
+    try:
+        with be, progress_line(games, progress) as update:
+            res = run(rs, n, agents, games, seed, progress=update, backend=be)
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
+        res, stopped = interrupted(stop), True
+        if res is None:
+            click.get_current_context().exit(INTERRUPTED)
     if fmt == "json":
         click.echo(json.dumps(res.to_json(), indent=2))
-        return
-    click.echo(f"{res.ruleset}: {res.games} games, {n} players, seed {seed}, seats {', '.join(res.agents)} "
+    else:
+        _text(res, n)
+    if stopped:
+        click.get_current_context().exit(INTERRUPTED)
+
+
+def _text(res: Any, n: int) -> None:
+    click.echo(f"{res.ruleset}: {res.games} games, {n} players, seed {res.seed}, seats {', '.join(res.agents)} "
                f"(rotated)")
     rows = [[r.agent, str(r.seats), f"{r.wins:g}", f"{100 * r.win_rate:.1f}%",
              f"{100 * r.win_ci[0]:.1f}-{100 * r.win_ci[1]:.1f}%", str(r.losses), fmt_num(r.score_mean)]
@@ -56,4 +76,4 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
     click.echo(table(["agent", "seats", "wins", "win rate", "95% CI", "losses", "score mean"], rows, "lrrrrrr"))
     click.echo(f"fair share {100 / n:.1f}% per seat; {res.draws} game(s) with a shared win (1/k each)")
     click.echo(f"time: {res.seconds:.1f} s, {res.seconds_per_game:.2f} s per game "
-               f"({res.workers} worker{'s' if res.workers != 1 else ''})")
+               f"({res.workers} worker{'s' if res.workers != 1 else ''}, {res.backend})")

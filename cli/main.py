@@ -24,7 +24,14 @@ from meeple.cli.common import (
     usage,
 )
 from meeple.cli.play import play
-from meeple.cli.runs import INTERRUPTED, backend_options, interrupted, open_backend, progress_line
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    interrupted,
+    open_backend,
+    progress_line,
+    workers_option,
+)
 from meeple.errors import MeepleError, UsageError
 
 
@@ -113,9 +120,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--agents", default="random", show_default=True,
               help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
                    "mcts[:BUDGET][:cut=K] (BUDGET: iterations such as 400, or time such as 1s).")
-@click.option("--workers", "-j", type=int, default=None,
-              help="Games at once: processes here (default 1, 0 = one per core), or with --backend ray "
-                   "at most this many (default: every CPU of the cluster). Results are the same for any number.")
+@workers_option
 @backend_options
 @click.option("--progress/--no-progress", default=None,
               help="Progress on stderr (default: on a terminal, for 50 games or more).")
@@ -138,7 +143,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
-    be = open_backend(backend, address, workers, local_default=1)
+    be = open_backend(backend, address, workers)
     stopped = False
     try:
         with be, progress_line(games, progress) as update:

@@ -3,9 +3,10 @@ where the games run (`--backend`, `--address`, `--workers`), the progress line, 
 
 A command uses them like this (`simulate` in main.py is the example):
 
-    @backend_options                       # adds --backend and --address; give it `--workers` yourself
+    @workers_option
+    @backend_options                       # adds --backend and --address
     def cmd(..., workers, backend, address):
-        be = open_backend(backend, address, workers, local_default=1)
+        be = open_backend(backend, address, workers)
         try:
             with be, progress_line(total, show) as update:   # the cluster starts before the clock
                 result = run(..., progress=update, backend=be)
@@ -30,6 +31,19 @@ from meeple.tools.progress import ProgressLine
 
 INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
 
+# Every command that plays many games uses every core by default: that is what someone who asks for
+# thousands of games expects, and the results do not depend on the number of workers, so there is no
+# reason to be cautious. (A run of one game plays it in this process, without starting any worker.)
+LOCAL_WORKERS = 0  # processes of the local backend when --workers is not given; 0 = one per core
+
+
+def workers_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`--workers`/`-j`, the same for every command that plays many games (None: the backend's default)."""
+    return click.option("--workers", "-j", type=int, default=None,
+                        help="Games at once: processes here (default 0 = one per core), or with --backend ray "
+                             "at most this many (default: every CPU of the cluster). Results are the same "
+                             "for any number.")(f)
+
 
 def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("--address", default=None, metavar="HOST:PORT",
@@ -40,15 +54,15 @@ def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
                              "(pip install 'meeple[ray]'). Results are the same on both.")(f)
 
 
-def open_backend(name: str, address: str | None, workers: int | None, local_default: int = 0) -> Backend:
+def open_backend(name: str, address: str | None, workers: int | None) -> Backend:
     """The backend a command's options chose; enter it (`with`) to start it. `workers` None means the
-    backend's default: `local_default` processes here, every CPU of a Ray cluster."""
+    backend's default: LOCAL_WORKERS processes here (one per core), every CPU of a Ray cluster."""
     if workers is not None and workers < 0:
         raise usage(f"--workers must be 0 (every core) or more, not {workers}", code="U022")
     if name == "local":
         if address is not None:
             raise usage("--address is for --backend ray", "meeple ... --backend ray --address HOST:PORT")
-        return LocalBackend(local_default if workers is None else workers)
+        return LocalBackend(LOCAL_WORKERS if workers is None else workers)
     from meeple.tools.ray_backend import RayBackend
 
     return RayBackend(address, workers or 0)

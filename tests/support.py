@@ -68,13 +68,23 @@ def visible_ids(view):
     return out
 
 
-RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "workers", "backend")  # how a run went, not its games
+# How a run went, not its games (simulate's and ladder's JSON).
+RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "seconds_per_game", "workers", "backend")
 
 
 def statistics(summary):
     """A simulation's JSON without the fields that describe the run (its speed, where it ran): the part
     that must be the same, to the byte, wherever and however the games were played."""
     return json.dumps({k: v for k, v in summary.to_json(records=True).items() if k not in RUN_FIELDS}, indent=2)
+
+
+def without_run_fields(output: bytes) -> bytes:
+    """A command's output without what describes the run: the run fields of its JSON, the speed or time
+    line of its text. What is left must be the same, to the byte, wherever the games were played."""
+    if output.lstrip().startswith(b"{"):
+        data = json.loads(output)
+        return json.dumps({k: v for k, v in data.items() if k not in RUN_FIELDS}, indent=2).encode()
+    return b"\n".join(line for line in output.split(b"\n") if not line.startswith((b"time: ", b"speed: ")))
 
 
 def examples(ci: int, long: int) -> int:

@@ -3,10 +3,13 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
 from meeple.runtime.rules import load_ruleset
+from meeple.tools.backends import Interrupted, LocalBackend
 from meeple.tools.ladder import ladder, seating
+from support import BROKEN, without_run_fields
 
 TTT = Path(__file__).resolve().parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml"
 
@@ -41,3 +44,57 @@ def test_ladder_command_text_json_and_errors():
     assert run("ladder", TTT, "--agents", "smart").exit_code == 2
     assert run("ladder", TTT, "--agents", "first", "--games", 0).exit_code == 2
     assert run("ladder", TTT).exit_code == 2  # --agents is required
+
+
+LADDER = ["ladder", str(TTT), "--agents", "mcts:10,random", "-n", "8", "--seed", "5"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_ladder_is_byte_identical_for_any_number_of_local_workers(fmt):
+    one = run(*LADDER, "--format", fmt, "--workers", "1")
+    two = run(*LADDER, "--format", fmt, "--workers", "2")
+    assert one.exit_code == two.exit_code == 0, two.output
+    assert without_run_fields(one.stdout_bytes) == without_run_fields(two.stdout_bytes)
+    assert one.stdout_bytes != two.stdout_bytes  # the run's own line does differ: it says how many workers
+    if fmt == "json":
+        assert json.loads(two.stdout)["workers"] == 2 and json.loads(two.stdout)["backend"] == "local"
+
+
+def test_a_ruleset_error_in_a_worker_is_the_located_error_of_one_process(tmp_path):
+    (tmp_path / "broken.yaml").write_text(BROKEN)
+    out = [run("ladder", tmp_path / "broken.yaml", "-p", "3", "--agents", "random", "-n", "6", "-j", j)
+           for j in ("1", "2")]
+    assert out[0].exit_code == out[1].exit_code == 1
+    assert out[0].output == out[1].output and "broken.yaml:" in out[0].output and "Traceback" not in out[1].output
+
+
+def test_ctrl_c_keeps_the_ladder_of_the_games_finished_in_order():
+    def stop_after_three(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
+        seen.append(n)
+        if sum(seen) >= 3:
+            raise KeyboardInterrupt
+
+    rs = load_ruleset(TTT)
+    with pytest.raises(Interrupted) as e:
+        ladder(rs, 2, "first,random", 10, seed=3, progress=stop_after_three)
+    assert e.value.total == 10 and e.value.partial.games == 3
+    whole = ladder(rs, 2, "first,random", 3, seed=3)
+    assert [r.to_json() for r in e.value.partial.rows] == [r.to_json() for r in whole.rows]
+
+
+def test_progress_counts_every_game_once_on_worker_processes():
+    seen = []
+    res = ladder(load_ruleset(TTT), 2, "first,random", 12, seed=1, progress=seen.append,
+                 backend=LocalBackend(2, batch=2))
+    assert sum(seen) == 12 and res.games == 12 and res.workers == 2
+
+
+def test_simulate_compare_and_ladder_default_to_one_worker_per_core():
+    import os
+
+    for cmd in ("simulate", "compare", "ladder"):
+        assert "(default 0 = one per core)" in " ".join(run(cmd, "--help").output.split()), cmd
+    cores = min(os.cpu_count() or 1, 4)
+    sim = json.loads(run("simulate", TTT, "-n", "4", "--format", "json").stdout)
+    lad = json.loads(run("ladder", TTT, "--agents", "first,random", "-n", "4", "--format", "json").stdout)
+    assert sim["workers"] == lad["workers"] == cores

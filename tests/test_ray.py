@@ -1,4 +1,4 @@
-"""Simulate and compare on a Ray cluster: the same results as on this machine, to the byte, for any number
+"""Simulate, compare and ladder on a Ray cluster: the same results as on this machine, to the byte, for any number
 of Ray workers; a killed worker's games are played again; a ruleset's error arrives as the same located
 error; Ctrl-C keeps what finished and leaves the cluster idle.
 
@@ -20,7 +20,7 @@ from meeple.runtime.rules import load_ruleset
 from meeple.tools.backends import Interrupted, Work
 from meeple.tools.compare import compare
 from meeple.tools.simulate import game_seed, play_game, simulate
-from support import BROKEN, statistics
+from support import BROKEN, statistics, without_run_fields
 
 ray = pytest.importorskip("ray")
 from meeple.tools.ray_backend import RayBackend
@@ -67,6 +67,28 @@ def test_compare_json_is_byte_identical_on_ray_and_locally():
     on_ray = runner.invoke(meeple, args + ["--backend", "ray"])
     assert local.exit_code == on_ray.exit_code == 0, on_ray.output
     assert on_ray.stdout_bytes == local.stdout_bytes
+
+
+TTT = os.path.join(os.path.dirname(__file__), "..", "rulesets", "reference", "tic_tac_toe.yaml")
+
+
+@pytest.mark.parametrize("fmt, workers", [("json", []), ("text", ["--workers", "1"])])
+def test_the_ladder_on_ray_is_byte_identical_to_one_local_process(fmt, workers):
+    args = ["ladder", TTT, "--agents", "mcts:10,random", "-n", "12", "--seed", "4", "--format", fmt]
+    runner = CliRunner()
+    local = runner.invoke(meeple, args + ["--workers", "1"])
+    on_ray = runner.invoke(meeple, args + ["--backend", "ray"] + workers)
+    assert local.exit_code == on_ray.exit_code == 0, on_ray.output
+    assert without_run_fields(on_ray.stdout_bytes) == without_run_fields(local.stdout_bytes)
+    assert (b"ray)" if fmt == "text" else b'"backend": "ray"') in on_ray.stdout_bytes
+
+
+def test_a_ruleset_error_in_a_ladder_on_ray_is_the_located_error_of_a_local_run(broken):
+    args = ["ladder", str(broken), "-p", "3", "--agents", "random", "-n", "6"]
+    runner = CliRunner()
+    local, on_ray = runner.invoke(meeple, args + ["-j", "1"]), runner.invoke(meeple, args + ["--backend", "ray"])
+    assert on_ray.exit_code == local.exit_code == 1
+    assert on_ray.output == local.output and "broken.yaml:" in on_ray.output
 
 
 @dataclass(frozen=True)

@@ -5,24 +5,24 @@ Game i is deal i // N (its seed from (seed, deal)) played with the agents list r
 a multiple of N games every deal is played once with each agent in each seat: seat advantages and lucky
 deals cancel out. An agent named several times (`mcts,greedy,greedy,greedy`) is counted as one entry:
 its win rate is per seat it holds, against a fair share of 1/N.
+
+The games run on a backend (tools/backends.py: this machine's processes or a Ray cluster) and are added
+up in game order as they come back, so the table is the same, to the byte, wherever they ran.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
-from meeple import errors as E
 from meeple.errors import Problem, UsageError
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import mix_seed, seat_names
-from meeple.tools.simulate import GameRecord, check_players, play_game
+from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
+from meeple.tools.simulate import GameRecord, Tally, check_players, play_game
 
 
 @dataclass
@@ -54,6 +54,7 @@ class Ladder:
     seconds: float
     seconds_per_game: float
     workers: int
+    backend: str = "local"  # where the games ran; the rows do not depend on it
 
     def to_json(self) -> dict:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "rows"}
@@ -69,78 +70,50 @@ def seating(agents: list[str], i: int) -> list[str]:
     return agents[n - r:] + agents[:n - r]
 
 
-def _job(rs: Ruleset, players: int, seed: int, agents: list[str], i: int) -> GameRecord:
+def _play_job(context: tuple[Ruleset, int, int, list[str]], i: int) -> GameRecord:
+    """Game i of a ladder, in whichever process or node the backend chose (see tools/backends.py)."""
+    rs, players, seed, agents = context
     return play_game(rs, players, mix_seed(seed, "deal", i // players), ",".join(seating(agents, i)), i)
 
 
-_WORKER_RS: dict[str, Ruleset] = {}
-
-
-def _init(path: str) -> None:
-    import signal
-
-    from meeple.runtime.rules import load_ruleset
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _WORKER_RS[path] = load_ruleset(path)
-
-
-def _play(job: tuple[str, int, int, list[str], int]) -> Any:
-    path, players, seed, agents, i = job
-    try:
-        return _job(_WORKER_RS[path], players, seed, agents, i)
-    except E.MeepleError as e:  # problems do not survive pickling: rebuild the error in the parent
-        return ("error", type(e).__name__, e.problems)
-
-
 def ladder(rs: Ruleset, players: int, agents_spec: str, games: int, seed: int = 0, workers: int = 1,
-           progress: Callable[[int], None] | None = None) -> Ladder:
+           progress: Callable[[int], None] | None = None, backend: Backend | None = None) -> Ladder:
+    """Play `games` games of the ladder on `backend` (default: this machine, `workers` processes, 0 = one
+    per core); `progress(n)` is called as games finish. Ctrl-C raises backends.Interrupted with, in
+    `partial`, the ladder of games 0..k-1, the games finished before the first one that did not (with k
+    not a multiple of N, some agents held some seats once more than others)."""
     check_players(rs, players)
     agents = seat_names(agents_spec, players)
     if games < 1:
         raise UsageError(Problem("U021", f"the number of games must be at least 1, not {games}"))
-    workers = min(workers or os.cpu_count() or 1, games)
+    backend = backend or LocalBackend(workers)
+    names = list(dict.fromkeys(agents))  # one row per agent, however many seats it holds
+    tally = Tally(len(names))
     start = time.perf_counter()
-    records: list[GameRecord] = []
-    if workers == 1:
-        for i in range(games):
-            records.append(_job(rs, players, seed, agents, i))
-            if progress:
-                progress(1)
-    else:
-        path = os.path.abspath(rs.path)
-        pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(path,))
-        try:
-            for r in pool.map(_play, [(path, players, seed, agents, i) for i in range(games)]):
-                if isinstance(r, tuple):
-                    raise getattr(E, r[1], E.MeepleError)(r[2])
-                records.append(r)
-                if progress:
-                    progress(1)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-    seconds = time.perf_counter() - start
-    return Ladder(rs.name, players, games, seed, agents, _rows(agents, records),
-                  sum(1 for r in records if len(r.winners) > 1), seconds, seconds / games, workers)
+
+    def take(r: GameRecord) -> None:
+        tally.add(r, [names.index(a) for a in r.agents])
+
+    def result() -> Ladder:
+        seconds = time.perf_counter() - start
+        return Ladder(rs.name, players, tally.n, seed, agents, _rows(agents, names, tally), tally.shared,
+                      seconds, seconds / tally.n, backend.slots(games), backend.name)
+
+    try:
+        backend.run(Work(_play_job, (rs, players, seed, agents)), range(games), progress, take)
+    except Interrupted as stop:
+        if tally.n:
+            stop.partial = result()
+        raise
+    return result()
 
 
-def _rows(agents: list[str], records: list[GameRecord]) -> list[LadderRow]:
+def _rows(agents: list[str], names: list[str], tally: Tally) -> list[LadderRow]:
     rows = []
-    for name in dict.fromkeys(agents):
+    for k, name in enumerate(names):
         seats = agents.count(name)
-        wins, losses, scores = 0.0, 0, []
-        for r in records:
-            for s, a in enumerate(r.agents):
-                if a != name:
-                    continue
-                if s in r.winners:
-                    wins += 1 / len(r.winners)
-                else:
-                    losses += 1
-                score = r.scores[s]
-                if isinstance(score, (int, float)) and not isinstance(score, bool):
-                    scores.append(float(score))
-        n = seats * len(records)
-        rows.append(LadderRow(name, seats, len(records), wins, wins / n, stats.wilson(wins, n), losses,
-                              stats.mean(scores)))
+        n = seats * tally.n  # seat-games this agent played
+        wins = tally.wins[k]
+        rows.append(LadderRow(name, seats, tally.n, wins, wins / n, stats.wilson(wins, n), tally.losses[k],
+                              tally.scores[k].mean))
     return rows

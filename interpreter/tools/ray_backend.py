@@ -198,13 +198,15 @@ def main(argv: list[str] | None = None) -> None:
     from meeple.tools.backends import LocalBackend
 
     args = sys.argv[1:] if argv is None else argv
+    lines = []
     with RayBackend(args[0] if args else None) as ray_backend:
         rows = [("ray, one game per task", ray_backend, 1), ("ray, batched (default)", ray_backend, None),
                 ("local processes, batched", LocalBackend(0), None)]
         overhead(ray_backend, 200)  # warm up: start the worker processes
         for label, backend, batch in rows:
-            print(f"{label:28} {1000 * overhead(backend, batch=batch):8.3f} ms per game "
-                  f"({backend.slots(2000)} at once)")
+            lines.append(f"{label:28} {1000 * overhead(backend, batch=batch):8.3f} ms per game "
+                         f"({backend.slots(2000)} at once)")
+    print("\n".join(lines))  # after Ray stopped: while it runs, this process's stdout goes to stderr
 
 
 if __name__ == "__main__":

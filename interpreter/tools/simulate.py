@@ -11,7 +11,7 @@ import dataclasses
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,22 +190,30 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
 
 
 class Tally:
-    """What a summary needs of every game, added up as games finish."""
+    """What a summary needs of every game, added up as games finish (so no list of games is kept): per
+    seat for `simulate`, or per agent for a ladder, where `add` is told which row each seat counts for."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, rows: int) -> None:
         self.n = 0
-        self.wins = [0.0] * players
-        self.scores = [stats.Running() for _ in range(players)]
+        self.wins = [0.0] * rows  # a k-way tie gives each tied seat 1/k of a win
+        self.losses = [0] * rows  # seat-games that were not among the winners
+        self.scores = [stats.Running() for _ in range(rows)]  # numeric scores only
         self.lengths = stats.Running()
         self.decisions = 0
+        self.shared = 0  # games whose win was shared
 
-    def add(self, r: GameRecord) -> None:
+    def add(self, r: GameRecord, rows: Sequence[int] | None = None) -> None:
+        """Count game r: seat s counts for row `rows[s]` (default: row s)."""
         self.n += 1
-        for w in r.winners:
-            self.wins[w] += 1 / len(r.winners)
-        for s, run in enumerate(self.scores):
-            for x in stats.numbers([r.scores[s]]):
-                run.add(x)
+        self.shared += len(r.winners) > 1
+        for s, score in enumerate(r.scores):
+            k = s if rows is None else rows[s]
+            if s in r.winners:
+                self.wins[k] += 1 / len(r.winners)
+            else:
+                self.losses[k] += 1
+            for x in stats.numbers([score]):
+                self.scores[k].add(x)
         self.lengths.add(float(r.length))
         self.decisions += r.decisions
 
