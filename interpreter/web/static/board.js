@@ -262,7 +262,9 @@ const Board = (() => {
     const game = el("section", {class: "gamezone"}, el("h3", {text: "Table"}), counters(rs, v.counters, rs.counters.game),
                     zones(rs, v.zones, rs.zones.game, "game"));
     const seats = el("div", {class: "seats"}, v.seats.map((s) => seatPanel(rs, st, s)));
-    const main = el("div", {class: "main"}, el("div", {class: "board"}, game, seats), el("div", {class: "side"}, actions(st, act), scores(st), log(st)));
+    const acts = actions(st, act);
+    const main = el("div", {class: "main"}, el("div", {class: "board"}, game, seats),
+                    el("div", {class: "side"}, acts.childElementCount ? acts : null, scores(st), log(st)));
     root.replaceChildren(head, main);
     restore();
     const ol = root.querySelector(".log");
