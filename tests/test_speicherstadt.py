@@ -48,7 +48,7 @@ def check_invariants(g):
     assert_state(st)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=None, derandomize=True)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
 def test_invariants_at_every_step(players, seed):
     g = random_game(players, seed, check_invariants)
@@ -57,7 +57,7 @@ def test_invariants_at_every_step(players, seed):
     assert len(g.state.zones["bag"]) + len(g.state.zones["stock"]) <= 45
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=8, deadline=None, derandomize=True)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10_000), cut=st.integers(0, 300))
 def test_json_round_trip_at_any_decision_point(players, seed, cut):
     g = RS.new_game(players, seed)
@@ -78,7 +78,7 @@ def test_json_round_trip_at_any_decision_point(players, seed, cut):
     assert h.to_json() == g.to_json()
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=8, deadline=None, derandomize=True)
 @given(players=st.integers(2, 5), seed=st.integers(0, 10_000))
 def test_replay_from_seed_and_log(players, seed):
     g = random_game(players, seed)
