@@ -191,16 +191,15 @@ class StmtEmitter(ExprEmitter):
         f.definite = before
 
     def _s_While(self, s: A.While, f: Fn) -> None:
-        before = set(f.definite)
-        f.w(f"while {self.expr(s.test, f)}:")
-        f.w("    st.steps += 1")
-        f.w("    if st.steps > ev.limit:")
-        f.w(f"        raise h_steps(ev, {self.node(s)})")
-        self.loop_body(s.body, f, before)
+        self.counted_loop(f"while {self.expr(s.test, f)}:", s, f)
 
     def _s_Repeat(self, s: A.Repeat, f: Fn) -> None:
+        self.counted_loop(f"for _ in range(h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})):", s, f)
+
+    def counted_loop(self, head: str, s: A.While | A.Repeat, f: Fn) -> None:
+        """A loop whose every turn counts against the step budget (limits.py), as in the reference."""
         before = set(f.definite)
-        f.w(f"for _ in range(h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})):")
+        f.w(head)
         f.w("    st.steps += 1")
         f.w("    if st.steps > ev.limit:")
         f.w(f"        raise h_steps(ev, {self.node(s)})")
