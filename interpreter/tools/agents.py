@@ -56,6 +56,8 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     seconds: float | None = None
     cutoff: int | None = None
     exploration = None
+    guide = 0.0
+    prior = 0.0
     for p in params:
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
@@ -65,13 +67,19 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             cutoff = int(m[1])
         elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
             exploration = float(m[1])
+        elif m := re.fullmatch(r"guide=(\d+(?:\.\d+)?)", p):
+            guide = float(m[1])
+            if guide > 1:
+                raise _bad(spec, "guide=P is a share of rollout decisions, from 0 to 1")
+        elif m := re.fullmatch(r"prior=(\d+(?:\.\d+)?)", p):
+            prior = float(m[1])
         else:
-            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K or c=C")
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P or prior=M")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
-    agent = MctsAgent(seed, iterations, seconds, cutoff)
+    agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior)
     if exploration is not None:
         agent.exploration = exploration
     return agent
