@@ -112,7 +112,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
               help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K] (BUDGET: iterations such as 400, or time such as 1s).")
+                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (BUDGET: iterations such as 400, or time such as 1s).")
 @click.option("--workers", "-j", type=int, default=None,
               help="Games at once: processes here (default 1, 0 = one per core), or with --backend ray "
                    "at most this many (default: every CPU of the cluster). Results are the same for any number.")

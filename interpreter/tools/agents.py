@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C]`.
+`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M]`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,13 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
-              "mcts[:BUDGET][:cut=K][:c=C] (information-set Monte Carlo tree search; BUDGET is iterations "
-              "per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K stops each rollout "
-              "after K decisions and ranks the seats by the ruleset's heuristic). Comma-separated, one per "
-              "seat in order, cycled over the seats: mcts:400,greedy.")
+              "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M] (information-set Monte Carlo tree search; "
+              "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
+              "stops each rollout after K decisions and ranks the seats by the ruleset's heuristic; c=C is "
+              "the exploration constant, default 0.7; guide=P takes a share P (0 to 1, default 0: random) of "
+              "rollout decisions one move ahead by the heuristic; prior=M starts each option with M visits "
+              "worth its heuristic value, from greedy's judgement at the root, default 0). Comma-separated, "
+              "one per seat in order, cycled over the seats: mcts:400,greedy.")
 
 
 def _bad(spec: str, why: str) -> UsageError:
