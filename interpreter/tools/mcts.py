@@ -138,13 +138,14 @@ class MctsAgent:
                 if self.prior > 0 and any(k not in prior for k in keys):
                     for k, p in zip(keys, scaled(self._one_ply(g, s)), strict=True):
                         prior.setdefault(k, p)
+                for k in keys:  # availability: this option was on the menu
+                    st = stats.get(k)
+                    if st is None:
+                        stats[k] = [0.0, 0.0, 1.0]
+                    else:
+                        st[2] += 1
                 i = self._select(stats, prior, keys)
-                if keys[i] not in stats:
-                    stats[keys[i]] = [0.0, 0.0, 0.0]
-                    expanded = True
-                for k in keys:
-                    if k in stats:
-                        stats[k][2] += 1
+                expanded = expanded or stats[keys[i]][0] == 0
                 picks.append((s, i, keys[i]))
                 path.append((stats, s, keys[i]))
             for s, i, _ in picks:
@@ -205,14 +206,15 @@ class MctsAgent:
     def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:
         m = self.prior
         if m <= 0:
-            untried = [i for i, k in enumerate(keys) if k not in stats]
+            untried = [i for i, k in enumerate(keys) if stats[k][0] == 0]
             if untried:
                 return untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
         c = self.exploration
         best, best_value = 0, -math.inf
         for i, k in enumerate(keys):
-            n, w, avail = stats.get(k) or (0.0, 0.0, 0.0)
-            # The prior counts as m visits with the option's scaled heuristic value as their reward.
+            n, w, avail = stats[k]
+            # The prior counts as m visits with the option's scaled heuristic value as their reward; an
+            # option not yet tried has the exploration bonus of one tried once.
             q = (w + m * prior.get(k, 0.5)) / (n + m)
             v = q + c * math.sqrt(math.log(avail + 1) / max(n, 1.0))
             if v > best_value:
