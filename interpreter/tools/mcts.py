@@ -155,9 +155,11 @@ class MctsAgent:
             if child is None:
                 child = node.children[child_key] = Node()
             node = None if expanded else child
-        # Rollout: to the end, or for `cutoff` decisions and then the heuristic.
+        # Rollout: to the end, or for `cutoff` decisions and then the heuristic (if the ruleset has one:
+        # without a heuristic or a score a cut rollout could not tell the seats apart).
+        cutoff = self.cutoff if game.rs.greedy is not None or game.rs.score is not None else None
         steps = 0
-        while not g.is_over and (self.cutoff is None or steps < self.cutoff):
+        while not g.is_over and (cutoff is None or steps < cutoff):
             s = g.deciders[0]
             g.apply_index(self._rollout_pick(g, s), s)
             steps += 1
