@@ -261,7 +261,7 @@ class Session:
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
               help="Bots for the other seats, cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K] (default mcts:1s, about a second per move; see docs/agents.md).")
+                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (default mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
 @click.option("--load", "load_path", default=None, metavar="FILE",
@@ -299,7 +299,8 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
         game = rs.new_game(n, seed)
         click.echo(f"{rs.name}, {n} players, seed {seed}.")
     seat = 1 if seat is None else seat
-    agents = agents or "mcts:1s"  # people play against the best bot, about a second per move
+    # People play against the best bot (docs/agents.md), about a second per move.
+    agents = agents or "mcts:1s:cut=5:guide=1:prior=10"
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))

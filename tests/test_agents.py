@@ -73,6 +73,9 @@ def test_registry_and_names():
     mcts, timed, greedy = make_agents("mcts:400:cut=12:c=1.5,mcts:250ms,greedy:3", 3)
     assert (mcts.iterations, mcts.seconds, mcts.cutoff, mcts.exploration) == (400, None, 12, 1.5)
     assert (timed.iterations, timed.seconds) == (None, 0.25) and greedy.deals == 3
+    assert (mcts.guide, mcts.prior, timed.guide, timed.prior) == (0.0, 0.0, 0.0, 0.0)
+    guided = make_agents("mcts:50:guide=0.75:prior=8", 1)[0]
+    assert (guided.iterations, guided.guide, guided.prior) == (50, 0.75, 8.0)
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -83,6 +86,8 @@ def test_registry_and_names():
     ("mcts:fast", "`fast` is not a budget"),
     ("mcts:400:1s", "not both"),
     ("mcts:0s", "above zero"),
+    ("mcts:guide=1.5", "from 0 to 1"),
+    ("mcts:prior=-1", "prior=M"),
     ("random:3", "takes no parameters"),
     ("greedy:0", "number of determinizations"),
 ])

@@ -285,7 +285,7 @@ def test_play_against_mcts_by_default(d, tmp_path):
     r = run("play", d / "pick.yaml", "-p", 2, "--seat", 1, "--seed", 0, "--save", save, input="1\n")
     assert r.exit_code == 0
     assert "Winner: P2" in r.output  # the search takes 2 or 3 against your 1: either wins
-    assert json.loads(save.read_text())["play"]["agents"] == "mcts:1s"
+    assert json.loads(save.read_text())["play"]["agents"] == "mcts:1s:cut=5:guide=1:prior=10"
 
 
 def test_play_with_greedy_bots_on_a_toy(d):

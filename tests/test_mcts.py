@@ -58,3 +58,25 @@ def test_budgets_in_time_and_with_a_cutoff_play_whole_games():
     agent = make_agent("mcts:3")
     g = TTT.new_game(2, 0)
     assert 0 <= agent.choose(g, 0) < 9
+
+
+@pytest.mark.parametrize("cells, best", [
+    ([1, 4, 2, 5], {3}),        # X wins at once in the top row
+    ([1, 5, 2], {3}),           # O must block the top row
+])
+def test_the_heuristic_finds_the_win_and_the_block_with_few_playouts(cells, best):
+    # Twelve random playouts are too few to see the block (plain mcts:12 finds it about half the time);
+    # one move ahead, the reply that wins at once is plain, and guided rollouts and the prior use it.
+    g = play_cells(cells)
+    seat = g.current_player
+    for seed in range(8):
+        assert cell_of(g, seat, make_agent("mcts:12:guide=1:prior=4", seed).choose(g, seat)) in best
+
+
+def test_guided_rollouts_take_a_winning_move_when_one_is_on_the_menu():
+    g = play_cells([1, 4, 2, 5])  # X to move: cell 3 wins
+    agent = MctsAgent(0, guide=1.0)
+    picks = {cell_of(g, 0, agent._rollout_pick(g, 0)) for _ in range(20)}
+    assert picks == {3}
+    random_agent = MctsAgent(0, guide=0.0)
+    assert len({cell_of(g, 0, random_agent._rollout_pick(g, 0)) for _ in range(40)}) > 1

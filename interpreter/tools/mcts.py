@@ -11,9 +11,20 @@ Sealed decisions (`simultaneous`) are searched as such: at a node where several 
 each decider picks from its own statistics, never conditioned on the others' picks (decoupled UCT), and
 the root seat's determinization has forgotten every other seat's sealed choice.
 
-An iteration ends at the end of the game, or after `cutoff` random rollout decisions, where the
-ruleset's heuristic (`agents.greedy`, else the score) ranks the seats. Rewards: 1 for a win, a win
-shared on ties, 0 for a loss (policy.rewards). The seat then plays the root action it visited most.
+An iteration ends at the end of the game, or after `cutoff` rollout decisions, where the ruleset's
+heuristic (`agents.greedy`, else the score) ranks the seats. Rewards: 1 for a win, a win shared on ties,
+0 for a loss (policy.rewards). The seat then plays the root action it visited most.
+
+Two optional uses of the heuristic make the search play better than its random playouts allow:
+
+- `guide`: the share of rollout decisions taken one move ahead (the option whose result the heuristic
+  rates best for the seat that chooses, a win above all; at most SAMPLE options are tried), the rest at
+  random. Rollouts already run in a determinized world, so looking ahead in them peeks at nothing.
+- `prior`: options start with `prior` virtual visits whose reward is the option's heuristic value
+  scaled to [0, 1] among its siblings (0.5 when they are all equal). At the root the value is the greedy
+  bot's judgement (several determinizations); deeper, one move ahead on the iteration's determinization.
+  Good options are tried first and bad ones rarely, which is what big menus (a sealed bid of 0 to 25)
+  need: without a prior every option must be tried before any is tried twice.
 """
 
 from __future__ import annotations
@@ -24,23 +35,41 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.runtime.decisions import key
-from meeple.tools.policy import forget_sealed, options, rewards
+from meeple.tools.policy import GreedyAgent, forget_sealed, heuristic, options, rewards
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1], as ISMCTS papers use
+SAMPLE = 8  # options tried by a guided rollout decision: enough to find a good one, cheap on big menus
+GUESSES = 4  # deals of the others' sealed choices when judging a sealed option for a prior
 
 
 class Node:
     """Statistics of one sequence of actions: per deciding seat, per action key, [visits, reward sum,
-    times available]; children by the keys the deciders chose."""
+    times available] and the prior; children by the keys the deciders chose."""
 
-    __slots__ = ("children", "stats")
+    __slots__ = ("children", "prior", "stats")
 
     def __init__(self) -> None:
         self.stats: dict[int, dict[str, list[float]]] = {}
+        self.prior: dict[int, dict[str, float]] = {}
         self.children: dict[tuple[str, ...], Node] = {}
+
+
+def value(g: Game, seat: int) -> float:
+    """What a one-move lookahead maximises: a won game above everything, a lost one below, else the
+    heuristic."""
+    if g.is_over:
+        winners = g.winners
+        return 1e12 / len(winners) if seat in winners else -1e12
+    return float(heuristic(g, seat))
+
+
+def scaled(values: list[float]) -> list[float]:
+    """Values scaled to [0, 1] among siblings (0.5 when they are all equal), as rewards are."""
+    lo, hi = min(values), max(values)
+    return [0.5] * len(values) if hi - lo < 1e-9 else [(v - lo) / (hi - lo) for v in values]
 
 
 class MctsAgent:
@@ -49,18 +78,26 @@ class MctsAgent:
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 cutoff: int | None = None, exploration: float = EXPLORATION) -> None:
+                 cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
+                 prior: float = 0.0) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
         self.cutoff = cutoff
         self.exploration = exploration
+        self.guide = guide
+        self.prior = prior
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
         if n == 1:
             return 0
         root = Node()
+        keys = [key(o) for o in game.state.pending["options"][player]]
+        if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
+            # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
+            judge = GreedyAgent(self.rng.getrandbits(62))
+            root.prior[player] = dict(zip(keys, scaled(judge.values(game, player)), strict=True))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -71,7 +108,6 @@ class MctsAgent:
             self._iterate(game, player, root)
             done += 1
         stats = root.stats.get(player, {})
-        keys = [key(o) for o in game.state.pending["options"][player]]
         best, best_rank = 0, (-1.0, -1.0)
         for i, k in enumerate(keys):
             s = stats.get(k)
@@ -83,6 +119,7 @@ class MctsAgent:
     def _iterate(self, game: Game, player: int, root: Node) -> None:
         rng = self.rng
         g = game.determinize(player, rng.getrandbits(62))
+        g.state.quiet = True  # nobody reads a playout's log: skip rendering it per seat
         forget_sealed(g, player)
         path: list[tuple[dict[str, list[float]], int, str]] = []
         node: Node | None = root
@@ -91,30 +128,40 @@ class MctsAgent:
             pending = g.state.pending
             chosen = pending["chosen"]
             deciders = [s for s in pending["players"] if s not in chosen]
-            picks: list[str] = []
+            picks: list[tuple[int, int, str]] = []
             expanded = False
+            # Every decider picks before any pick is applied: a sealed choice never sees another.
             for s in deciders:
-                opts = pending["options"][s]
-                keys = [key(o) for o in opts]
+                keys = [key(o) for o in pending["options"][s]]
                 stats = node.stats.setdefault(s, {})
-                i = self._select(stats, keys)
-                if keys[i] not in stats:
-                    stats[keys[i]] = [0.0, 0.0, 0.0]
-                    expanded = True
-                for k in keys:
-                    if k in stats:
-                        stats[k][2] += 1
-                picks.append(keys[i])
+                prior = node.prior.setdefault(s, {})
+                if self.prior > 0 and any(k not in prior for k in keys):
+                    for k, p in zip(keys, scaled(self._one_ply(g, s)), strict=True):
+                        prior.setdefault(k, p)
+                for k in keys:  # availability: this option was on the menu
+                    st = stats.get(k)
+                    if st is None:
+                        stats[k] = [0.0, 0.0, 1.0]
+                    else:
+                        st[2] += 1
+                i = self._select(stats, prior, keys)
+                expanded = expanded or stats[keys[i]][0] == 0
+                picks.append((s, i, keys[i]))
                 path.append((stats, s, keys[i]))
+            for s, i, _ in picks:
                 g.apply_index(i, s)
-            child = node.children.get(tuple(picks))
+            child_key = tuple(k for _, _, k in picks)
+            child = node.children.get(child_key)
             if child is None:
-                child = node.children[tuple(picks)] = Node()
+                child = node.children[child_key] = Node()
             node = None if expanded else child
-        # Rollout: random play to the end, or for `cutoff` decisions and then the heuristic.
+        # Rollout: to the end, or for `cutoff` decisions and then the heuristic (if the ruleset has one:
+        # without a heuristic or a score a cut rollout could not tell the seats apart).
+        cutoff = self.cutoff if game.rs.greedy is not None or game.rs.score is not None else None
         steps = 0
-        while not g.is_over and (self.cutoff is None or steps < self.cutoff):
-            g.apply_index(rng.randrange(g.num_actions()))
+        while not g.is_over and (cutoff is None or steps < cutoff):
+            s = g.deciders[0]
+            g.apply_index(self._rollout_pick(g, s), s)
             steps += 1
         reward = rewards(g)
         for stats, s, k in path:
@@ -122,15 +169,56 @@ class MctsAgent:
             st[0] += 1
             st[1] += reward[s]
 
-    def _select(self, stats: dict[str, list[float]], keys: list[str]) -> int:
-        untried = [i for i, k in enumerate(keys) if k not in stats]
-        if untried:
-            return untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+    def _rollout_pick(self, g: Game, seat: int) -> int:
+        rng = self.rng
+        n = g.num_actions(seat)
+        if n == 1 or self.guide <= 0 or rng.random() >= self.guide:
+            return rng.randrange(n)
+        best: list[int] = []
+        best_value = -math.inf
+        for j in (range(n) if n <= SAMPLE else rng.sample(range(n), SAMPLE)):
+            h = g.copy()
+            h.apply_index(j, seat)
+            v = value(h, seat)
+            if v > best_value + 1e-9:
+                best, best_value = [j], v
+            elif v >= best_value - 1e-9:
+                best.append(j)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+    def _one_ply(self, g: Game, seat: int) -> list[float]:
+        """Each option's value one move ahead on this determinization; in a sealed decision, averaged
+        over a few random guesses of the other deciders' choices (the same guesses for every option)."""
+        others = [s for s in g.deciders if s != seat]
+        deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
+        out = []
+        for j in range(g.num_actions(seat)):
+            total = 0.0
+            for d in deals:
+                h = g.copy()
+                h.apply_index(j, seat)
+                guess = random.Random(d)
+                for s in others:
+                    if not h.is_over and s in h.deciders:
+                        h.apply_index(guess.randrange(h.num_actions(s)), s)
+                total += value(h, seat)
+            out.append(total / len(deals))
+        return out
+
+    def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:
+        m = self.prior
+        if m <= 0:
+            untried = [i for i, k in enumerate(keys) if stats[k][0] == 0]
+            if untried:
+                return untried[self.rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
         c = self.exploration
         best, best_value = 0, -math.inf
         for i, k in enumerate(keys):
             n, w, avail = stats[k]
-            value = w / n + c * math.sqrt(math.log(avail + 1) / n) if n > 0 else math.inf
-            if value > best_value:
-                best, best_value = i, value
+            # The prior counts as m visits with the option's scaled heuristic value as their reward; an
+            # option not yet tried has the exploration bonus of one tried once.
+            q = (w + m * prior.get(k, 0.5)) / (n + m)
+            v = q + c * math.sqrt(math.log(avail + 1) / max(n, 1.0))
+            if v > best_value:
+                best, best_value = i, v
         return best

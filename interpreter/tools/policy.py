@@ -136,10 +136,25 @@ class GreedyAgent:
         rng = self.rng
         if game.rs.greedy is None and game.rs.score is None:
             return rng.randrange(n)
+        totals = self.values(game, player)
+        sealed = len(game.state.pending["players"]) > 1
+        top = max(totals)
+        # Equal up to rounding: averages of the same values summed in another order.
+        best = [i for i in range(n) if totals[i] >= top - 1e-9]
+        # A tie in a sealed decision mostly means no guess reached the options' consequences (a bid that
+        # never won): take the ruleset's first (default) option then, not a random bid.
+        return best[0] if len(best) == 1 or sealed else rng.choice(best)
+
+    def values(self, game: Game, player: int) -> list[float]:
+        """The summed heuristic of each of `player`'s options over the determinizations (higher is
+        better); the search bot uses it as its prior at the root."""
+        rng = self.rng
+        n = game.num_actions(player)
         totals = [0.0] * n
         sealed = len(game.state.pending["players"]) > 1
         for _ in range(self.deals * (SEALED_DEALS if sealed else 1)):
             d = game.determinize(player, rng.getrandbits(62))
+            d.state.quiet = True  # nobody reads a look-ahead's log: skip rendering it per seat
             forget_sealed(d, player)
             others = [s for s in d.deciders if s != player]
             guesses = rng.getrandbits(62)
@@ -152,12 +167,7 @@ class GreedyAgent:
                     if not g.is_over and s in g.deciders:
                         g.apply_index(guess.randrange(g.num_actions(s)), s)
                 totals[i] += self._follow_up(g, player, [FOLLOW_UPS])
-        top = max(totals)
-        # Equal up to rounding: averages of the same values summed in another order.
-        best = [i for i in range(n) if totals[i] >= top - 1e-9]
-        # A tie in a sealed decision mostly means no guess reached the options' consequences (a bid that
-        # never won): take the ruleset's first (default) option then, not a random bid.
-        return best[0] if len(best) == 1 or sealed else rng.choice(best)
+        return totals
 
     def _follow_up(self, g: Game, player: int, budget: list[int]) -> float:
         """The heuristic once the seat's own run of decisions is over: while it alone must decide again
