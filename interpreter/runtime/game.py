@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from meeple.errors import IllegalAction, MeepleError, Problem, RuntimeRuleError, SaveError
+from meeple.errors import IllegalAction, Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
@@ -28,7 +28,7 @@ from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move, take
-from meeple.runtime.render import render
+from meeple.runtime.render import log_tail, render
 from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
@@ -344,15 +344,7 @@ class Game:
     def log_tail(self, viewer: int | None, n: int) -> list[str]:
         """The last `n` log lines `viewer` may read. `None` reads every line meant for a seat, each
         private one marked with the seat it was for (engine notes and quiet lines are for no one)."""
-        out: list[str] = []
-        for a, t in reversed(self.state.log):
-            if len(out) >= n:
-                break
-            if a == -1 or a == viewer:
-                out.append(render(t, viewer))
-            elif viewer is None and a >= 0:
-                out.append(f"(to P{a + 1}) {render(t, None)}")
-        return out[::-1]
+        return log_tail(self.state.log, viewer, n)
 
     def prompt_for(self, viewer: int) -> str | None:
         """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
@@ -380,29 +372,7 @@ class Game:
         """Restore a saved game. A save is checked against its own seed and action log: one whose state is
         not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
         this process are sealed and load without the replay."""
-        try:
-            save = S.check_header(rs, json.loads(data) if isinstance(data, str) else data)
-            explicit = save.get("chance") == "explicit"
-            if S.is_sealed(save) and not explicit:
-                return cls(rs, S.state_from_json(rs, save))
-            players, seed, actions, coverage = S.replay_input(save)
-            game = cls.replay(rs, players, seed, actions, coverage=coverage,
-                              chance="explicit" if explicit else "seeded")
-            if not S.same_game(game.to_json(), save):
-                raise ValueError("the save does not match its own seed and action log: it is corrupt or was "
-                                 "edited")
-        except SaveError:
-            raise
-        except MeepleError as e:
-            raise SaveError(Problem("L001", f"the save's action log does not replay: {e.problems[0].message}")) \
-                from None
-        except RecursionError:
-            raise SaveError(Problem("L001", "the save is corrupt (nested too deeply)")) from None
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
-            msg = str(e) if type(e) is ValueError else "the save is corrupt: it lacks data a save holds, or holds " \
-                                                       "the wrong kind of data"
-            raise SaveError(Problem("L001", msg)) from None
-        return game
+        return S.load(cls, rs, data)
 
     @classmethod
     def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], *, coverage: bool = False,

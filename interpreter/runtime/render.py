@@ -283,3 +283,18 @@ def _log_text(t: Any) -> Any:
         else:
             raise ValueError("a log line's parts must be text or [text, seats, placeholder]")
     return out
+
+
+def log_tail(log: list, viewer: int | None, n: int) -> list[str]:
+    """The last `n` lines of a game's log that `viewer` may read, as they read them. `None` reads every
+    line meant for a seat, each private one marked with the seat it was for (engine notes and quiet
+    lines, audiences below -1, are for no one)."""
+    out: list[str] = []
+    for a, t in reversed(log):
+        if len(out) >= n:
+            break
+        if a == -1 or a == viewer:
+            out.append(render(t, viewer))
+        elif viewer is None and a >= 0:
+            out.append(f"(to P{a + 1}) {render(t, None)}")
+    return out[::-1]

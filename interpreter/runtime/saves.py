@@ -15,6 +15,7 @@ import json
 import os
 from typing import Any
 
+from meeple.errors import MeepleError, Problem, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, copy_value, decode, encode
 from meeple.runtime.frames import frames_from_json, frames_to_json
@@ -135,3 +136,28 @@ def ruleset_digest(rs: Ruleset) -> str:
         cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
         rs._digest = cached
     return cached
+
+
+def load(cls: Any, rs: Ruleset, data: dict | str) -> Any:
+    """`cls.from_json` (runtime.game.Game, passed in: the game imports this module): a sealed save as it
+    is, any other by replaying its seed and action log and checking that the replay is the save."""
+    try:
+        save = check_header(rs, json.loads(data) if isinstance(data, str) else data)
+        explicit = save.get("chance") == "explicit"
+        if is_sealed(save) and not explicit:
+            return cls(rs, state_from_json(rs, save))
+        players, seed, actions, coverage = replay_input(save)
+        game = cls.replay(rs, players, seed, actions, coverage=coverage, chance="explicit" if explicit else "seeded")
+        if not same_game(game.to_json(), save):
+            raise ValueError("the save does not match its own seed and action log: it is corrupt or was edited")
+    except SaveError:
+        raise
+    except MeepleError as e:
+        raise SaveError(Problem("L001", f"the save's action log does not replay: {e.problems[0].message}")) from None
+    except RecursionError:
+        raise SaveError(Problem("L001", "the save is corrupt (nested too deeply)")) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        msg = str(e) if type(e) is ValueError else "the save is corrupt: it lacks data a save holds, or holds " \
+                                                   "the wrong kind of data"
+        raise SaveError(Problem("L001", msg)) from None
+    return game
