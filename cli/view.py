@@ -196,7 +196,7 @@ def menu_lines(labels: list[str], ranges: list[dict], width: int = 80) -> list[s
 # ------------------------------------------------------------------ the end
 def render_end(game: Any, you: int | None = None, width: int = 80) -> str:
     """Ranking with places, scores and tie-breaks, where each player's points came from, and the winner."""
-    res = results.summary(game)
+    res = results.summary(game, you)
     tb = res["tiebreaks"]
     lines = ["Final ranking:"]
     for r in res["ranking"]:

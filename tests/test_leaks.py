@@ -13,6 +13,7 @@ shape of the state (other counters, other zones, another number of log lines, an
 and are not compared: the game's flow, not its text, carries that information.
 """
 
+import json
 import random
 import re
 
@@ -276,3 +277,47 @@ def test_the_view_of_everything_shows_every_component_once(name, players):
     everything = _ids(game.view(None)["zones"]) + _ids(game.view(None)["seats"])
     assert sorted(everything) == placed
     assert len(_ids(game.view(0))) < len(placed)
+
+
+HIDDEN_SCORER = """\
+meeple: 1
+name: Hidden scorer
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  player:
+    hand: {visibility: owner}
+events: [count]
+components:
+  card:
+    items:
+      - id: gem
+        name: Gem
+        on:
+          count: |
+            score(owner.points, 2)
+flow: |
+  move(gem, players[0].hand)
+  trigger count on list(players[0].hand)
+scoring:
+  score: p.points
+"""
+
+
+def test_the_end_screen_names_a_card_only_to_the_seats_that_saw_it(tmp_path):
+    """Where the points came from is shown to every seat at the end (`play`, the browser): a card that
+    scored from a hand another seat never saw reads as a placeholder there, as in any log line."""
+    from meeple.runtime import results
+    from meeple.web.render import OMNISCIENT, seat_payload
+
+    path = tmp_path / "hidden.yaml"
+    path.write_text(HIDDEN_SCORER)
+    game = load_ruleset(path).new_game(2, 0)
+    assert game.is_over
+    assert results.summary(game, 0)["breakdown"][0] == [["Gem", 2]]
+    assert results.summary(game, 1)["breakdown"][0] == [["a hidden card", 2]]
+    assert results.summary(game, None)["breakdown"][0] == [["Gem", 2]]
+    assert "Gem" not in json.dumps(seat_payload(game, 1)) and "Gem" in json.dumps(seat_payload(game, OMNISCIENT))
+    saved = Game.from_json(game.rs, json.loads(game.dumps()) | {"seal": "none"})
+    assert results.summary(saved, 1) == results.summary(game, 1)

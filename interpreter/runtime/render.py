@@ -260,11 +260,14 @@ def log_entry(audience: int, t: Any) -> Any:
 
 
 def _log_note(t: Any) -> list:
-    """An engine note (results.py): [counter key, change, source]."""
-    if not (isinstance(t, list) and len(t) == 3 and isinstance(t[0], str) and type(t[1]) is int
-            and isinstance(t[2], str)):
-        raise ValueError("a note in the log must be [counter, change, source]")
-    return list(t)
+    """An engine note (results.py): [counter key, change, source (text or parts), component or -1].
+    Saves written before notes named their component hold three items: the source is then text."""
+    if isinstance(t, list) and len(t) == 3:
+        t = [*t, -1]
+    if not (isinstance(t, list) and len(t) == 4 and isinstance(t[0], str) and type(t[1]) is int
+            and type(t[3]) is int):
+        raise ValueError("a note in the log must be [counter, change, source, component]")
+    return [t[0], t[1], _log_text(t[2]), t[3]]
 
 
 def _log_text(t: Any) -> Any:

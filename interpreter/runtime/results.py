@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.data import Comp, Player
-from meeple.runtime.render import NOTE
+from meeple.runtime.render import NOTE, placeholder, render, seers, visible
 from meeple.runtime.values import show
 
 Game = Any  # runtime.game.Game, which imports this module
@@ -34,13 +34,18 @@ def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
             (f[2]["self"] for f in reversed(ev.st.stack) if f[2] is not None and type(f[2].get("self")) is Comp),
             None)
     phase = ev.st.phase
+    comp = -1
     if type(me) is Comp:
-        source = ev.rs.components[me].name
+        # The component is named, as any log line names it (render.py), only to the seats that see it now;
+        # `breakdown` also names it to those who see it when the game ends (a card revealed by then).
+        comp, who = int(me), seers(ev, int(me))
+        name = ev.rs.components[me].name
+        source: Any = name if len(who) == ev.st.nplayers else [[name, who, placeholder(ev.rs, {comp})]]
     elif phase.startswith("("):  # the engine's own phases, "(final scoring)", are named already
         source = phase.strip("()")
     else:
         source = f"phase {phase}" if phase else "setup"
-    ev.st.log.append((NOTE, [f"{int(obj)}.{target.name}", delta, source]))
+    ev.st.log.append((NOTE, [f"{int(obj)}.{target.name}", delta, source, comp]))
 
 
 def score_counters(game: Game) -> list[str]:
@@ -63,9 +68,9 @@ def score_counters(game: Game) -> list[str]:
     return out
 
 
-def breakdown(game: Game, seat: int) -> list[tuple[str, str, int]]:
-    """(counter, source, total) for each counter the score reads, sources in order of first appearance;
-    the counter's starting value is the source "start"."""
+def breakdown(game: Game, seat: int, viewer: int | None = None) -> list[tuple[str, str, int]]:
+    """(counter, source, total) for each counter the score reads, sources in order of first appearance,
+    as `viewer` reads them (None: everything); the counter's starting value is the source "start"."""
     rs, st = game.rs, game.state
     out: list[tuple[str, str, int]] = []
     for name in score_counters(game):
@@ -76,7 +81,10 @@ def breakdown(game: Game, seat: int) -> list[tuple[str, str, int]]:
             sums["start"] = initial
         for audience, payload in st.log:
             if audience == NOTE and payload[0] == key:
-                sums[payload[2]] = sums.get(payload[2], 0) + payload[1]
+                comp = payload[3]
+                seen = viewer is None or (comp >= 0 and visible(game._ev, comp, viewer))
+                source = render(payload[2], None if seen else viewer)
+                sums[source] = sums.get(source, 0) + payload[1]
         out += [(name, src, n) for src, n in sums.items() if n]
     return out
 
@@ -115,13 +123,13 @@ def tiebreak_used(game: Game) -> int:
     return len(first) - 1
 
 
-def summary(game: Game) -> dict[str, Any]:
+def summary(game: Game, viewer: int | None) -> dict[str, Any]:
     """Everything an end screen shows, as plain data (the terminal's and the browser's): the ranking with
     places and tie-break values, the tie-breaks as written and how many were needed, and where each
     player's points came from, given only when the notes explain every score exactly (a score set by
-    assignment leaves no notes)."""
+    assignment leaves no notes), as `viewer` reads it: a component it never saw is a placeholder."""
     counters = score_counters(game)
-    rows = [breakdown(game, s) for s in range(game.state.nplayers)]
+    rows = [breakdown(game, s, viewer) for s in range(game.state.nplayers)]
     exact = bool(counters) and all(sum(n for _c, _s, n in row) == score for row, score in zip(rows, game.scores))
     return {"ranking": ranking(game), "tiebreaks": tiebreak_texts(game), "tiebreak_used": tiebreak_used(game),
             "counters": counters, "breakdown": [[[src, n] for _c, src, n in row] for row in rows] if exact else None,

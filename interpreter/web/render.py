@@ -53,7 +53,7 @@ def _payload(game: Game, audience: int, seats: list[dict] | None) -> dict[str, A
     if decision is not None:
         out["decision"] = _decision(game, decision, audience)
     if game.state.over:
-        out["results"] = results.summary(game)  # the same end screen as `meeple play`'s
+        out["results"] = results.summary(game, None if audience == OMNISCIENT else audience)  # as `play` ends
     return out
 
 
