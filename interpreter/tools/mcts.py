@@ -35,7 +35,7 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.runtime.decisions import key
-from meeple.tools.policy import GreedyAgent, forget_sealed, heuristic, options, rewards
+from meeple.tools.policy import GreedyAgent, after, forget_sealed, heuristic, options, rewards
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -193,16 +193,7 @@ class MctsAgent:
         deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
         out = []
         for j in range(g.num_actions(seat)):
-            total = 0.0
-            for d in deals:
-                h = g.copy()
-                h.apply_index(j, seat)
-                guess = random.Random(d)
-                for s in others:
-                    if not h.is_over and s in h.deciders:
-                        h.apply_index(guess.randrange(h.num_actions(s)), s)
-                total += value(h, seat)
-            out.append(total / len(deals))
+            out.append(sum(value(after(g, j, seat, others, d), seat) for d in deals) / len(deals))
         return out
 
     def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:

@@ -89,6 +89,18 @@ def forget_sealed(game: Game, player: int) -> None:
         pending["chosen"] = {s: i for s, i in pending["chosen"].items() if s == player}
 
 
+def after(game: Game, i: int, player: int, others: list[int], guesses: int) -> Game:
+    """A copy of `game` after `player`'s option i and, at a sealed decision, the other deciders' choices
+    guessed at random from `guesses` (the same seed for every option, so options are compared alike)."""
+    g = game.copy()
+    g.apply_index(i, player)
+    guess = random.Random(guesses)
+    for s in others:
+        if not g.is_over and s in g.deciders:
+            g.apply_index(guess.randrange(g.num_actions(s)), s)
+    return g
+
+
 class FirstAgent:
     """Always the first option: deterministic, handy for smoke tests and reproducible traces."""
 
@@ -159,14 +171,7 @@ class GreedyAgent:
             others = [s for s in d.deciders if s != player]
             guesses = rng.getrandbits(62)
             for i in range(n):
-                g = d.copy()
-                g.apply_index(i, player)
-                # Others in a sealed decision: the same random guesses for every option.
-                guess = random.Random(guesses)
-                for s in others:
-                    if not g.is_over and s in g.deciders:
-                        g.apply_index(guess.randrange(g.num_actions(s)), s)
-                totals[i] += self._follow_up(g, player, [FOLLOW_UPS])
+                totals[i] += self._follow_up(after(d, i, player, others, guesses), player, [FOLLOW_UPS])
         return totals
 
     def _follow_up(self, g: Game, player: int, budget: list[int]) -> float:
