@@ -23,38 +23,61 @@ def shower(rs: Ruleset) -> Callable[[Any], str]:
 
 
 def attr_reader(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], Any]:
-    """`o.name` for one attribute name: keys and zone references built once, not on every read."""
+    """`o.name` for one attribute name. What a component's `.name` reads is decided once per component,
+    in the reference's order (values.attribute: its printed attribute, counter, slot, then its fixed
+    properties), so a read is one table lookup; anything else (an error, a seat past the table) goes to
+    the generic reader, which explains it."""
     pcounter = name in rs.player_counters
     pzone = name in rs.player_zones
     suffix = "." + name
-    comp_kind = {k: ("c" if name in kd.counters else "z") for k, kd in rs.kinds.items()
-                 if name in kd.counters or name in kd.slots}
-    attrs = [c.attrs for c in rs.components]
-    kinds = [c.kind for c in rs.components]
-    ckeys = [f"#{i}{suffix}" for i in range(len(rs.components))]
-    czones = [Zone(k) for k in ckeys]
+    table: list[tuple[int, Any]] = []
+    for c in rs.components:
+        kind = rs.kinds[c.kind]
+        if name in c.attrs:
+            table.append((_VALUE, c.attrs[name]))
+        elif name in kind.counters:
+            table.append((_COUNTER, f"#{c.id}{suffix}"))
+        elif name in kind.slots:
+            table.append((_VALUE, Zone(f"#{c.id}{suffix}")))
+        elif name in ("name", "kind", "id"):
+            table.append((_VALUE, {"name": c.name, "kind": c.kind, "id": c.item}[name]))
+        elif name in _PLACE:
+            table.append((_PLACE[name], None))
+        else:
+            table.append((_GENERIC, None))
     pkeys = [f"{i}{suffix}" for i in range(MAX_SEATS)]
     pzones = [Zone(k) for k in pkeys]
-    missing = U
+    pfixed = [{"seat": i, "number": i + 1, "name": f"P{i + 1}"}.get(name, U) for i in range(MAX_SEATS)]
 
     def read(ev: Any, o: Any, n: Any) -> Any:
         t = type(o)
         if t is Comp:
-            v = attrs[o].get(name, missing)
-            if v is not missing:
+            what, v = table[o]
+            if what == _VALUE:
                 return v
-            what = comp_kind.get(kinds[o])
-            if what == "c":
-                return ev.st.counters[ckeys[o]]
-            if what == "z":
-                return czones[o]
+            if what == _COUNTER:
+                return ev.st.counters[v]
+            if what == _FACEDOWN:
+                return o in ev.st.facedown
+            if what == _ZONE:
+                key = ev.st.loc.get(o)
+                return Zone(key) if key is not None else None
+            if what == _OWNER:
+                return ev.owner(o)
         elif t is Player and o < MAX_SEATS:
             if pcounter:
                 return ev.st.counters[pkeys[o]]
             if pzone:
                 return pzones[o]
+            if pfixed[o] is not U:
+                return pfixed[o]
         return ev.attribute(o, name, n)
     return read
+
+
+# What a component's attribute read resolves to (attr_reader).
+_VALUE, _COUNTER, _FACEDOWN, _ZONE, _OWNER, _GENERIC = range(6)
+_PLACE = {"facedown": _FACEDOWN, "zone": _ZONE, "owner": _OWNER}
 
 
 def attr_table(rs: Ruleset, prefix: str, name: str) -> list:
