@@ -100,7 +100,9 @@ class Builder(StmtEmitter):
             lines += [f"    L_{x} = S.get({x!r}, U)" for x in sorted(f.hoist - f.need)]
         if f.depth == 2:  # a procedure: one call deeper while its body runs (limits.py)
             lines += ["    st.steps += 1", "    if st.steps > ev.limit:", "        raise h_steps(ev, _call)",
-                      "    h_enter(ev, _call)", "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
+                      # h_enter inlined (procedures are most calls): it only raises the located error
+                      "    if ev.depth >= MAXD:", "        h_enter(ev, _call)", "    ev.depth += 1",
+                      "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
         else:
             lines += f.lines
         if tail is not None:

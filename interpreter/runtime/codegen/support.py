@@ -245,7 +245,7 @@ def scope_of(*pairs: Any) -> dict:
 
 
 HELPERS = {
-    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
