@@ -59,6 +59,18 @@ def test_equality_and_membership_are_strict_about_players_and_numbers(g):
     assert x.evaluate("ace in deck and ace not in row") is True
 
 
+def test_removing_from_a_list_uses_the_same_strict_equality(g):
+    """`xs - x` removes the items `==` calls equal to x: a player is not the number of its seat, `true`
+    is not 1 (Python says both are equal). Found when list subtraction became linear."""
+    x = g()
+    assert x.evaluate("count([player(0), 0, 1] - 0)") == 2
+    assert x.evaluate("([player(0), 0, 1] - 0)[0] == player(0)") is True
+    assert x.evaluate("[player(0), 0, 1] - [player(0)]") == [0, 1]
+    assert x.evaluate("count([true, 1, 1] - 1)") == 1
+    assert x.evaluate("[[1], [2], 3, 3] - [[1], 3]") == [[2]]
+    assert x.evaluate("[\"a\", \"b\", \"a\"] - \"a\"") == ["b"]
+
+
 def test_none_in_yaml_data_is_the_language_none(g):
     x = g()
     assert x.evaluate("nothing == none") is True

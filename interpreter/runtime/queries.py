@@ -201,13 +201,21 @@ def _owner(ev, a, n, s):
 # ------------------------------------------------------------------ components
 @primitive("components")
 def _components(ev, a, n, s):
-    rs = ev.rs
     key = a[0]
-    if key in rs.items:
-        return [Comp(i) for i in rs.items[key]]
-    if key in rs.kinds:
-        return [Comp(c.id) for c in rs.components if c.kind == key]
-    raise ev.fail(n, f"there is no component kind or item `{key}`")
+    if type(key) is not str:
+        raise ev.fail(n, f"`components` needs the name of a component kind or item, not {type_name(key)}")
+    cache = ev.rs._compiled  # made by the evaluator; the lists are per ruleset (setups ask for every kind)
+    found = cache.get(("components", key))
+    if found is None:
+        rs = ev.rs
+        if key in rs.items:
+            found = [Comp(i) for i in rs.items[key]]
+        elif key in rs.kinds:
+            found = [Comp(c.id) for c in rs.components if c.kind == key]
+        else:
+            raise ev.fail(n, f"there is no component kind or item `{key}`")
+        cache["components", key] = found
+    return found[:]
 
 
 @primitive("zone_of")

@@ -62,6 +62,17 @@ def type_name(v: Any) -> str:
     return t.__name__
 
 
+def without(a: list, drop: list) -> list:
+    """`a - drop`: the items of `a` equal to none of `drop`'s by the language's `==`, which is strict in
+    type (a player is not the number of its seat, though Python says they are equal). One pass over each
+    list; lists or maps among the items (not hashable) are compared one by one."""
+    try:
+        keys = {(type(x), x) for x in drop}
+        return [x for x in a if (type(x), x) not in keys]
+    except TypeError:
+        return [x for x in a if not any(x is y or (x == y and type(x) is type(y)) for y in drop)]
+
+
 class ValueOps:
     """Operations on values already evaluated: they read the state, never the scope."""
 
@@ -269,8 +280,7 @@ class ValueOps:
                 return a + b
             if op == "-":
                 if type(a) is list:
-                    drop = b if type(b) is list else [b]
-                    return [x for x in a if x not in drop]
+                    return without(a, b if type(b) is list else [b])
                 return a - b
             if op == "*":
                 if type(a) in (list, str) and type(b) is int or type(b) in (list, str) and type(a) is int:
