@@ -59,7 +59,7 @@ def test_equality_and_membership_are_strict_about_players_and_numbers(g):
     assert x.evaluate("ace in deck and ace not in row") is True
 
 
-def test_removing_from_a_list_uses_the_same_strict_equality(g):
+def test_removing_from_a_list_and_finding_in_it_use_the_same_strict_equality(g):
     """`xs - x` removes the items `==` calls equal to x: a player is not the number of its seat, `true`
     is not 1 (Python says both are equal). Found when list subtraction became linear."""
     x = g()
@@ -69,6 +69,11 @@ def test_removing_from_a_list_uses_the_same_strict_equality(g):
     assert x.evaluate("count([true, 1, 1] - 1)") == 1
     assert x.evaluate("[[1], [2], 3, 3] - [[1], 3]") == [[2]]
     assert x.evaluate("[\"a\", \"b\", \"a\"] - \"a\"") == ["b"]
+    # and so do `distinct` and `index_of`
+    assert x.evaluate("count(distinct([player(0), 0, 0, true, 1]))") == 4
+    assert x.evaluate("index_of([player(0), true, 1], 1)") == 2
+    assert x.evaluate("index_of([player(0), true, 1], player(0))") == 0
+    assert x.evaluate("index_of([true], 1)") == -1
 
 
 def test_none_in_yaml_data_is_the_language_none(g):

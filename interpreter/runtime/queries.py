@@ -105,8 +105,8 @@ def _distinct(ev, a, n, s):
                 ev.spend(len(unhashable), n)
                 unhashable.append(x)
                 out.append(x)
-        elif x not in seen:
-            seen.add(x)
+        elif (type(x), x) not in seen:  # with its type: `==` is strict (a player is not its seat number)
+            seen.add((type(x), x))
             out.append(x)
     return out
 
@@ -132,8 +132,16 @@ def _slice(ev, a, n, s):
 
 @primitive("index_of")
 def _index_of(ev, a, n, s):
-    xs = _items(ev, a[0], n)
-    return xs.index(a[1]) if a[1] in xs else -1
+    xs, v = _items(ev, a[0], n), a[1]
+    start = 0
+    while True:  # the first item `==` calls equal: Python's `index` also matches other types (1 and true)
+        try:
+            i = xs.index(v, start)
+        except ValueError:
+            return -1
+        if type(xs[i]) is type(v):
+            return i
+        start = i + 1
 
 
 @primitive("abs")
