@@ -63,10 +63,11 @@ def _play_job(context: tuple[Sequence[Ruleset], int, int, str, bool], job: tuple
 
 
 def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int = 0, agents: str = "random",
-              workers: int = 0, coverage: bool = True, progress: Callable[[int], None] | None = None,
+              workers: int = 1, coverage: bool = True, progress: Callable[[int], None] | None = None,
               backend: Backend | None = None) -> list[list[GameResult]]:
     """Games 0..games-1 of every ruleset, in index order, on `backend` (default: this machine with
-    `workers` processes, 0 = one per core). Ctrl-C raises backends.Interrupted; its `finished` maps
+    `workers` processes, 0 = one per core; like `simulate` and `ladder`, this process alone unless
+    asked: the commands ask for every core). Ctrl-C raises backends.Interrupted; its `finished` maps
     (ruleset, game) to the results that were done."""
     backend = backend or LocalBackend(workers)
     jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
@@ -190,7 +191,7 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
 
 
 def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games: int, seed: int = 0,
-            agents: str = "random", workers: int = 0, coverage: bool = True,
+            agents: str = "random", workers: int = 1, coverage: bool = True,
             progress: Callable[[int], None] | None = None, backend: Backend | None = None) -> dict[str, Any]:
     """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results.
     Ctrl-C raises backends.Interrupted, with the comparison of the games every ruleset finished (when
