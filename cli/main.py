@@ -196,8 +196,8 @@ def schema(scenario: bool) -> None:
 @format_option
 def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
+    from meeple.checker.load import load_ruleset
     from meeple.loading.files import bundled, rulesets_dir
-    from meeple.runtime.rules import load_ruleset
 
     rows: list[dict[str, Any]] = []
     variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))

@@ -187,6 +187,19 @@ def test_broken_rulesets_report_the_same_problems_from_a_warm_cache(cache: Path)
     assert all(cold.values())
 
 
+def test_a_file_that_passed_the_schema_and_was_then_broken_is_checked_again(cache: Path, tmp_path: Path) -> None:
+    f = tmp_path / "game.yaml"
+    text = (ROOT / "rulesets" / "merchants.yaml").read_text(encoding="utf-8")
+    f.write_text(text, encoding="utf-8")
+    load_ruleset(f)
+    assert len(list((cache / "schema").glob("*.ok"))) == 1
+    f.write_text(text.replace("players:", "player:", 1), encoding="utf-8")  # same file, now a schema error
+    with pytest.raises(MeepleError) as e:
+        load_ruleset(f)
+    assert any(p.code.startswith("S") for p in e.value.problems)
+    assert len(list((cache / "schema").glob("*.ok"))) == 1  # failures are not remembered
+
+
 def test_pruning_keeps_the_most_recently_used(tmp_path: Path) -> None:
     for i in range(6):
         (tmp_path / f"{i}.ast").write_bytes(b"")

@@ -98,8 +98,8 @@ class ScriptCache:
 
     def put(self, key: Key, text: str, tree: Any) -> None:
         if self.path is not None:
+            self.added += self.entries.get(key, ("",))[0] != text  # a script parsed again is nothing new
             self.entries[key] = (text, tree)
-            self.added += 1
 
     def save(self) -> None:
         """Write the entry if this load parsed anything new (silently not, if the folder is read-only)."""
