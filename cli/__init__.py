@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-try:
+
+def __getattr__(name: str) -> str:
+    # The installed version, looked up on first use: importlib.metadata costs tens of milliseconds,
+    # and `meeple --version` asks click, which looks it up itself.
+    if name != "__version__":
+        raise AttributeError(f"module 'meeple.cli' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version
 
-    __version__ = version("meeple")
-except PackageNotFoundError:  # running from a checkout that is not installed
-    __version__ = "0.1.0"
+    try:
+        return version("meeple")
+    except PackageNotFoundError:  # running from a checkout that is not installed
+        return "0.1.0"

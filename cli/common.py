@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from meeple.errors import MeepleError, Problem, UsageError
-from meeple.runtime.rules import Ruleset
 from meeple.tools.report import render_text
+
+if TYPE_CHECKING:  # imported by `load` when a command needs it: `meeple validate` never plays
+    from meeple.runtime.rules import Ruleset
 
 
 def stderr_color() -> bool:

@@ -1,55 +1,91 @@
 """The `meeple` command. Exit codes: 0 success, 1 invalid input (a ruleset, scenario or save), 2 usage or IO.
 
-Every user error is a MeepleError raised by a command and printed once, by `MeepleGroup`.
+Every user error is a MeepleError raised by a command and printed once, by `MeepleGroup`. Commands
+with a module of their own are imported only when they run (or `--help` lists them), so that a quick
+command such as `meeple validate` does not pay for importing the runtime, the bots and the backends.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
-from meeple.cli import __version__
-from meeple.cli.common import (
-    MeepleGroup,
-    check_games,
-    check_workers,
-    fmt_num,
-    format_option,
-    load,
-    resolve_players,
-    table,
-    usage,
-)
-from meeple.cli.play import play
-from meeple.cli.runs import (
-    INTERRUPTED,
-    backend_options,
-    interrupted,
-    open_backend,
-    progress_line,
-    workers_option,
-)
+from meeple.cli.common import MeepleGroup, format_option, table, usage
 from meeple.errors import MeepleError, UsageError
 
 
-@click.group(cls=MeepleGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="meeple")
+def _play() -> click.Command:
+    from meeple.cli.play import play
+    return play
+
+
+def _simulate() -> click.Command:
+    from meeple.cli.simulate import simulate
+    return simulate
+
+
+def _compare() -> click.Command:
+    from meeple.cli.compare import compare
+    return compare
+
+
+def _diff() -> click.Command:
+    from meeple.cli.diff import diff
+    return diff
+
+
+def _bench() -> click.Command:
+    from meeple.cli.bench import bench
+    return bench
+
+
+def _serve() -> click.Command:
+    from meeple.cli.serve import serve
+    return serve
+
+
+def _show() -> click.Command:
+    from meeple.cli.show import show
+    return show
+
+
+def _new() -> click.Command:
+    from meeple.cli.show import new
+    return new
+
+
+def _ladder() -> click.Command:
+    from meeple.cli.ladder import ladder
+    return ladder
+
+
+# Commands in modules of their own: name -> a function that imports the command (a plain import
+# statement each, so that tests/test_layout.py sees the edge). Add new commands here.
+LAZY_COMMANDS: dict[str, Callable[[], click.Command]] = {
+    "play": _play, "simulate": _simulate, "compare": _compare, "diff": _diff, "bench": _bench, "serve": _serve,
+    "show": _show, "new": _new, "ladder": _ladder}
+
+
+class LazyGroup(MeepleGroup):
+    """click's lazy-loading pattern: a command's module is imported when the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            self.add_command(LAZY_COMMANDS[cmd_name](), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="meeple", prog_name="meeple")
 def meeple() -> None:
     """Rules-as-data interpreter for board games: one YAML ruleset per game."""
-
-
-meeple.add_command(play)
-from meeple.cli.compare import compare; meeple.add_command(compare)  # noqa: I001
-from meeple.cli.diff import diff; meeple.add_command(diff)  # noqa: I001
-from meeple.cli.bench import bench; meeple.add_command(bench)  # noqa: I001
-from meeple.cli.serve import serve; meeple.add_command(serve)  # noqa: I001
-from meeple.cli.show import show; meeple.add_command(show)  # noqa: I001
-from meeple.cli.show import new; meeple.add_command(new)  # noqa: I001
-from meeple.cli.ladder import ladder; meeple.add_command(ladder)  # noqa: I001
-# Further commands register above this line: one import and one add_command each.
 
 
 def _looks_like_path(arg: str) -> bool:
@@ -63,7 +99,7 @@ def _looks_like_path(arg: str) -> bool:
 @click.option("--strict", is_flag=True, help="Warnings fail validation too (exit 1).")
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check ruleset FILES (paths or bundled names) and report every problem."""
-    from meeple.runtime.rules import load_ruleset
+    from meeple.checker.load import load_ruleset  # validation needs no runtime: nothing is played
     from meeple.tools.report import render_json, render_text
 
     problems: list = []
@@ -108,84 +144,6 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
             click.echo(f"{len(files)} files: {ok} valid, {len(files) - ok} not")
     if worst:
         click.get_current_context().exit(worst)
-
-
-# ------------------------------------------------------------------ simulate
-@meeple.command()
-@click.argument("ruleset")
-@click.option("--players", "-p", type=int, default=None,
-              help="Number of players. Default: 4 if the game allows it, else the nearest supported count.")
-@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
-@click.option("--agents", default="random", show_default=True,
-              help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (BUDGET: iterations such as 400, or time such as 1s).")
-@workers_option
-@backend_options
-@click.option("--progress/--no-progress", default=None,
-              help="Progress on stderr (default: on a terminal, for 50 games or more).")
-@click.option("--records", is_flag=True, help="With --format json: include every game's record.")
-@click.option("--coverage", is_flag=True,
-              help="Also report the card effects, events, phases, steps and options that never ran.")
-@format_option
-def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int | None,
-             backend: str, address: str | None, progress: bool | None, records: bool, coverage: bool,
-             fmt: str) -> None:
-    """Play RULESET many times with bots and report win rates, scores, length and speed.
-
-    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
-    from meeple.tools.simulate import simulate as run
-
-    rs = load(ruleset)
-    n = resolve_players(rs, players)
-    check_games(games)
-    if workers is not None:
-        check_workers(workers)
-    if progress is None:
-        progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
-    be = open_backend(backend, address, workers)
-    stopped = False
-    try:
-        with be, progress_line(games, progress) as update:
-            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage,
-                          keep_records=records or coverage, backend=be)
-    except KeyboardInterrupt as stop:  # Interrupted holds what finished
-        summary, stopped = interrupted(stop), True
-        if summary is None:
-            click.get_current_context().exit(INTERRUPTED)
-    cov = None
-    if coverage:
-        from meeple.tools.coverage import coverage_report
-
-        cov = coverage_report(rs, [r.coverage for r in summary.records])
-    if fmt == "json":
-        out = summary.to_json(records=records)
-        if cov is not None:
-            out["coverage"] = cov.to_json()
-        click.echo(json.dumps(out, indent=2))
-    else:
-        _simulate_text(summary, seed, n, cov)
-    if stopped:
-        click.get_current_context().exit(INTERRUPTED)
-
-
-def _simulate_text(summary: Any, seed: int, n: int, cov: Any) -> None:
-    click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
-               f"agents {', '.join(summary.agents)}")
-    rows = [[f"P{s.seat + 1}", s.agent, f"{s.wins:g}", f"{s.win_rate:.3f}",
-             f"{s.win_ci[0]:.3f}-{s.win_ci[1]:.3f}", fmt_num(s.score_mean), fmt_num(s.score_stdev)]
-            for s in summary.seats]
-    click.echo(table(["seat", "agent", "wins", "win rate", "95% CI", "score mean", "score sd"], rows, "llrrrrr"))
-    click.echo("(a k-way tie gives each tied seat 1/k of a win)")
-    click.echo(f"length: {fmt_num(summary.length_mean)} {summary.length_unit} (sd {fmt_num(summary.length_stdev)}), "
-               f"{fmt_num(summary.decisions_mean, 1)} decisions per game")
-    click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
-               f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.backend}, "
-               f"{summary.seconds:.2f} s)")
-    if cov is not None:
-        from meeple.tools.coverage import render_text as render_coverage
-
-        click.echo(render_coverage(cov))
 
 
 # ------------------------------------------------------------------ test
@@ -238,8 +196,8 @@ def schema(scenario: bool) -> None:
 @format_option
 def rulesets(fmt: str) -> None:
     """List the bundled rulesets."""
+    from meeple.checker.load import load_ruleset
     from meeple.loading.files import bundled, rulesets_dir
-    from meeple.runtime.rules import load_ruleset
 
     rows: list[dict[str, Any]] = []
     variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))

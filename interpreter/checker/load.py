@@ -16,6 +16,7 @@ from meeple.checker.analyze import analyze
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language.build import Builder, build
 from meeple.language.model import Ruleset
+from meeple.language.scriptcache import ScriptCache
 from meeple.language.syntax import script_syntax
 from meeple.loading.files import find_ruleset, load_document, problem_position
 from meeple.loading.variants import resolve_layers
@@ -32,10 +33,12 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     the ruleset's own that its `extends:` and `import:` may read."""
     path = find_ruleset(str(name_or_path))
     layers = resolve_layers(path, read_document, allow=allow)  # [base doc, ..., this doc]; merged data with per-key origin docs
-    b = Builder()
+    files = [(d.path, d.text) for d in layers.docs] + [(d.path, d.text) for d, _ in layers.libraries]
+    b = Builder(ScriptCache.for_files(files))
     for d in layers.docs:
         b.sources[d.path] = d.text
     rs = build(b, layers, factory)
+    b.cache.save()  # the scripts that parsed, even if others did not or the checks below fail
     broken = bool(b.problems.errors)
     if broken and not check:
         raise RulesetError(b.problems.items)

@@ -8,28 +8,32 @@ from typing import Any
 
 from meeple.errors import Problems, RulesetError, Span
 from meeple.language import ast as A
-from meeple.language import parser as P
 from meeple.language.model import CompDef, Decl, KindDef, ProcDef, Ruleset
+from meeple.language.scriptcache import ScriptCache
 from meeple.language.syntax import ScriptBudget
 from meeple.loading.yamlsrc import Document
+
+Origin = Callable[[int, int, int, int], Span]
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 MAX_COMPONENTS = 10_000  # components of all kinds, copies included (the schema bounds one `count:`)
 
 
 class Builder:
-    def __init__(self) -> None:
+    def __init__(self, cache: ScriptCache | None = None) -> None:
         self.problems = Problems()
         self.sources: dict[str, str] = {}
         self.budget = ScriptBudget()  # bounds the parsing time of a file, whatever it holds
+        self.cache = cache or ScriptCache()  # parsed scripts of an earlier load of the same files
+        self.served: set[tuple] = set()
 
     # -- parsing helpers that record problems instead of stopping
-    def origin(self, doc: Document, path: tuple) -> P.Origin:
+    def origin(self, doc: Document, path: tuple) -> Origin:
         def o(line: int, col: int, end_line: int, end_col: int) -> Span:
             return doc.locate(path, line, col, end_line, end_col)
         return o
 
-    def _parse(self, fn: Callable, doc: Document, path: tuple, what: str) -> Any:
+    def _parse(self, kind: str, doc: Document, path: tuple, what: str) -> Any:
         text = _get(doc.data, path)
         if not isinstance(text, str):
             if isinstance(text, bool):
@@ -43,20 +47,30 @@ class Builder:
         if over is not None:
             self.problems.items.extend(over)
             return None
+        key = (kind, type(doc).__name__, doc.path, path)
+        tree = self.cache.get(key, text)
+        if tree is not None and key not in self.served:  # a script asked twice is parsed twice, as without a cache
+            self.served.add(key)
+            return tree
+        from meeple.language import parser as P  # only on a miss: importing lark and building the parser cost
+
+        fn = {"script": P.parse_script, "expr": P.parse_expr, "options": P.parse_options}[kind]
         try:
-            return fn(text, self.origin(doc, path))
+            tree = fn(text, self.origin(doc, path))
         except RulesetError as e:
             self.problems.items.extend(e.problems)
             return None
+        self.cache.put(key, text, tree)
+        return tree
 
     def script(self, doc: Document, path: tuple) -> A.Block | None:
-        return self._parse(P.parse_script, doc, path, "a script")
+        return self._parse("script", doc, path, "a script")
 
     def expr(self, doc: Document, path: tuple) -> Any:
-        return self._parse(P.parse_expr, doc, path, "an expression")
+        return self._parse("expr", doc, path, "an expression")
 
     def options(self, doc: Document, path: tuple) -> Any:
-        return self._parse(P.parse_options, doc, path, "option clauses")
+        return self._parse("options", doc, path, "option clauses")
 
 
 def _none(v: Any) -> Any:

@@ -8,11 +8,13 @@ needs indenting), and what was expected in words ("an expression", "`:`"), not t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from meeple.errors import Problem, Span
 from meeple.language import ast as A
+
+if TYPE_CHECKING:  # lark is imported by the parser; the loader imports this module for its limits
+    from lark.exceptions import UnexpectedInput
 
 Origin = Callable[[int, int, int, int], Span]
 MAX_NESTING = 100  # AST levels; the evaluator and the checker recurse, real scripts stay below 30
@@ -57,6 +59,8 @@ def expected_words(names: set[str], describe: Callable[[str], str]) -> str:
 
 def syntax_problem(e: UnexpectedInput, text: str, origin: Origin, describe: Callable[[str], str],
                    keywords: set[str]) -> Problem:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF
+
     lines = text.split("\n")
     line, col = max(e.line, 1), max(e.column, 1)
 

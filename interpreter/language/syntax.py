@@ -9,7 +9,6 @@ from meeple.errors import Problem, RulesetError, Span
 from meeple.language.parse_errors import MAX_SCRIPT, MAX_SCRIPTS
 
 MAX_SCRIPT_COUNT = 2_000  # scripts in one load: phases, procedures, handlers, options, expressions
-from meeple.language.parser import parse_expr, parse_options, parse_script
 
 
 class ScriptBudget:
@@ -44,6 +43,8 @@ def script_syntax(doc: Any) -> list[Problem]:
 
     The meaning checks need a valid document, but the scripts' syntax does not: parsing them
     anyway lets one run report a misspelt key and a missing `:` together."""
+    from meeple.language.parser import parse_expr, parse_options, parse_script  # lark: only for a broken file
+
     data = doc.data if isinstance(doc.data, dict) else {}
     found: list[Problem] = []
     budget = ScriptBudget()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from meeple.errors import MeepleError, Problem, RulesetError, UsageError
 from meeple.loading.resources import data_dir
-from meeple.loading.schema import validate_document
+from meeple.loading.schema import known_valid, remember_valid, validate_document
 from meeple.loading.yamlsrc import Document, load_yaml_file
 
 
@@ -118,11 +118,15 @@ def load_document(path: Path, more: Callable[[Document], list[Problem]] | None =
     """Read one YAML file and check it against the schema. When it fails, `more(doc)` may add the
     problems a later stage can still find (the scripts' syntax), so that one run reports them all."""
     doc = load_yaml_file(str(path) if not isinstance(path, Path) else display_path(path))
+    if known_valid(doc):
+        return doc
     problems = validate_document(doc)
     if any(p.severity == "error" for p in problems):
         if more is not None:
             problems = problems + more(doc)
         raise RulesetError(sorted(problems, key=problem_position))
+    if not problems:
+        remember_valid(doc)
     return doc
 
 

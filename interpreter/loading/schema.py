@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import json
+import os
 import pathlib
 import re
-from typing import Any
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
 from meeple.errors import Problem, Span, UsageError
+from meeple.loading.cache import cache_dir, prune, write_atomic
 from meeple.loading.resources import data_dir
 from meeple.loading.yamlsrc import Document
+
+if TYPE_CHECKING:  # jsonschema is imported when a document is checked (known_valid spares it, see there)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
                "number": "a number", "boolean": "true or false", "null": "empty"}
@@ -45,7 +51,49 @@ def load_schema(name: str = "meeple") -> dict:
 
 @functools.cache
 def _validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name))
+
+
+# ------------------------------------------------------------------ documents known to pass
+# Importing jsonschema and checking a ruleset cost about 60 ms, a quarter of `meeple validate`. A
+# document's text that passed once (same schema file, same jsonschema) passes again: its hash is kept
+# as an empty file under `schema/` in the cache folder. Only passes are kept, so problems are always
+# found and reported by the schema itself.
+KEEP_VALID = 1000
+
+
+@functools.cache
+def _checker_version(name: str) -> bytes:
+    h = hashlib.sha256((schema_path() / f"{name}.schema.json").read_bytes())
+    spec = find_spec("jsonschema")
+    if spec is not None and spec.origin:  # the installed version, from its metadata folder's name
+        site = pathlib.Path(spec.origin).parent.parent
+        h.update(" ".join(sorted(p.name for p in site.glob("jsonschema-*.dist-info"))).encode())
+    return h.digest()
+
+
+def _verdict(doc: Document, name: str) -> pathlib.Path:
+    h = hashlib.sha256(_checker_version(name) + doc.text.encode("utf-8", "surrogatepass"))
+    return cache_dir() / "schema" / f"{h.hexdigest()[:32]}.ok"
+
+
+def known_valid(doc: Document, name: str = "meeple") -> bool:
+    """Whether this text passed the schema `name` before, without a single problem."""
+    path = _verdict(doc, name)
+    try:
+        os.utime(path)  # exists: and recently used, so that pruning keeps it
+    except OSError:
+        return False
+    return True
+
+
+def remember_valid(doc: Document, name: str = "meeple") -> None:
+    """Record that the document passed (silently not, if the cache folder cannot be written)."""
+    path = _verdict(doc, name)
+    if write_atomic(path, b""):
+        prune(path.parent, ".ok", KEEP_VALID)
 
 
 def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
@@ -70,6 +118,8 @@ def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
 def _leaf(error: ValidationError) -> ValidationError:
     """Descend anyOf/oneOf to the most relevant branch error, unless the branches only differ
     in which key is required (a "one of these keys" rule, reported as such)."""
+    from jsonschema.exceptions import best_match
+
     while error.validator in ("anyOf", "oneOf") and error.context and not _key_choice(error):
         error = best_match(error.context)
     return error

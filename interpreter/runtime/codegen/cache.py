@@ -3,8 +3,8 @@
 The key is a hash of the ruleset's merged data and source texts, the generator's version and the
 Python version. The source is written as `<key>.py` (readable, and named in profiles and tracebacks)
 and its compiled code as `<key>.code`, so a second process pays neither generation nor compilation.
-The folder is `$MEEPLE_CACHE_DIR`, else `$XDG_CACHE_HOME/meeple`, else `~/.cache/meeple`; a cache that
-cannot be written is skipped silently (the module is then built in memory each time).
+The folder is `$MEEPLE_CACHE_DIR`, else `$XDG_CACHE_HOME/meeple`, else `~/.cache/meeple` (loading/cache.py);
+a cache that cannot be written is skipped silently (the module is then built in memory each time).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.language.model import Ruleset
+from meeple.loading.cache import cache_dir
 from meeple.runtime.codegen import support, tables
 from meeple.runtime.codegen.module import Builder, number_nodes
 from meeple.runtime.data import Comp, Zone
@@ -45,14 +46,6 @@ class Generated:
     menus: dict[int, Any]
     blocks: dict[int, Any]
     source_path: str | None
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("MEEPLE_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "meeple"
 
 
 def content_key(rs: Ruleset) -> str:

@@ -1,0 +1,95 @@
+"""`meeple simulate`: play a ruleset many times with bots and report win rates, scores, length and speed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    interrupted,
+    open_backend,
+    progress_line,
+    workers_option,
+)
+
+
+@click.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players. Default: 4 if the game allows it, else the nearest supported count.")
+@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
+@click.option("--agents", default="random", show_default=True,
+              help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
+                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (BUDGET: iterations such as 400, or time such as 1s).")
+@workers_option
+@backend_options
+@click.option("--progress/--no-progress", default=None,
+              help="Progress on stderr (default: on a terminal, for 50 games or more).")
+@click.option("--records", is_flag=True, help="With --format json: include every game's record.")
+@click.option("--coverage", is_flag=True,
+              help="Also report the card effects, events, phases, steps and options that never ran.")
+@format_option
+def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: str, workers: int | None,
+             backend: str, address: str | None, progress: bool | None, records: bool, coverage: bool,
+             fmt: str) -> None:
+    """Play RULESET many times with bots and report win rates, scores, length and speed.
+
+    RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
+    from meeple.tools.simulate import simulate as run
+
+    rs = load(ruleset)
+    n = resolve_players(rs, players)
+    check_games(games)
+    if workers is not None:
+        check_workers(workers)
+    if progress is None:
+        progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
+    be = open_backend(backend, address, workers)
+    stopped = False
+    try:
+        with be, progress_line(games, progress) as update:
+            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage,
+                          keep_records=records or coverage, backend=be)
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
+        summary, stopped = interrupted(stop), True
+        if summary is None:
+            click.get_current_context().exit(INTERRUPTED)
+    cov = None
+    if coverage:
+        from meeple.tools.coverage import coverage_report
+
+        cov = coverage_report(rs, [r.coverage for r in summary.records])
+    if fmt == "json":
+        out = summary.to_json(records=records)
+        if cov is not None:
+            out["coverage"] = cov.to_json()
+        click.echo(json.dumps(out, indent=2))
+    else:
+        _simulate_text(summary, seed, n, cov)
+    if stopped:
+        click.get_current_context().exit(INTERRUPTED)
+
+
+def _simulate_text(summary: Any, seed: int, n: int, cov: Any) -> None:
+    click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
+               f"agents {', '.join(summary.agents)}")
+    rows = [[f"P{s.seat + 1}", s.agent, f"{s.wins:g}", f"{s.win_rate:.3f}",
+             f"{s.win_ci[0]:.3f}-{s.win_ci[1]:.3f}", fmt_num(s.score_mean), fmt_num(s.score_stdev)]
+            for s in summary.seats]
+    click.echo(table(["seat", "agent", "wins", "win rate", "95% CI", "score mean", "score sd"], rows, "llrrrrr"))
+    click.echo("(a k-way tie gives each tied seat 1/k of a win)")
+    click.echo(f"length: {fmt_num(summary.length_mean)} {summary.length_unit} (sd {fmt_num(summary.length_stdev)}), "
+               f"{fmt_num(summary.decisions_mean, 1)} decisions per game")
+    click.echo(f"speed: {summary.games_per_s:.1f} games/s, {summary.decisions_per_s:.0f} decisions/s "
+               f"({summary.workers} worker{'s' if summary.workers != 1 else ''}, {summary.backend}, "
+               f"{summary.seconds:.2f} s)")
+    if cov is not None:
+        from meeple.tools.coverage import render_text as render_coverage
+
+        click.echo(render_coverage(cov))
