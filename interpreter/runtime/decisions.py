@@ -91,12 +91,22 @@ def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
     return out
 
 
+def not_a_player(ev: Evaluator, node: Any, p: Any) -> RuntimeRuleError:
+    return ev.fail(node, f"`choose` needs a player, not {type_name(p)}")
+
+
+def no_option(node: Any, seat: int) -> RuntimeRuleError:
+    return RuntimeRuleError(Problem(
+        "R002", f"P{seat + 1} must choose but has no legal option", node.span,
+        hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+
+
 def open_decision(ev: Evaluator, f: list) -> None:
     node, scope = f[1], f[2]
     if f[0] == CHOOSE:
         p = ev.eval(node.player, scope)
         if type(p) is not Player:
-            raise ev.fail(node.player, f"`choose` needs a player, not {type_name(p)}")
+            raise not_a_player(ev, node.player, p)
         seat = int(p)
         menu = ev.menus.get(id(node))
         opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
@@ -116,9 +126,7 @@ def open_decision(ev: Evaluator, f: list) -> None:
             options[int(p)] = _menu(ev, node.choose, scope)
     for p in deciders:
         if not options[p]:
-            raise RuntimeRuleError(Problem(
-                "R002", f"P{p + 1} must choose but has no legal option", node.span,
-                hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+            raise no_option(node, p)
     ev.st.pending = {"players": deciders, "options": options, "chosen": {}}
 
 

@@ -50,6 +50,7 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
             _signal(ev, e)
     run_direct = ev.run_direct
     segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
+    steppers = ev.steppers
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -61,9 +62,18 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
         k = f[0]
         try:
             if k == BLOCK:
+                block = f[1]
+                fns = steppers.get(id(block))
+                if fns is not None:
+                    # Generated code: the stretch from this index runs, then starts the statement it
+                    # stops at itself (pushing the same frames push() would), or pops the frame.
+                    step = fns.get(f[3])
+                    if step is not None:
+                        if step(ev, f):
+                            return  # a decision is open
+                        continue
                 # Run direct statements in one go (generated code, or the reference loop); leave the
                 # frame only to start a statement that may suspend.
-                block = f[1]
                 body = block.body
                 n = len(body)
                 i = f[3]

@@ -25,6 +25,7 @@ class GeneratedEvaluator(Evaluator):
         g = generated(rs)
         self._exprs = g.exprs
         self._segments = self.segments = g.segments
+        self.steppers = g.steps
         self._blocks = self.blocks = g.blocks
         self.menus = g.menus
 

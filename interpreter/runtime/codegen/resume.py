@@ -1,0 +1,171 @@
+"""Stretches of suspendable scripts that also do the frame work where they stop.
+
+A block that may wait for a decision runs on the frame machine (machine.py) as a frame
+`[BLOCK, block, scope, index]`. Its generated stretches `SG_<k>_<i>(ev, F)` take that frame: each runs
+the statements from index i up to the next statement that may suspend, then starts that statement
+itself, exactly as `machine.push` would, writing the same frames: a `choose` pushes its CHOOSE frame
+and opens the decision (its player, its menu, the pending record), an `if` pushes the chosen branch
+and runs that branch's first stretch at once, a call of a suspendable procedure pushes its CALL and
+BLOCK frames and runs the body's first stretch, a `for` or `while` its first pass. A stretch that
+reaches the end of its block pops the block's frame. It returns True when a decision is open (the
+machine stops there), else None (the machine goes on with the frame on top).
+
+The frames on the stack, the step count and every error are those of the reference machine: these
+functions only save the machine's passes between the frames (a dispatch, a dict lookup and a call
+each). Statement kinds that are rare at decision points (`trigger`, `simultaneous`) call `push` itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.codegen.exprs import Fn
+from meeple.runtime.codegen.stmts import StmtEmitter
+from meeple.runtime.decisions import no_option, not_a_player
+from meeple.runtime.frames import BLOCK, CALL, CHOOSE, FOR, REPEAT, WHILE
+from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
+from meeple.runtime.machine import push
+
+HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
+           "DEPTH_MSG": DEPTH_MESSAGE}
+
+
+class ResumeEmitter(StmtEmitter):
+    susp: set[int]
+    table: dict[str, list[str]]
+
+    def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:  # pragma: no cover - the builder's
+        raise NotImplementedError
+
+    def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
+                 tail: str | None = None, node: Any = None) -> None:  # pragma: no cover - the builder's
+        raise NotImplementedError
+
+    def _stops(self, b: A.Block) -> list[int]:
+        return [j for j, s in enumerate(b.body) if id(s) in self.susp]
+
+    def segments(self, b: A.Block) -> None:
+        k = self.idx(b)
+        body = b.body
+        stops = self._stops(b)
+        if not stops:
+            # A block that never waits: one function of the scope, run directly (resolve, exec_block), or
+            # as a frame's only stretch by the machine's generic path (it then pops the frame).
+            f = self.dict_fn((id(b), 0))
+            for st in body:
+                self.stmt(st, f)
+            self.function(f"def SG_{k}_0(ev, S):", f, tail=f"return {len(body)}", node=body[0] if body else b)
+            self.table["SEG"].append(f"{k}: {{0: SG_{k}_0}}")
+            self.table["BLK"].append(f"{k}: SG_{k}_0")
+            return
+        entries = []
+        for s in [0] + [j + 1 for j in stops]:
+            end = next((j for j in stops if j >= s), len(body))
+            f = self.dict_fn((id(b), s))
+            for st in body[s:end]:
+                self.stmt(st, f)
+            if end < len(body):
+                f.w(f"F[3] = {end + 1}")
+                self.start(body[end], f)
+            else:
+                f.w("st.stack.pop()")
+            self.function(f"def SG_{k}_{s}(ev, F):", f, pre=("    S = F[2]",), node=body[s] if s < end else b)
+            entries.append(f"{s}: SG_{k}_{s}")
+        self.table["STEP"].append(f"{k}: {{{', '.join(entries)}}}")
+
+    # ------------------------------------------------------------ starting a statement that may suspend
+    def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
+        """Push a frame for block `b` (a script that suspends) and run its first stretch."""
+        if self._stops(b):
+            f.w(f"_F = [{BLOCK}, {self.node(b)}, {scope}, 0]")
+            f.w("_stk.append(_F)")
+            f.w(f"return SG_{self.idx(b)}_0(ev, _F)")
+        else:  # it cannot stop: run it without its frame (a signal in it unwinds the frames below alike)
+            f.w(f"SG_{self.idx(b)}_0(ev, {scope})")
+            f.w("return None")
+
+    def start(self, s: Any, f: Fn) -> None:
+        t = type(s)
+        n = self.node(s)
+        if t in (A.Trigger, A.Simultaneous) or (t in (A.ExprStmt, A.Assign) and not self._call_ok(s)):
+            f.w(f"h_push(ev, {n}, S)")
+            return
+        # machine.push: one step, and a bounded stack
+        f.w("st.steps += 1")
+        f.w("if st.steps > ev.limit:")
+        f.w(f"    raise h_steps(ev, {n})")
+        f.w("_stk = st.stack")
+        f.w("if len(_stk) > MAXF:")
+        f.w(f"    raise h_fail(ev, {n}, DEPTH_MSG)")
+        if t is A.Choose:
+            f.w(f"_stk.append([{CHOOSE}, {n}, S])")
+            # decisions.open_decision, for one player
+            f.w(f"_p = {self.expr(s.player, f)}")
+            f.w("if type(_p) is not Player:")
+            f.w(f"    raise h_no_player(ev, {self.node(s.player)}, _p)")
+            f.w(f"_o = MN_{self.idx(s)}(ev, S)")
+            f.w("if not _o:")
+            f.w(f"    raise h_no_option({n}, int(_p))")
+            f.w("_s = int(_p)")
+            f.w("st.pending = {'players': [_s], 'options': {_s: _o}, 'chosen': {}}")
+            f.w("return True")
+        elif t is A.Block:
+            self.enter_block(s, "S", f)
+        elif t is A.If:
+            f.w(f"if {self.expr(s.test, f)}:")
+            f.depth += 1
+            self.branch_start(s.then, f)
+            f.depth -= 1
+            if s.orelse is not None:
+                f.w("else:")
+                f.depth += 1
+                self.branch_start(s.orelse, f)
+                f.depth -= 1
+        elif t is A.For:
+            f.w(f"_it = list(ev.iterate({self.expr(s.iter, f)}, {self.node(s.iter)}))")
+            f.w(f"ev.spend(len(_it), {n})")
+            f.w(f"_L = [{FOR}, {n}, S, _it, 0]")
+            f.w("_stk.append(_L)")
+            # the machine's first pass of the FOR frame
+            f.w("if _it:")
+            f.w(f"    S[{s.var!r}] = _it[0]")
+            f.w("    _L[4] = 1")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+        elif t is A.While:
+            f.w(f"_stk.append([{WHILE}, {n}, S])")
+            f.w(f"if {self.expr(s.test, f)}:")  # the machine's first pass of the WHILE frame
+            f.w("    st.steps += 1")
+            f.w("    if st.steps > ev.limit:")
+            f.w(f"        raise h_steps(ev, {n})")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+            f.w("_stk.pop()")
+        elif t is A.Repeat:
+            f.w(f"_stk.append([{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})])")
+        elif t is A.Phase:
+            f.w(f"st.phase = {s.name!r}")
+            self.enter_block(self.rs.phases[s.name], "{}", f)
+        else:  # a call of a procedure that may suspend: its arguments, a CALL frame, its body
+            call: Any = s.expr if t is A.ExprStmt else s.value
+            proc = self.rs.procedures[call.func]
+            args = ", ".join(f"{p!r}: {self.expr(a, f)}" for p, a in zip(proc.params, call.args))
+            f.w(f"_a = {{{args}}}")
+            f.w(f"_stk.append([{CALL}, {n}, S])")
+            self.enter_block(proc.body, "_a", f)
+
+    def branch_start(self, b: A.Block, f: Fn) -> None:
+        if self._stops(b):
+            f.w(f"_F = [{BLOCK}, {self.node(b)}, S, 0]")
+            f.w("_stk.append(_F)")
+            f.w(f"return SG_{self.idx(b)}_0(ev, _F)")
+        else:  # never waits: run it as the machine would run its frame, without the frame
+            f.w(f"SG_{self.idx(b)}_0(ev, S)")
+
+    def _call_ok(self, s: Any) -> bool:
+        call: Any = s.expr if type(s) is A.ExprStmt else s.value
+        proc = self.rs.procedures.get(call.func) if type(call) is A.Call else None
+        return proc is not None and len(call.args) == len(proc.params)
