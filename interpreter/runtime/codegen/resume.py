@@ -34,6 +34,9 @@ HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option
 class ResumeEmitter(StmtEmitter):
     susp: set[int]
     table: dict[str, list[str]]
+    nodes: list[Any]
+    _parents: dict[int, set[tuple[int, int, int]]] | None = None
+    _byid: dict[int, Any]
 
     def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:  # pragma: no cover - the builder's
         raise NotImplementedError
@@ -44,6 +47,33 @@ class ResumeEmitter(StmtEmitter):
 
     def _stops(self, b: A.Block) -> list[int]:
         return [j for j, s in enumerate(b.body) if id(s) in self.susp]
+
+    def parent_of(self, b: A.Block) -> tuple[Any, A.Block, int] | None:
+        """The statement whose frame or block lies right under a frame of block `b` whenever it is on the
+        stack, with the block that statement is in and its index there; None when `b` may be entered
+        from several places, or from a call (a CALL frame lies under it then)."""
+        if self._parents is None:
+            self._parents = {}
+            for blk in self.framed_blocks():
+                for j in self._stops(blk):
+                    s: Any = blk.body[j]
+                    t = type(s)
+                    kids = [s.then, s.orelse] if t is A.If else [s] if t is A.Block else \
+                        [i.body for i in s.items if type(i) is A.Option] if t is A.Choose else \
+                        [s.body] if t in (A.For, A.While, A.Repeat) else \
+                        [self.rs.phases[s.name]] if t is A.Phase else []
+                    for kid in kids:
+                        if kid is not None:
+                            self._parents.setdefault(id(kid), set()).add((id(s), id(blk), j))
+            self._byid = {id(n): n for n in self.nodes}
+        found = self._parents.get(id(b), set())
+        if len(found) != 1:  # a procedure's body is never listed (a CALL frame lies under it)
+            return None
+        sid, bid, j = next(iter(found))
+        return self._byid[sid], self._byid[bid], j
+
+    def framed_blocks(self) -> list[A.Block]:  # pragma: no cover - the builder's
+        raise NotImplementedError
 
     def segments(self, b: A.Block) -> None:
         k = self.idx(b)
@@ -68,11 +98,56 @@ class ResumeEmitter(StmtEmitter):
             if end < len(body):
                 f.w(f"F[3] = {end + 1}")
                 self.start(body[end], f)
+                # Nothing was pushed (an `if` without a branch to run, a loop without a pass): go on.
+                f.w(f"return SG_{k}_{end + 1}(ev, F)")
             else:
-                f.w("st.stack.pop()")
+                f.w("_stk = st.stack")
+                f.w("_stk.pop()")
+                self.finish(b, f)
             self.function(f"def SG_{k}_{s}(ev, F):", f, pre=("    S = F[2]",), node=body[s] if s < end else b)
             entries.append(f"{s}: SG_{k}_{s}")
         self.table["STEP"].append(f"{k}: {{{', '.join(entries)}}}")
+
+    def finish(self, b: A.Block, f: Fn) -> None:
+        """After block `b` popped its frame: the machine's next passes, when the frame under it is known
+        (checked at run time: the machine does them otherwise): the next turn of the loop whose body `b`
+        is, or the rest of the block that the statement `b` belongs to is in."""
+        par = self.parent_of(b)
+        if par is None:
+            return
+        s, blk, j = par
+        t = type(s)
+        f.w("_G = _stk[-1] if _stk else None")
+        if t in (A.For, A.While, A.Repeat):
+            n = self.node(s)
+            f.w(f"if _G is not None and _G[1] is {n}:")
+            f.depth += 1
+            body = f"_stk.append([{BLOCK}, {self.node(s.body)}, _G[2], 0])"
+            if t is A.For:
+                f.w("_it = _G[3]")
+                f.w("_i = _G[4]")
+                f.w("if _i < len(_it):")
+                f.w(f"    _G[2][{s.var!r}] = _it[_i]")
+                f.w("    _G[4] = _i + 1")
+            else:
+                f.w(f"if E_{self.idx(s.test)}(ev, _G[2]):" if t is A.While else "if _G[3] > 0:")
+                f.w("    st.steps += 1")
+                f.w("    if st.steps > ev.limit:")
+                f.w(f"        raise h_steps(ev, {n})")
+                if t is A.Repeat:
+                    f.w("    _G[3] -= 1")
+            f.w(f"    {body}")
+            f.w("    return None")
+            f.w("_stk.pop()")
+            f.w("_G = _stk[-1] if _stk else None")
+            self.chain(blk, j, f)
+            f.depth -= 1
+        else:
+            self.chain(blk, j, f)
+
+    def chain(self, blk: A.Block, j: int, f: Fn) -> None:
+        f.w(f"if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:")
+        f.w(f"    return SG_{self.idx(blk)}_{j + 1}(ev, _G)")
 
     # ------------------------------------------------------------ starting a statement that may suspend
     def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
@@ -90,6 +165,7 @@ class ResumeEmitter(StmtEmitter):
         n = self.node(s)
         if t in (A.Trigger, A.Simultaneous) or (t in (A.ExprStmt, A.Assign) and not self._call_ok(s)):
             f.w(f"h_push(ev, {n}, S)")
+            f.w("return None")
             return
         # machine.push: one step, and a bounded stack
         f.w("st.steps += 1")
@@ -134,6 +210,7 @@ class ResumeEmitter(StmtEmitter):
             f.depth += 1
             self.enter_block(s.body, "S", f)
             f.depth -= 1
+            f.w("_stk.pop()")
         elif t is A.While:
             f.w(f"_stk.append([{WHILE}, {n}, S])")
             f.w(f"if {self.expr(s.test, f)}:")  # the machine's first pass of the WHILE frame
@@ -145,7 +222,17 @@ class ResumeEmitter(StmtEmitter):
             f.depth -= 1
             f.w("_stk.pop()")
         elif t is A.Repeat:
-            f.w(f"_stk.append([{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})])")
+            f.w(f"_L = [{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})]")
+            f.w("_stk.append(_L)")
+            f.w("if _L[3] > 0:")  # the machine's first pass of the REPEAT frame
+            f.w("    st.steps += 1")
+            f.w("    if st.steps > ev.limit:")
+            f.w(f"        raise h_steps(ev, {n})")
+            f.w("    _L[3] -= 1")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+            f.w("_stk.pop()")
         elif t is A.Phase:
             f.w(f"st.phase = {s.name!r}")
             self.enter_block(self.rs.phases[s.name], "{}", f)
