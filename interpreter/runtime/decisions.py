@@ -191,7 +191,8 @@ def _kv(v: Any) -> str:
 def resolve(ev: Evaluator) -> tuple | None:
     """All players have chosen: pop the decision frame and start the chosen bodies. A chosen body that
     never waits for a decision and has a generated function is not pushed as a frame: it is returned, as
-    (function, scope), for `machine.run` to run first."""
+    (function, scope), for `machine.run` to run first; so is a generated resolver of the whole choice, as
+    (function, frame, option)."""
     st = ev.st
     pending = st.pending
     f = st.stack.pop()
@@ -199,6 +200,9 @@ def resolve(ev: Evaluator) -> tuple | None:
     if f[0] == CHOOSE:
         p = pending["players"][0]
         opt = pending["options"][p][pending["chosen"][p]]
+        rv = ev.resolvers.get(id(f[1]))
+        if rv is not None:  # generated: binds, runs the body and goes on (codegen/resume.py)
+            return rv, f, opt
         clause = f[1].items[opt[0]]
         if opt[2] < 0 and type(clause) is A.Option:  # `option_scope` inlined: every decision comes here
             scope = f[2]

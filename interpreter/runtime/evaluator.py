@@ -76,6 +76,7 @@ class Evaluator(ValueOps, Budget):
         self.blocks: dict[int, Callable[[Any, dict], int]] = _NO_MENUS  # and blocks that never suspend
         # and stretches of blocks that may suspend, each starting the statement it stops at (codegen/resume.py)
         self.steppers: dict[int, dict[int, Callable[[Any, list], bool | None]]] = _NO_MENUS
+        self.resolvers: dict[int, Callable[[Any, list, list], bool | None]] = _NO_MENUS  # and chosen options
 
     # ------------------------------------------------------------ expressions
     def eval(self, node: Any, scope: dict) -> Any:

@@ -39,13 +39,17 @@ FINAL_PHASE = "(final scoring)"
 
 def run(ev: Evaluator, direct: tuple | None = None) -> None:
     """Run until a decision is pending or the game is over. `direct`, from `resolve`: a chosen option's
-    body that never waits for a decision, as (generated function, scope), run first as its frame would
-    be (a `break` or `return` in it unwinds the frames below alike)."""
+    body that never waits for a decision, as (generated function, scope), or a generated resolver of the
+    whole choice, as (function, choose frame, option) (codegen/resume.py); run first as the body's frame
+    would be (a `break` or `return` in it unwinds the frames below alike)."""
     st = ev.st
     stack = st.stack
     if direct is not None:
         try:
-            direct[0](ev, direct[1])
+            if len(direct) == 2:
+                direct[0](ev, direct[1])
+            elif direct[0](ev, direct[1], direct[2]):
+                return  # a generated option's body, and what follows it, opened the next decision
         except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
             _signal(ev, e)
     run_direct = ev.run_direct

@@ -26,6 +26,7 @@ class GeneratedEvaluator(Evaluator):
         self._exprs = g.exprs
         self._segments = self.segments = g.segments
         self.steppers = g.steps
+        self.resolvers = g.resolvers
         self._blocks = self.blocks = g.blocks
         self.menus = g.menus
 

@@ -69,7 +69,7 @@ class Builder(ResumeEmitter):
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
-        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
 
     def idx(self, n: Any) -> int:
         return self.index[id(n)]
@@ -275,6 +275,7 @@ class Builder(ResumeEmitter):
         for n in self.nodes:
             if type(n) is A.Choose:
                 self.menu(n)
+                self.resolver(n)
         done: set[int] = set()
         for e, key, extra in self.expression_roots():
             if id(e) not in done:

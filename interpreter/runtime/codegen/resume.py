@@ -35,6 +35,7 @@ class ResumeEmitter(StmtEmitter):
     susp: set[int]
     table: dict[str, list[str]]
     nodes: list[Any]
+    out: list[str]
     _parents: dict[int, set[tuple[int, int, int]]] | None = None
     _byid: dict[int, Any]
 
@@ -148,6 +149,35 @@ class ResumeEmitter(StmtEmitter):
     def chain(self, blk: A.Block, j: int, f: Fn) -> None:
         f.w(f"if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:")
         f.w(f"    return SG_{self.idx(blk)}_{j + 1}(ev, _G)")
+
+    def resolver(self, ch: A.Choose) -> None:
+        """`RV_<k>(ev, F, opt)`: the chosen option `opt` of the CHOOSE frame `F` (popped), as `resolve`
+        and the machine would run it: its values bound in the scope, its body run (or pushed, when it
+        may wait), then the rest of the block the `choose` is in."""
+        if not ch.items or any(type(i) is not A.Option for i in ch.items):
+            return  # options that components add (`options ... from`) go through `decisions.resolve`
+        k = self.idx(ch)
+        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):", f"    _at = N[{k}]", "    S = F[2]",
+                 "    _i = opt[0]"]
+        item: Any
+        for i, item in enumerate(ch.items):
+            lines.append(f"    {'if' if i == 0 else 'elif'} _i == {i}:")
+            lines += [f"        S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors)]
+            kb = self.idx(item.body)
+            if self._stops(item.body):
+                lines += [f"        _F = [{BLOCK}, N[{kb}], S, 0]", "        ev.st.stack.append(_F)",
+                          f"        return SG_{kb}_0(ev, _F)"]
+            else:
+                lines.append(f"        SG_{kb}_0(ev, S)")
+        par = self.parent_of(item.body)
+        if par is not None and par[0] is ch:
+            _, blk, j = par
+            lines += ["    _stk = ev.st.stack", "    _G = _stk[-1] if _stk else None",
+                      f"    if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:",
+                      f"        return SG_{self.idx(blk)}_{j + 1}(ev, _G)"]
+        lines.append("    return None")
+        self.out.append("\n".join(lines) + "\n")
+        self.table["RES"].append(f"{k}: RV_{k}")
 
     # ------------------------------------------------------------ starting a statement that may suspend
     def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
