@@ -32,7 +32,7 @@ from meeple.runtime.state import assert_state
 
 # Callers (game.py, views.py, state.py, tests) use these names through this module.
 __all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_frames", "frames_from_json",
-           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "run"]
+           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "resume", "run"]
 
 FINAL_PHASE = "(final scoring)"
 
@@ -131,6 +131,28 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
         except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
             _signal(ev, e)
+
+
+def resume(ev: Evaluator) -> None:
+    """Every decider has chosen: run the chosen options and on until the next decision (`run` after
+    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly."""
+    st = ev.st
+    f = st.stack[-1]
+    rv = ev.resolvers.get(id(f[1])) if f[0] == CHOOSE else None
+    if rv is None:
+        run(ev, resolve(ev))
+        return
+    pending = st.pending
+    p = pending["players"][0]
+    opt = pending["options"][p][pending["chosen"][p]]
+    st.stack.pop()
+    st.pending = None
+    try:
+        if rv(ev, f, opt):
+            return  # the next decision is open
+    except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
+        _signal(ev, e)
+    run(ev)
 
 
 def _signal(ev: Evaluator, e: Exception) -> None:
