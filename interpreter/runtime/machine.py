@@ -73,6 +73,7 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                     # stops at itself (pushing the same frames push() would), or pops the frame.
                     step = fns.get(f[3])
                     if step is not None:
+                        ev.hops = 0
                         if step(ev, f):
                             return  # a decision is open
                         continue
@@ -147,6 +148,7 @@ def resume(ev: Evaluator) -> None:
     opt = pending["options"][p][pending["chosen"][p]]
     st.stack.pop()
     st.pending = None
+    ev.hops = 0
     try:
         if rv(ev, f, opt):
             return  # the next decision is open

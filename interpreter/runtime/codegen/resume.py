@@ -28,7 +28,7 @@ from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
 from meeple.runtime.machine import push
 
 HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
-           "DEPTH_MSG": DEPTH_MESSAGE}
+           "DEPTH_MSG": DEPTH_MESSAGE, "MAXH": 64}
 
 
 class ResumeEmitter(StmtEmitter):
@@ -48,6 +48,18 @@ class ResumeEmitter(StmtEmitter):
 
     def _stops(self, b: A.Block) -> list[int]:
         return [j for j, s in enumerate(b.body) if id(s) in self.susp]
+
+    @staticmethod
+    def hop_lines(call: str, indent: str) -> list[str]:
+        """Go on with the stretch `call` directly, as the machine's next pass would. The hops since the
+        machine last called a stretch are counted (`ev.hops`): past MAXH, the stretch is left to the
+        machine, so that the Python stack stays shallow however many stretches run in a row."""
+        return [f"{indent}if ev.hops < MAXH:", f"{indent}    ev.hops += 1", f"{indent}    return {call}",
+                f"{indent}return None"]
+
+    def hop(self, call: str, f: Fn) -> None:
+        for line in self.hop_lines(call, ""):
+            f.w(line)
 
     def parent_of(self, b: A.Block) -> tuple[Any, A.Block, int] | None:
         """The statement whose frame or block lies right under a frame of block `b` whenever it is on the
@@ -100,7 +112,7 @@ class ResumeEmitter(StmtEmitter):
                 f.w(f"F[3] = {end + 1}")
                 self.start(body[end], f)
                 # Nothing was pushed (an `if` without a branch to run, a loop without a pass): go on.
-                f.w(f"return SG_{k}_{end + 1}(ev, F)")
+                self.hop(f"SG_{k}_{end + 1}(ev, F)", f)
             else:
                 f.w("_stk = st.stack")
                 f.w("_stk.pop()")
@@ -148,7 +160,9 @@ class ResumeEmitter(StmtEmitter):
 
     def chain(self, blk: A.Block, j: int, f: Fn) -> None:
         f.w(f"if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:")
-        f.w(f"    return SG_{self.idx(blk)}_{j + 1}(ev, _G)")
+        f.depth += 1
+        self.hop(f"SG_{self.idx(blk)}_{j + 1}(ev, _G)", f)
+        f.depth -= 1
 
     def resolver(self, ch: A.Choose) -> None:
         """`RV_<k>(ev, F, opt)`: the chosen option `opt` of the CHOOSE frame `F` (popped), as `resolve`
@@ -166,7 +180,7 @@ class ResumeEmitter(StmtEmitter):
             kb = self.idx(item.body)
             if self._stops(item.body):
                 lines += [f"        _F = [{BLOCK}, N[{kb}], S, 0]", "        ev.st.stack.append(_F)",
-                          f"        return SG_{kb}_0(ev, _F)"]
+                          *self.hop_lines(f"SG_{kb}_0(ev, _F)", "        ")]
             else:
                 lines.append(f"        SG_{kb}_0(ev, S)")
         par = self.parent_of(item.body)
@@ -174,7 +188,7 @@ class ResumeEmitter(StmtEmitter):
             _, blk, j = par
             lines += ["    _stk = ev.st.stack", "    _G = _stk[-1] if _stk else None",
                       f"    if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:",
-                      f"        return SG_{self.idx(blk)}_{j + 1}(ev, _G)"]
+                      *self.hop_lines(f"SG_{self.idx(blk)}_{j + 1}(ev, _G)", "        ")]
         lines.append("    return None")
         self.out.append("\n".join(lines) + "\n")
         self.table["RES"].append(f"{k}: RV_{k}")
@@ -185,7 +199,7 @@ class ResumeEmitter(StmtEmitter):
         if self._stops(b):
             f.w(f"_F = [{BLOCK}, {self.node(b)}, {scope}, 0]")
             f.w("_stk.append(_F)")
-            f.w(f"return SG_{self.idx(b)}_0(ev, _F)")
+            self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
         else:  # it cannot stop: run it without its frame (a signal in it unwinds the frames below alike)
             f.w(f"SG_{self.idx(b)}_0(ev, {scope})")
             f.w("return None")
@@ -278,7 +292,7 @@ class ResumeEmitter(StmtEmitter):
         if self._stops(b):
             f.w(f"_F = [{BLOCK}, {self.node(b)}, S, 0]")
             f.w("_stk.append(_F)")
-            f.w(f"return SG_{self.idx(b)}_0(ev, _F)")
+            self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
         else:  # never waits: run it as the machine would run its frame, without the frame
             f.w(f"SG_{self.idx(b)}_0(ev, S)")
 
