@@ -135,7 +135,6 @@ class ResumeEmitter(StmtEmitter):
             n = self.node(s)
             f.w(f"if _G is not None and _G[1] is {n}:")
             f.depth += 1
-            body = f"_stk.append([{BLOCK}, {self.node(s.body)}, _G[2], 0])"
             if t is A.For:
                 f.w("_it = _G[3]")
                 f.w("_i = _G[4]")
@@ -149,8 +148,11 @@ class ResumeEmitter(StmtEmitter):
                 f.w(f"        raise h_steps(ev, {n})")
                 if t is A.Repeat:
                     f.w("    _G[3] -= 1")
-            f.w(f"    {body}")
-            f.w("    return None")
+            f.w(f"    _F = [{BLOCK}, {self.node(s.body)}, _G[2], 0]")
+            f.w("    _stk.append(_F)")
+            f.depth += 1
+            self.hop(f"SG_{self.idx(s.body)}_0(ev, _F)", f)  # the next turn (bounded by the hops)
+            f.depth -= 1
             f.w("_stk.pop()")
             f.w("_G = _stk[-1] if _stk else None")
             self.chain(blk, j, f)
