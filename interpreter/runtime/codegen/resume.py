@@ -1,18 +1,18 @@
-"""Stretches of suspendable scripts that also do the frame work where they stop.
+"""Generated code that does the frame machine's work (docs/performance.md, "Generated code does ...").
 
 A block that may wait for a decision runs on the frame machine (machine.py) as a frame
-`[BLOCK, block, scope, index]`. Its generated stretches `SG_<k>_<i>(ev, F)` take that frame: each runs
-the statements from index i up to the next statement that may suspend, then starts that statement
-itself, exactly as `machine.push` would, writing the same frames: a `choose` pushes its CHOOSE frame
-and opens the decision (its player, its menu, the pending record), an `if` pushes the chosen branch
-and runs that branch's first stretch at once, a call of a suspendable procedure pushes its CALL and
-BLOCK frames and runs the body's first stretch, a `for` or `while` its first pass. A stretch that
-reaches the end of its block pops the block's frame. It returns True when a decision is open (the
-machine stops there), else None (the machine goes on with the frame on top).
+`[BLOCK, block, scope, index]`. Its stretches `SG_<k>_<i>(ev, F)` take that frame: each runs the
+statements from index i up to the next one that may wait, then starts that statement as
+`machine.push` would (a `choose` also opens its decision; an `if`, a loop, a block, a call or a phase
+pushes its frames and runs their first stretch). A block's last stretch pops its frame and, when the
+frame under it is the one its place in the script implies, does the machine's next pass (the next turn
+of a loop, the rest of the enclosing block). `RV_<k>(ev, F, opt)` runs a chosen option and goes on after
+its `choose`. Each returns True when a decision is open, else None (the machine goes on).
 
-The frames on the stack, the step count and every error are those of the reference machine: these
-functions only save the machine's passes between the frames (a dispatch, a dict lookup and a call
-each). Statement kinds that are rare at decision points (`trigger`, `simultaneous`) call `push` itself.
+The frames, the step count and every error are those of the machine's own passes, so saves do not
+change; a stretch that calls the next counts a hop (`ev.hops`), and past MAX_HOPS since the machine's
+last pass leaves it to the machine, which keeps the Python stack shallow. `trigger` and `simultaneous`
+are started by `push` itself.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from meeple.runtime.frames import BLOCK, CALL, CHOOSE, FOR, REPEAT, WHILE
 from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
 from meeple.runtime.machine import push
 
+MAX_HOPS = 64  # stretches called in a row by generated code before the machine takes over
 HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
-           "DEPTH_MSG": DEPTH_MESSAGE, "MAXH": 64}
+           "DEPTH_MSG": DEPTH_MESSAGE, "MAXH": MAX_HOPS}
 
 
 class ResumeEmitter(StmtEmitter):
@@ -39,12 +40,10 @@ class ResumeEmitter(StmtEmitter):
     _parents: dict[int, set[tuple[int, int, int]]] | None = None
     _byid: dict[int, Any]
 
-    def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:  # pragma: no cover - the builder's
-        raise NotImplementedError
-
-    def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
-                 tail: str | None = None, node: Any = None) -> None:  # pragma: no cover - the builder's
-        raise NotImplementedError
+    # provided by the builder (module.py)
+    dict_fn: Any
+    function: Any
+    framed_blocks: Any
 
     def _stops(self, b: A.Block) -> list[int]:
         return [j for j, s in enumerate(b.body) if id(s) in self.susp]
@@ -58,8 +57,7 @@ class ResumeEmitter(StmtEmitter):
                 f"{indent}return None"]
 
     def hop(self, call: str, f: Fn) -> None:
-        for line in self.hop_lines(call, ""):
-            f.w(line)
+        f.lines += ["    " * f.depth + line for line in self.hop_lines(call, "")]
 
     def parent_of(self, b: A.Block) -> tuple[Any, A.Block, int] | None:
         """The statement whose frame or block lies right under a frame of block `b` whenever it is on the
@@ -84,9 +82,6 @@ class ResumeEmitter(StmtEmitter):
             return None
         sid, bid, j = next(iter(found))
         return self._byid[sid], self._byid[bid], j
-
-    def framed_blocks(self) -> list[A.Block]:  # pragma: no cover - the builder's
-        raise NotImplementedError
 
     def segments(self, b: A.Block) -> None:
         k = self.idx(b)
@@ -173,8 +168,8 @@ class ResumeEmitter(StmtEmitter):
         if not ch.items or any(type(i) is not A.Option for i in ch.items):
             return  # options that components add (`options ... from`) go through `decisions.resolve`
         k = self.idx(ch)
-        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):", f"    _at = N[{k}]", "    S = F[2]",
-                 "    _i = opt[0]"]
+        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):",
+                 f"    _at = N[{k}]", "    S = F[2]", "    _i = opt[0]"]
         item: Any
         for i, item in enumerate(ch.items):
             lines.append(f"    {'if' if i == 0 else 'elif'} _i == {i}:")
