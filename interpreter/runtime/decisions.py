@@ -91,12 +91,22 @@ def _enumerate(ev: Evaluator, clause: A.Option, scope: dict) -> list[list]:
     return out
 
 
+def not_a_player(ev: Evaluator, node: Any, p: Any) -> RuntimeRuleError:
+    return ev.fail(node, f"`choose` needs a player, not {type_name(p)}")
+
+
+def no_option(node: Any, seat: int) -> RuntimeRuleError:
+    return RuntimeRuleError(Problem(
+        "R002", f"P{seat + 1} must choose but has no legal option", node.span,
+        hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+
+
 def open_decision(ev: Evaluator, f: list) -> None:
     node, scope = f[1], f[2]
     if f[0] == CHOOSE:
         p = ev.eval(node.player, scope)
         if type(p) is not Player:
-            raise ev.fail(node.player, f"`choose` needs a player, not {type_name(p)}")
+            raise not_a_player(ev, node.player, p)
         seat = int(p)
         menu = ev.menus.get(id(node))
         opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
@@ -116,9 +126,7 @@ def open_decision(ev: Evaluator, f: list) -> None:
             options[int(p)] = _menu(ev, node.choose, scope)
     for p in deciders:
         if not options[p]:
-            raise RuntimeRuleError(Problem(
-                "R002", f"P{p + 1} must choose but has no legal option", node.span,
-                hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+            raise no_option(node, p)
     ev.st.pending = {"players": deciders, "options": options, "chosen": {}}
 
 
@@ -183,7 +191,8 @@ def _kv(v: Any) -> str:
 def resolve(ev: Evaluator) -> tuple | None:
     """All players have chosen: pop the decision frame and start the chosen bodies. A chosen body that
     never waits for a decision and has a generated function is not pushed as a frame: it is returned, as
-    (function, scope), for `machine.run` to run first."""
+    (function, scope), for `machine.run` to run first; so is a generated resolver of the whole choice, as
+    (function, frame, option)."""
     st = ev.st
     pending = st.pending
     f = st.stack.pop()
@@ -191,6 +200,9 @@ def resolve(ev: Evaluator) -> tuple | None:
     if f[0] == CHOOSE:
         p = pending["players"][0]
         opt = pending["options"][p][pending["chosen"][p]]
+        rv = ev.resolvers.get(id(f[1]))
+        if rv is not None:  # generated: binds, runs the body and goes on (codegen/resume.py)
+            return rv, f, opt
         clause = f[1].items[opt[0]]
         if opt[2] < 0 and type(clause) is A.Option:  # `option_scope` inlined: every decision comes here
             scope = f[2]

@@ -74,6 +74,10 @@ class Evaluator(ValueOps, Budget):
         self.menus: dict[int, Callable[[Any, dict], list]] = _NO_MENUS  # generated menus, by id(choose)
         self.segments: dict[int, dict[int, Callable[[Any, dict], int]]] = _NO_MENUS  # and block stretches
         self.blocks: dict[int, Callable[[Any, dict], int]] = _NO_MENUS  # and blocks that never suspend
+        # and stretches of blocks that may suspend, each starting the statement it stops at (codegen/resume.py)
+        self.steppers: dict[int, dict[int, Callable[[Any, list], bool | None]]] = _NO_MENUS
+        self.resolvers: dict[int, Callable[[Any, list, list], bool | None]] = _NO_MENUS  # and chosen options
+        self.hops = 0  # stretches the generated code ran in a row since the machine's last pass (resume.py)
 
     # ------------------------------------------------------------ expressions
     def eval(self, node: Any, scope: dict) -> Any:

@@ -257,7 +257,7 @@ class Game:
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
             try:
-                M.run(ev, M.resolve(ev))
+                M.resume(ev)
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 

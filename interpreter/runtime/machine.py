@@ -32,24 +32,29 @@ from meeple.runtime.state import assert_state
 
 # Callers (game.py, views.py, state.py, tests) use these names through this module.
 __all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_frames", "frames_from_json",
-           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "run"]
+           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "resume", "run"]
 
 FINAL_PHASE = "(final scoring)"
 
 
 def run(ev: Evaluator, direct: tuple | None = None) -> None:
     """Run until a decision is pending or the game is over. `direct`, from `resolve`: a chosen option's
-    body that never waits for a decision, as (generated function, scope), run first as its frame would
-    be (a `break` or `return` in it unwinds the frames below alike)."""
+    body that never waits for a decision, as (generated function, scope), or a generated resolver of the
+    whole choice, as (function, choose frame, option) (codegen/resume.py); run first as the body's frame
+    would be (a `break` or `return` in it unwinds the frames below alike)."""
     st = ev.st
     stack = st.stack
     if direct is not None:
         try:
-            direct[0](ev, direct[1])
+            if len(direct) == 2:
+                direct[0](ev, direct[1])
+            elif direct[0](ev, direct[1], direct[2]):
+                return  # a generated option's body, and what follows it, opened the next decision
         except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
             _signal(ev, e)
     run_direct = ev.run_direct
     segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
+    steppers = ev.steppers
     while True:
         if not stack:
             if st.pending is None and not st.over:
@@ -61,9 +66,19 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
         k = f[0]
         try:
             if k == BLOCK:
+                block = f[1]
+                fns = steppers.get(id(block))
+                if fns is not None:
+                    # Generated code: the stretch from this index runs, then starts the statement it
+                    # stops at itself (pushing the same frames push() would), or pops the frame.
+                    step = fns.get(f[3])
+                    if step is not None:
+                        ev.hops = 0
+                        if step(ev, f):
+                            return  # a decision is open
+                        continue
                 # Run direct statements in one go (generated code, or the reference loop); leave the
                 # frame only to start a statement that may suspend.
-                block = f[1]
                 body = block.body
                 n = len(body)
                 i = f[3]
@@ -117,6 +132,29 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
         except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
             _signal(ev, e)
+
+
+def resume(ev: Evaluator) -> None:
+    """Every decider has chosen: run the chosen options and on until the next decision (`run` after
+    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly."""
+    st = ev.st
+    f = st.stack[-1]
+    rv = ev.resolvers.get(id(f[1])) if f[0] == CHOOSE else None
+    if rv is None:
+        run(ev, resolve(ev))
+        return
+    pending = st.pending
+    p = pending["players"][0]
+    opt = pending["options"][p][pending["chosen"][p]]
+    st.stack.pop()
+    st.pending = None
+    ev.hops = 0
+    try:
+        if rv(ev, f, opt):
+            return  # the next decision is open
+    except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
+        _signal(ev, e)
+    run(ev)
 
 
 def _signal(ev: Evaluator, e: Exception) -> None:

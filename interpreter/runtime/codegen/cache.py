@@ -21,7 +21,7 @@ from typing import Any
 
 from meeple.language.model import Ruleset
 from meeple.loading.cache import cache_dir
-from meeple.runtime.codegen import support, tables
+from meeple.runtime.codegen import resume, support, tables
 from meeple.runtime.codegen.module import Builder, number_nodes
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
@@ -43,6 +43,8 @@ class Generated:
 
     exprs: dict[int, Any]
     segments: dict[int, dict[int, Any]]
+    steps: dict[int, dict[int, Any]]
+    resolvers: dict[int, Any]
     menus: dict[int, Any]
     blocks: dict[int, Any]
     source_path: str | None
@@ -95,6 +97,7 @@ def _bind(rs: Ruleset) -> Generated:
     code, path = _code(rs)
     nodes = number_nodes(rs)
     env: dict[str, Any] = dict(support.HELPERS)
+    env.update(resume.HELPERS)
     env.update(N=nodes, SH=tables.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], HB={}, OPTS={})
     exec(code, env)  # noqa: S102 - our own generated code, from the ruleset's AST, never from input text
     for var, (prefix, name) in env["SHARED"]:
@@ -119,4 +122,4 @@ def _bind(rs: Ruleset) -> Generated:
     events = set(rs.events) | {ev for c in rs.components for ev in c.options}
     env["OPTS"].update({ev: [tuple(clauses[id(o)] for o in c.options.get(ev, ())) for c in rs.components]
                         for ev in events})
-    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["MENU"]), by_id(t["BLK"]), path)
+    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["STEP"]), by_id(t["RES"]), by_id(t["MENU"]), by_id(t["BLK"]), path)

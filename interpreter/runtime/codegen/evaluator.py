@@ -14,6 +14,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.cache import generated
 from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.limits import MAX_STEPS
 from meeple.runtime.state import GameState
 
 
@@ -21,12 +22,28 @@ class GeneratedEvaluator(Evaluator):
     """Runs a ruleset through its generated Python module (codegen/module.py)."""
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
+        # Every game and every copy makes an evaluator: what does not depend on the game (the ruleset's
+        # tables and generated functions) is set up once per ruleset and copied in as one dict.
+        cache = rs._compiled
+        proto = cache.get("evaluator") if cache is not None else None
+        if proto is not None:
+            self.__dict__.update(proto)
+            self.st = state
+            self.limit = state.steps + MAX_STEPS
+            self.depth = 0
+            self.sources = []
+            return
         super().__init__(rs, state)
         g = generated(rs)
         self._exprs = g.exprs
         self._segments = self.segments = g.segments
+        self.steppers = g.steps
+        self.resolvers = g.resolvers
         self._blocks = self.blocks = g.blocks
         self.menus = g.menus
+        # what is per game: the state, the budgets (limits.py) and the running components
+        per_game = ("st", "limit", "depth", "sources")
+        rs._compiled["evaluator"] = {k: v for k, v in self.__dict__.items() if k not in per_game}
 
     def eval(self, node: Any, scope: dict) -> Any:
         f = self._exprs.get(id(node))

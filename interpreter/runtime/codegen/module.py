@@ -4,10 +4,11 @@ Generated, per ruleset (names are the AST node's index in a deterministic walk o
 
 * `PR_<proc>(ev, args...)`, `PH_<phase>(ev)`, `HB_<k>(ev, self, owner)`: procedures, phases and
   handlers that never wait for a decision, as plain Python functions with Python locals.
-* `SG_<k>_<i>(ev, S)`: the statements of block k from index i up to its next statement that may
-  wait for a decision, returning that index. The frame machine (machine.py) keeps its frames as they
-  were (`[BLOCK, block, scope, index]`), so saves and copies do not change: the frames are the
-  resumption points, and each stretch between two of them is one straight Python function.
+* `SG_<k>_<i>(ev, F)`: the statements of block k from index i up to its next statement that may
+  wait for a decision, which it then starts as the frame machine would (codegen/resume.py). The frame
+  machine (machine.py) keeps its frames as they were (`[BLOCK, block, scope, index]`), so saves and
+  copies do not change: the frames are the resumption points, and each stretch between two of them is
+  one straight Python function. `SG_<k>_0(ev, S)`: a block that never waits, run directly.
 * `MN_<k>(ev, S)`: the legal options of menu k, without labels; `OC_<k>(ev, c, out, i, j)`: the
   options one component adds to a menu; `E_<k>(ev, S)`: expressions the machine evaluates (labels,
   tests of loops that are frames, scores).
@@ -21,7 +22,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.exprs import Fn
 from meeple.runtime.codegen.flow import Definite
-from meeple.runtime.codegen.stmts import StmtEmitter
+from meeple.runtime.codegen.resume import ResumeEmitter
 from meeple.runtime.library import REGISTRY
 from meeple.runtime.render import subnodes
 
@@ -56,7 +57,7 @@ def _bound_names(nodes: list[Any], rs: Ruleset) -> set[str]:
     return names
 
 
-class Builder(StmtEmitter):
+class Builder(ResumeEmitter):
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self.prims = REGISTRY
@@ -68,7 +69,7 @@ class Builder(StmtEmitter):
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
-        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
 
     def idx(self, n: Any) -> int:
         return self.index[id(n)]
@@ -125,23 +126,6 @@ class Builder(StmtEmitter):
         f.entry = self.flow.get(key, frozenset()) | extra
         f.definite = set(f.entry)
         return f
-
-    def segments(self, b: A.Block) -> None:
-        k = self.idx(b)
-        body = b.body
-        stops = [j for j, s in enumerate(body) if id(s) in self.susp]
-        starts = [0] + [j + 1 for j in stops]
-        entries = []
-        for s in starts:
-            end = next((j for j in stops if j >= s), len(body))
-            f = self.dict_fn((id(b), s))
-            for st in body[s:end]:
-                self.stmt(st, f)
-            self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {end}", node=body[s] if s < end else b)
-            entries.append(f"{s}: SG_{k}_{s}")
-        self.table["SEG"].append(f"{k}: {{{', '.join(entries)}}}")
-        if not stops:
-            self.table["BLK"].append(f"{k}: SG_{k}_0")
 
     def expression(self, n: Any, key: Any, extra: frozenset[str]) -> None:
         k = self.idx(n)
@@ -291,6 +275,7 @@ class Builder(StmtEmitter):
         for n in self.nodes:
             if type(n) is A.Choose:
                 self.menu(n)
+                self.resolver(n)
         done: set[int] = set()
         for e, key, extra in self.expression_roots():
             if id(e) not in done:

@@ -1,0 +1,299 @@
+"""Generated code that does the frame machine's work (docs/performance.md, "Generated code does ...").
+
+A block that may wait for a decision runs on the frame machine (machine.py) as a frame
+`[BLOCK, block, scope, index]`. Its stretches `SG_<k>_<i>(ev, F)` take that frame: each runs the
+statements from index i up to the next one that may wait, then starts that statement as
+`machine.push` would (a `choose` also opens its decision; an `if`, a loop, a block, a call or a phase
+pushes its frames and runs their first stretch). A block's last stretch pops its frame and, when the
+frame under it is the one its place in the script implies, does the machine's next pass (the next turn
+of a loop, the rest of the enclosing block). `RV_<k>(ev, F, opt)` runs a chosen option and goes on after
+its `choose`. Each returns True when a decision is open, else None (the machine goes on).
+
+The frames, the step count and every error are those of the machine's own passes, so saves do not
+change; a stretch that calls the next counts a hop (`ev.hops`), and past MAX_HOPS since the machine's
+last pass leaves it to the machine, which keeps the Python stack shallow. `trigger` and `simultaneous`
+are started by `push` itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.codegen.exprs import Fn
+from meeple.runtime.codegen.stmts import StmtEmitter
+from meeple.runtime.decisions import no_option, not_a_player
+from meeple.runtime.frames import BLOCK, CALL, CHOOSE, FOR, REPEAT, WHILE
+from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
+from meeple.runtime.machine import push
+
+MAX_HOPS = 64  # stretches called in a row by generated code before the machine takes over
+HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
+           "DEPTH_MSG": DEPTH_MESSAGE, "MAXH": MAX_HOPS}
+
+
+class ResumeEmitter(StmtEmitter):
+    susp: set[int]
+    table: dict[str, list[str]]
+    nodes: list[Any]
+    out: list[str]
+    _parents: dict[int, set[tuple[int, int, int]]] | None = None
+    _byid: dict[int, Any]
+
+    # provided by the builder (module.py)
+    dict_fn: Any
+    function: Any
+    framed_blocks: Any
+
+    def _stops(self, b: A.Block) -> list[int]:
+        return [j for j, s in enumerate(b.body) if id(s) in self.susp]
+
+    @staticmethod
+    def hop_lines(call: str, indent: str) -> list[str]:
+        """Go on with the stretch `call` directly, as the machine's next pass would. The hops since the
+        machine last called a stretch are counted (`ev.hops`): past MAXH, the stretch is left to the
+        machine, so that the Python stack stays shallow however many stretches run in a row."""
+        return [f"{indent}if ev.hops < MAXH:", f"{indent}    ev.hops += 1", f"{indent}    return {call}",
+                f"{indent}return None"]
+
+    def hop(self, call: str, f: Fn) -> None:
+        f.lines += ["    " * f.depth + line for line in self.hop_lines(call, "")]
+
+    def parent_of(self, b: A.Block) -> tuple[Any, A.Block, int] | None:
+        """The statement whose frame or block lies right under a frame of block `b` whenever it is on the
+        stack, with the block that statement is in and its index there; None when `b` may be entered
+        from several places, or from a call (a CALL frame lies under it then)."""
+        if self._parents is None:
+            self._parents = {}
+            for blk in self.framed_blocks():
+                for j in self._stops(blk):
+                    s: Any = blk.body[j]
+                    t = type(s)
+                    kids = [s.then, s.orelse] if t is A.If else [s] if t is A.Block else \
+                        [i.body for i in s.items if type(i) is A.Option] if t is A.Choose else \
+                        [s.body] if t in (A.For, A.While, A.Repeat) else \
+                        [self.rs.phases[s.name]] if t is A.Phase else []
+                    for kid in kids:
+                        if kid is not None:
+                            self._parents.setdefault(id(kid), set()).add((id(s), id(blk), j))
+            self._byid = {id(n): n for n in self.nodes}
+        found = self._parents.get(id(b), set())
+        if len(found) != 1:  # a procedure's body is never listed (a CALL frame lies under it)
+            return None
+        sid, bid, j = next(iter(found))
+        return self._byid[sid], self._byid[bid], j
+
+    def segments(self, b: A.Block) -> None:
+        k = self.idx(b)
+        body = b.body
+        stops = self._stops(b)
+        if not stops:
+            # A block that never waits: one function of the scope, run directly (resolve, exec_block), or
+            # as a frame's only stretch by the machine's generic path (it then pops the frame).
+            f = self.dict_fn((id(b), 0))
+            for st in body:
+                self.stmt(st, f)
+            self.function(f"def SG_{k}_0(ev, S):", f, tail=f"return {len(body)}", node=body[0] if body else b)
+            self.table["SEG"].append(f"{k}: {{0: SG_{k}_0}}")
+            self.table["BLK"].append(f"{k}: SG_{k}_0")
+            return
+        entries = []
+        for s in [0] + [j + 1 for j in stops]:
+            end = next((j for j in stops if j >= s), len(body))
+            f = self.dict_fn((id(b), s))
+            for st in body[s:end]:
+                self.stmt(st, f)
+            if end < len(body):
+                f.w(f"F[3] = {end + 1}")
+                self.start(body[end], f)
+                # Nothing was pushed (an `if` without a branch to run, a loop without a pass): go on.
+                self.hop(f"SG_{k}_{end + 1}(ev, F)", f)
+            else:
+                f.w("_stk = st.stack")
+                f.w("_stk.pop()")
+                self.finish(b, f)
+            self.function(f"def SG_{k}_{s}(ev, F):", f, pre=("    S = F[2]",), node=body[s] if s < end else b)
+            entries.append(f"{s}: SG_{k}_{s}")
+        self.table["STEP"].append(f"{k}: {{{', '.join(entries)}}}")
+
+    def finish(self, b: A.Block, f: Fn) -> None:
+        """After block `b` popped its frame: the machine's next passes, when the frame under it is known
+        (checked at run time: the machine does them otherwise): the next turn of the loop whose body `b`
+        is, or the rest of the block that the statement `b` belongs to is in."""
+        par = self.parent_of(b)
+        if par is None:
+            return
+        s, blk, j = par
+        t = type(s)
+        f.w("_G = _stk[-1] if _stk else None")
+        if t in (A.For, A.While, A.Repeat):
+            n = self.node(s)
+            f.w(f"if _G is not None and _G[1] is {n}:")
+            f.depth += 1
+            if t is A.For:
+                f.w("_it = _G[3]")
+                f.w("_i = _G[4]")
+                f.w("if _i < len(_it):")
+                f.w(f"    _G[2][{s.var!r}] = _it[_i]")
+                f.w("    _G[4] = _i + 1")
+            else:
+                f.w(f"if E_{self.idx(s.test)}(ev, _G[2]):" if t is A.While else "if _G[3] > 0:")
+                f.w("    st.steps += 1")
+                f.w("    if st.steps > ev.limit:")
+                f.w(f"        raise h_steps(ev, {n})")
+                if t is A.Repeat:
+                    f.w("    _G[3] -= 1")
+            f.w(f"    _F = [{BLOCK}, {self.node(s.body)}, _G[2], 0]")
+            f.w("    _stk.append(_F)")
+            f.depth += 1
+            self.hop(f"SG_{self.idx(s.body)}_0(ev, _F)", f)  # the next turn (bounded by the hops)
+            f.depth -= 1
+            f.w("_stk.pop()")
+            f.w("_G = _stk[-1] if _stk else None")
+            self.chain(blk, j, f)
+            f.depth -= 1
+        else:
+            self.chain(blk, j, f)
+
+    def chain(self, blk: A.Block, j: int, f: Fn) -> None:
+        f.w(f"if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:")
+        f.depth += 1
+        self.hop(f"SG_{self.idx(blk)}_{j + 1}(ev, _G)", f)
+        f.depth -= 1
+
+    def resolver(self, ch: A.Choose) -> None:
+        """`RV_<k>(ev, F, opt)`: the chosen option `opt` of the CHOOSE frame `F` (popped), as `resolve`
+        and the machine would run it: its values bound in the scope, its body run (or pushed, when it
+        may wait), then the rest of the block the `choose` is in."""
+        if not ch.items or any(type(i) is not A.Option for i in ch.items):
+            return  # options that components add (`options ... from`) go through `decisions.resolve`
+        k = self.idx(ch)
+        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):",
+                 f"    _at = N[{k}]", "    S = F[2]", "    _i = opt[0]"]
+        item: Any
+        for i, item in enumerate(ch.items):
+            lines.append(f"    {'if' if i == 0 else 'elif'} _i == {i}:")
+            lines += [f"        S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors)]
+            kb = self.idx(item.body)
+            if self._stops(item.body):
+                lines += [f"        _F = [{BLOCK}, N[{kb}], S, 0]", "        ev.st.stack.append(_F)",
+                          *self.hop_lines(f"SG_{kb}_0(ev, _F)", "        ")]
+            else:
+                lines.append(f"        SG_{kb}_0(ev, S)")
+        par = self.parent_of(item.body)
+        if par is not None and par[0] is ch:
+            _, blk, j = par
+            lines += ["    _stk = ev.st.stack", "    _G = _stk[-1] if _stk else None",
+                      f"    if _G is not None and _G[1] is {self.node(blk)} and _G[3] == {j + 1}:",
+                      *self.hop_lines(f"SG_{self.idx(blk)}_{j + 1}(ev, _G)", "        ")]
+        lines.append("    return None")
+        self.out.append("\n".join(lines) + "\n")
+        self.table["RES"].append(f"{k}: RV_{k}")
+
+    # ------------------------------------------------------------ starting a statement that may suspend
+    def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
+        """Push a frame for block `b` (a script that suspends) and run its first stretch."""
+        if self._stops(b):
+            f.w(f"_F = [{BLOCK}, {self.node(b)}, {scope}, 0]")
+            f.w("_stk.append(_F)")
+            self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
+        else:  # it cannot stop: run it without its frame (a signal in it unwinds the frames below alike)
+            f.w(f"SG_{self.idx(b)}_0(ev, {scope})")
+            f.w("return None")
+
+    def start(self, s: Any, f: Fn) -> None:
+        t = type(s)
+        n = self.node(s)
+        if t in (A.Trigger, A.Simultaneous) or (t in (A.ExprStmt, A.Assign) and not self._call_ok(s)):
+            f.w(f"h_push(ev, {n}, S)")
+            f.w("return None")
+            return
+        # machine.push: one step, and a bounded stack
+        f.w("st.steps += 1")
+        f.w("if st.steps > ev.limit:")
+        f.w(f"    raise h_steps(ev, {n})")
+        f.w("_stk = st.stack")
+        f.w("if len(_stk) > MAXF:")
+        f.w(f"    raise h_fail(ev, {n}, DEPTH_MSG)")
+        if t is A.Choose:
+            f.w(f"_stk.append([{CHOOSE}, {n}, S])")
+            # decisions.open_decision, for one player
+            f.w(f"_p = {self.expr(s.player, f)}")
+            f.w("if type(_p) is not Player:")
+            f.w(f"    raise h_no_player(ev, {self.node(s.player)}, _p)")
+            f.w(f"_o = MN_{self.idx(s)}(ev, S)")
+            f.w("if not _o:")
+            f.w(f"    raise h_no_option({n}, int(_p))")
+            f.w("_s = int(_p)")
+            f.w("st.pending = {'players': [_s], 'options': {_s: _o}, 'chosen': {}}")
+            f.w("return True")
+        elif t is A.Block:
+            self.enter_block(s, "S", f)
+        elif t is A.If:
+            f.w(f"if {self.expr(s.test, f)}:")
+            f.depth += 1
+            self.branch_start(s.then, f)
+            f.depth -= 1
+            if s.orelse is not None:
+                f.w("else:")
+                f.depth += 1
+                self.branch_start(s.orelse, f)
+                f.depth -= 1
+        elif t is A.For:
+            f.w(f"_it = list(ev.iterate({self.expr(s.iter, f)}, {self.node(s.iter)}))")
+            f.w(f"ev.spend(len(_it), {n})")
+            f.w(f"_L = [{FOR}, {n}, S, _it, 0]")
+            f.w("_stk.append(_L)")
+            # the machine's first pass of the FOR frame
+            f.w("if _it:")
+            f.w(f"    S[{s.var!r}] = _it[0]")
+            f.w("    _L[4] = 1")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+            f.w("_stk.pop()")
+        elif t is A.While:
+            f.w(f"_stk.append([{WHILE}, {n}, S])")
+            f.w(f"if {self.expr(s.test, f)}:")  # the machine's first pass of the WHILE frame
+            f.w("    st.steps += 1")
+            f.w("    if st.steps > ev.limit:")
+            f.w(f"        raise h_steps(ev, {n})")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+            f.w("_stk.pop()")
+        elif t is A.Repeat:
+            f.w(f"_L = [{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})]")
+            f.w("_stk.append(_L)")
+            f.w("if _L[3] > 0:")  # the machine's first pass of the REPEAT frame
+            f.w("    st.steps += 1")
+            f.w("    if st.steps > ev.limit:")
+            f.w(f"        raise h_steps(ev, {n})")
+            f.w("    _L[3] -= 1")
+            f.depth += 1
+            self.enter_block(s.body, "S", f)
+            f.depth -= 1
+            f.w("_stk.pop()")
+        elif t is A.Phase:
+            f.w(f"st.phase = {s.name!r}")
+            self.enter_block(self.rs.phases[s.name], "{}", f)
+        else:  # a call of a procedure that may suspend: its arguments, a CALL frame, its body
+            call: Any = s.expr if t is A.ExprStmt else s.value
+            proc = self.rs.procedures[call.func]
+            args = ", ".join(f"{p!r}: {self.expr(a, f)}" for p, a in zip(proc.params, call.args))
+            f.w(f"_a = {{{args}}}")
+            f.w(f"_stk.append([{CALL}, {n}, S])")
+            self.enter_block(proc.body, "_a", f)
+
+    def branch_start(self, b: A.Block, f: Fn) -> None:
+        if self._stops(b):
+            f.w(f"_F = [{BLOCK}, {self.node(b)}, S, 0]")
+            f.w("_stk.append(_F)")
+            self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
+        else:  # never waits: run it as the machine would run its frame, without the frame
+            f.w(f"SG_{self.idx(b)}_0(ev, S)")
+
+    def _call_ok(self, s: Any) -> bool:
+        call: Any = s.expr if type(s) is A.ExprStmt else s.value
+        proc = self.rs.procedures.get(call.func) if type(call) is A.Call else None
+        return proc is not None and len(call.args) == len(proc.params)
