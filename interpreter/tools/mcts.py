@@ -35,7 +35,16 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.runtime.decisions import key
-from meeple.tools.policy import GreedyAgent, after, forget_sealed, heuristic, options, rewards
+from meeple.tools.policy import (
+    FOLLOW_UPS,
+    GreedyAgent,
+    after,
+    follow_up,
+    forget_sealed,
+    heuristic,
+    options,
+    rewards,
+)
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -43,6 +52,7 @@ if TYPE_CHECKING:
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1], as ISMCTS papers use
 SAMPLE = 8  # options tried by a guided rollout decision: enough to find a good one, cheap on big menus
 GUESSES = 4  # deals of the others' sealed choices when judging a sealed option for a prior
+ROLLOUT_GUESSES = 2  # fewer in a rollout's sealed choice, made far more often
 
 
 class Node:
@@ -79,7 +89,7 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
-                 prior: float = 0.0) -> None:
+                 prior: float = 0.0, sealed: str = "search") -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
@@ -87,11 +97,24 @@ class MctsAgent:
         self.exploration = exploration
         self.guide = guide
         self.prior = prior
+        self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
         if n == 1:
             return 0
+        root = self.search(game, player)
+        stats = root.stats.get(player, {})
+        best, best_rank = 0, (-1.0, -1.0)
+        for i, o in enumerate(game.state.pending["options"][player]):
+            s = stats.get(key(o))
+            rank = (s[0], s[1]) if s else (0.0, 0.0)
+            if rank > best_rank:
+                best, best_rank = i, rank
+        return best
+
+    def search(self, game: Game, player: int) -> Node:
+        """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
         keys = [key(o) for o in game.state.pending["options"][player]]
         if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
@@ -107,14 +130,7 @@ class MctsAgent:
                 break
             self._iterate(game, player, root)
             done += 1
-        stats = root.stats.get(player, {})
-        best, best_rank = 0, (-1.0, -1.0)
-        for i, k in enumerate(keys):
-            s = stats.get(k)
-            rank = (s[0], s[1]) if s else (0.0, 0.0)
-            if rank > best_rank:
-                best, best_rank = i, rank
-        return best
+        return root
 
     def _iterate(self, game: Game, player: int, root: Node) -> None:
         rng = self.rng
@@ -131,11 +147,12 @@ class MctsAgent:
             picks: list[tuple[int, int, str]] = []
             expanded = False
             # Every decider picks before any pick is applied: a sealed choice never sees another.
+            modelled = self.sealed == "greedy" and len(pending["players"]) > 1
             for s in deciders:
                 keys = [key(o) for o in pending["options"][s]]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
-                if self.prior > 0 and any(k not in prior for k in keys):
+                if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
                     for k, p in zip(keys, scaled(self._one_ply(g, s)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
@@ -144,8 +161,13 @@ class MctsAgent:
                         stats[k] = [0.0, 0.0, 1.0]
                     else:
                         st[2] += 1
-                i = self._select(stats, prior, keys)
-                expanded = expanded or stats[keys[i]][0] == 0
+                if modelled and s != player:
+                    # Another seat's sealed choice, as the greedy bot would make it: the option its
+                    # one-move judgement (guessing the others' choices) rates best, the first on ties.
+                    i = max(range(len(keys)), key=lambda j: (prior[keys[j]], -j))
+                else:
+                    i = self._select(stats, prior, keys)
+                    expanded = expanded or stats[keys[i]][0] == 0
                 picks.append((s, i, keys[i]))
                 path.append((stats, s, keys[i]))
             for s, i, _ in picks:
@@ -172,6 +194,8 @@ class MctsAgent:
     def _rollout_pick(self, g: Game, seat: int) -> int:
         rng = self.rng
         n = g.num_actions(seat)
+        if n > 1 and self.sealed == "greedy" and len(g.state.pending["players"]) > 1:
+            return self._sealed_pick(g, seat)
         if n == 1 or self.guide <= 0 or rng.random() >= self.guide:
             return rng.randrange(n)
         best: list[int] = []
@@ -186,10 +210,31 @@ class MctsAgent:
                 best.append(j)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
+    def _sealed_pick(self, g: Game, seat: int) -> int:
+        """A rollout's sealed choice, made as the greedy bot makes it: the option whose result, over a
+        few guesses of the other deciders' choices, the heuristic rates best (after the seat's own
+        follow-up decisions), the first on ties; at most SAMPLE options, always with the first (the
+        ruleset's default). Choices already made in this rollout are forgotten first: sealed."""
+        h = g.copy()
+        forget_sealed(h, seat)
+        n = h.num_actions(seat)
+        tried = range(n) if n <= SAMPLE else sorted({0, *self.rng.sample(range(1, n), SAMPLE - 1)})
+        values = self._sealed_values(h, seat, list(tried), ROLLOUT_GUESSES)
+        return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
+
+    def _sealed_values(self, g: Game, seat: int, tried: list[int], guesses: int) -> list[float]:
+        others = [s for s in g.deciders if s != seat]
+        deals = [self.rng.getrandbits(62) for _ in range(guesses)]
+        return [sum(follow_up(after(g, j, seat, others, d), seat, [FOLLOW_UPS]) for d in deals) / guesses
+                for j in tried]
+
     def _one_ply(self, g: Game, seat: int) -> list[float]:
         """Each option's value one move ahead on this determinization; in a sealed decision, averaged
-        over a few random guesses of the other deciders' choices (the same guesses for every option)."""
+        over a few random guesses of the other deciders' choices (the same guesses for every option),
+        and, with `sealed=greedy`, after the seat's own follow-up decisions, as greedy judges it."""
         others = [s for s in g.deciders if s != seat]
+        if others and self.sealed == "greedy":
+            return self._sealed_values(g, seat, list(range(g.num_actions(seat))), GUESSES)
         deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
         out = []
         for j in range(g.num_actions(seat)):
