@@ -139,3 +139,16 @@ def test_a_rollouts_sealed_choice_does_not_see_the_choices_made_before_it(bids):
 def test_sealed_greedy_plays_whole_games_with_sealed_decisions(bids):
     r = play_game(bids, 2, 3, "mcts:10:cut=4:prior=2:sealed=greedy,greedy")
     assert r.winners and r.decisions == 4
+
+
+def test_with_others_greedy_only_the_searching_seat_explores():
+    g = play_cells([5])  # O to move
+    root = MctsAgent(2, iterations=80, others="greedy").search(g, 1)
+    assert sum(s[0] for s in root.stats[1].values()) == 80
+    replies = [child.stats[0] for child in root.children.values() if 0 in child.stats]
+    assert replies  # X replied inside the tree
+    for stats in replies:  # after each O move, X always answers the same way: greedy's move
+        assert len({k for k, s in stats.items() if s[0] > 0}) == 1
+    searched = MctsAgent(2, iterations=80).search(g, 1)
+    assert any(len({k for k, s in child.stats[0].items() if s[0] > 0}) > 1
+               for child in searched.children.values() if 0 in child.stats)

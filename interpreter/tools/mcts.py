@@ -76,6 +76,12 @@ def value(g: Game, seat: int) -> float:
     return float(heuristic(g, seat))
 
 
+def judged(g: Game, seat: int) -> float:
+    """What the greedy bot maximises: the heuristic after the seat's own follow-up decisions; a won
+    game above everything, a lost one below."""
+    return value(g, seat) if g.is_over else follow_up(g, seat, [FOLLOW_UPS])
+
+
 def scaled(values: list[float]) -> list[float]:
     """Values scaled to [0, 1] among siblings (0.5 when they are all equal), as rewards are."""
     lo, hi = min(values), max(values)
@@ -89,7 +95,7 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
-                 prior: float = 0.0, sealed: str = "search") -> None:
+                 prior: float = 0.0, sealed: str = "search", others: str = "search") -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
@@ -98,6 +104,7 @@ class MctsAgent:
         self.guide = guide
         self.prior = prior
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
+        self.others = others  # "search" (every seat searches) or "greedy" (other seats decide as greedy)
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
@@ -147,13 +154,14 @@ class MctsAgent:
             picks: list[tuple[int, int, str]] = []
             expanded = False
             # Every decider picks before any pick is applied: a sealed choice never sees another.
-            modelled = self.sealed == "greedy" and len(pending["players"]) > 1
+            sealed = len(pending["players"]) > 1
+            modelled = self.others == "greedy" or (self.sealed == "greedy" and sealed)
             for s in deciders:
                 keys = [key(o) for o in pending["options"][s]]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
                 if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
-                    for k, p in zip(keys, scaled(self._one_ply(g, s)), strict=True):
+                    for k, p in zip(keys, scaled(self._one_ply(g, s, modelled)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
                     st = stats.get(k)
@@ -162,8 +170,8 @@ class MctsAgent:
                     else:
                         st[2] += 1
                 if modelled and s != player:
-                    # Another seat's sealed choice, as the greedy bot would make it: the option its
-                    # one-move judgement (guessing the others' choices) rates best, the first on ties.
+                    # Another seat's choice, as the greedy bot would make it: the option its one-move
+                    # judgement (guessing the others' sealed choices) rates best, the first on ties.
                     i = max(range(len(keys)), key=lambda j: (prior[keys[j]], -j))
                 else:
                     i = self._select(stats, prior, keys)
@@ -219,22 +227,21 @@ class MctsAgent:
         forget_sealed(h, seat)
         n = h.num_actions(seat)
         tried = range(n) if n <= SAMPLE else sorted({0, *self.rng.sample(range(1, n), SAMPLE - 1)})
-        values = self._sealed_values(h, seat, list(tried), ROLLOUT_GUESSES)
+        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES)
         return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
 
-    def _sealed_values(self, g: Game, seat: int, tried: list[int], guesses: int) -> list[float]:
+    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int) -> list[float]:
         others = [s for s in g.deciders if s != seat]
         deals = [self.rng.getrandbits(62) for _ in range(guesses)]
-        return [sum(follow_up(after(g, j, seat, others, d), seat, [FOLLOW_UPS]) for d in deals) / guesses
-                for j in tried]
+        return [sum(judged(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
 
-    def _one_ply(self, g: Game, seat: int) -> list[float]:
+    def _one_ply(self, g: Game, seat: int, as_greedy: bool = False) -> list[float]:
         """Each option's value one move ahead on this determinization; in a sealed decision, averaged
-        over a few random guesses of the other deciders' choices (the same guesses for every option),
-        and, with `sealed=greedy`, after the seat's own follow-up decisions, as greedy judges it."""
+        over a few random guesses of the other deciders' choices (the same guesses for every option).
+        `as_greedy`: judged as the greedy bot judges, after the seat's own follow-up decisions."""
         others = [s for s in g.deciders if s != seat]
-        if others and self.sealed == "greedy":
-            return self._sealed_values(g, seat, list(range(g.num_actions(seat))), GUESSES)
+        if as_greedy:
+            return self._greedy_values(g, seat, list(range(g.num_actions(seat))), GUESSES if others else 1)
         deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
         out = []
         for j in range(g.num_actions(seat)):
