@@ -161,7 +161,11 @@ class MctsAgent:
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
                 if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
-                    for k, p in zip(keys, scaled(self._one_ply(g, s, modelled)), strict=True):
+                    # A sealed choice modelled as greedy's is judged as greedy judges it, after the
+                    # seat's own follow-ups (one move ahead shows little there); else one move ahead,
+                    # as guided rollouts judge (follow-ups at every node would cost 3 times as much).
+                    as_greedy = modelled and sealed
+                    for k, p in zip(keys, scaled(self._one_ply(g, s, as_greedy)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
                     st = stats.get(k)
