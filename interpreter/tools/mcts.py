@@ -25,6 +25,13 @@ Two optional uses of the heuristic make the search play better than its random p
   bot's judgement (several determinizations); deeper, one move ahead on the iteration's determinization.
   Good options are tried first and bad ones rarely, which is what big menus (a sealed bid of 0 to 25)
   need: without a prior every option must be tried before any is tried twice.
+
+Two optional models of the other seats, for small budgets where their own search is mostly noise:
+
+- `sealed="greedy"`: at a sealed decision, the other deciders in the tree, and every decider in a
+  rollout, choose as the greedy bot does (others' choices guessed at random, own follow-ups taken).
+- `others="greedy"`: every choice of another seat in the tree is the best one move ahead (as greedy,
+  with follow-ups at sealed decisions), so the tree branches only on the searching seat's options.
 """
 
 from __future__ import annotations
