@@ -170,7 +170,7 @@ def _need_matplotlib() -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i of every ruleset "
               "uses the seed derived from (seed, i).")
 @click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
-              "the seats: random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (BUDGET: iterations such as "
+              "the seats: random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (BUDGET: iterations such as "
               "400, or time such as 1s; see docs/agents.md).")
 @workers_option
 @backend_options

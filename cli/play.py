@@ -261,7 +261,7 @@ class Session:
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
               help="Bots for the other seats, cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (default mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
+                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (default mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
 @click.option("--load", "load_path", default=None, metavar="FILE",

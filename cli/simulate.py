@@ -26,7 +26,7 @@ from meeple.cli.runs import (
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
               help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M] (BUDGET: iterations such as 400, or time such as 1s).")
+                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (BUDGET: iterations such as 400, or time such as 1s).")
 @workers_option
 @backend_options
 @click.option("--progress/--no-progress", default=None,

@@ -76,6 +76,8 @@ def test_registry_and_names():
     assert (mcts.guide, mcts.prior, timed.guide, timed.prior) == (0.0, 0.0, 0.0, 0.0)
     guided = make_agents("mcts:50:guide=0.75:prior=8", 1)[0]
     assert (guided.iterations, guided.guide, guided.prior) == (50, 0.75, 8.0)
+    assert (guided.sealed, make_agents("mcts:50:sealed=greedy", 1)[0].sealed) == ("search", "greedy")
+    assert (guided.others, make_agents("mcts:50:others=greedy", 1)[0].others) == ("search", "greedy")
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -88,6 +90,8 @@ def test_registry_and_names():
     ("mcts:0s", "above zero"),
     ("mcts:guide=1.5", "from 0 to 1"),
     ("mcts:prior=-1", "prior=M"),
+    ("mcts:sealed=random", "`search`"),
+    ("mcts:others=first", "`search`"),
     ("random:3", "takes no parameters"),
     ("greedy:0", "number of determinizations"),
 ])

@@ -13,7 +13,8 @@ import pytest
 from meeple.tools.agents import make_agent
 from test_determinize import ALL_RULESETS, RS, players_for
 
-AGENTS = ["random", "first", "greedy", "mcts:6:cut=4", "mcts:4", "mcts:6:cut=4:guide=0.5:prior=3"]
+AGENTS = ["random", "first", "greedy", "mcts:6:cut=4", "mcts:4", "mcts:6:cut=4:guide=0.5:prior=3",
+          "mcts:6:cut=4:guide=0.5:prior=3:sealed=greedy:others=greedy"]
 POINTS = 10  # decision points per ruleset
 
 

@@ -80,3 +80,75 @@ def test_guided_rollouts_take_a_winning_move_when_one_is_on_the_menu():
     assert picks == {3}
     random_agent = MctsAgent(0, guide=0.0)
     assert len({cell_of(g, 0, random_agent._rollout_pick(g, 0)) for _ in range(40)}) > 1
+
+
+# A sealed auction for two: the highest bid scores, and every bid is paid.
+BIDS = """\
+meeple: 1
+name: Bids
+players: {min: 2, max: 2}
+counters:
+  player: {coins: 5, points: 0}
+flow: |
+  repeat 2:
+      bids = {}
+      simultaneous q in players:
+          choose q "Your secret bid":
+              option "Bid {n}" for n in between(0, q.coins):
+                  bids[q] = n
+      best = max([bids[p] for p in players])
+      for p in players:
+          pay(p.coins, bids[p])
+          if bids[p] == best:
+              score(p.points, 1)
+scoring:
+  score: p.points
+  tiebreak: [p.coins]
+"""
+
+
+@pytest.fixture(scope="module")
+def bids(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bids") / "bids.yaml"
+    path.write_text(BIDS)
+    return load_ruleset(path)
+
+
+def test_with_sealed_greedy_the_other_bidder_is_modelled_not_searched(bids):
+    g = bids.new_game(2, 0)
+    assert sorted(g.deciders) == [0, 1]
+    searched = MctsAgent(1, iterations=60, cutoff=3).search(g, 0)
+    modelled = MctsAgent(1, iterations=60, cutoff=3, sealed="greedy").search(g, 0)
+    tried = {k for k, s in searched.stats[1].items() if s[0] > 0}
+    assert len(tried) > 1  # decoupled UCT: the other seat explores its own bids
+    picked = {k for k, s in modelled.stats[1].items() if s[0] > 0}
+    assert len(picked) == 1  # as greedy: one bid, the one its judgement rates best
+    assert sum(s[0] for s in modelled.stats[0].values()) == 60  # the searching seat still searches
+
+
+def test_a_rollouts_sealed_choice_does_not_see_the_choices_made_before_it(bids):
+    picks = set()
+    for other_bid in (0, 5):
+        g = bids.new_game(2, 0)
+        g.apply_index(other_bid, 1)  # P2 has bid, in secret
+        picks.add(MctsAgent(4, sealed="greedy")._sealed_pick(g, 0))
+        assert g.deciders == [0] and g.state.pending["chosen"] == {1: other_bid}  # the game is untouched
+    assert len(picks) == 1
+
+
+def test_sealed_greedy_plays_whole_games_with_sealed_decisions(bids):
+    r = play_game(bids, 2, 3, "mcts:10:cut=4:prior=2:sealed=greedy,greedy")
+    assert r.winners and r.decisions == 4
+
+
+def test_with_others_greedy_only_the_searching_seat_explores():
+    g = play_cells([5])  # O to move
+    root = MctsAgent(2, iterations=80, others="greedy").search(g, 1)
+    assert sum(s[0] for s in root.stats[1].values()) == 80
+    replies = [child.stats[0] for child in root.children.values() if 0 in child.stats]
+    assert replies  # X replied inside the tree
+    for stats in replies:  # after each O move, X always answers the same way: greedy's move
+        assert len({k for k, s in stats.items() if s[0] > 0}) == 1
+    searched = MctsAgent(2, iterations=80).search(g, 1)
+    assert any(len({k for k, s in child.stats[0].items() if s[0] > 0}) > 1
+               for child in searched.children.values() if 0 in child.stats)

@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M]`.
+`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]`.
 """
 
 from __future__ import annotations
@@ -27,13 +27,16 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
-              "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M] (information-set Monte Carlo tree search; "
+              "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S] (information-set Monte Carlo tree search; "
               "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
               "stops each rollout after K decisions and ranks the seats by the ruleset's heuristic; c=C is "
               "the exploration constant, default 0.7; guide=P takes a share P (0 to 1, default 0: random) of "
               "rollout decisions one move ahead by the heuristic; prior=M starts each option with M visits "
-              "worth its heuristic value, from greedy's judgement at the root, default 0). Comma-separated, "
-              "one per seat in order, cycled over the seats: mcts:400,greedy.")
+              "worth its heuristic value, from greedy's judgement at the root, default 0; sealed=greedy "
+              "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
+              "others=greedy makes every choice of the other seats in the tree as greedy would; default "
+              "search for both). Comma-separated, one per seat in order, cycled over the seats: "
+              "mcts:400,greedy.")
 
 
 def _bad(spec: str, why: str) -> UsageError:
@@ -61,6 +64,8 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     exploration = None
     guide = 0.0
     prior = 0.0
+    sealed = "search"
+    others = "search"
     for p in params:
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
@@ -76,13 +81,22 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
                 raise _bad(spec, "guide=P is a share of rollout decisions, from 0 to 1")
         elif m := re.fullmatch(r"prior=(\d+(?:\.\d+)?)", p):
             prior = float(m[1])
+        elif m := re.fullmatch(r"sealed=(\w+)", p):
+            if m[1] not in ("search", "greedy"):
+                raise _bad(spec, "sealed= is `search` (every decider by the search) or `greedy`")
+            sealed = m[1]
+        elif m := re.fullmatch(r"others=(\w+)", p):
+            if m[1] not in ("search", "greedy"):
+                raise _bad(spec, "others= is `search` (every seat by the search) or `greedy`")
+            others = m[1]
         else:
-            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P or prior=M")
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S or others=S")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
-    agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior)
+    agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed,
+                       others=others)
     if exploration is not None:
         agent.exploration = exploration
     return agent

@@ -25,6 +25,13 @@ Two optional uses of the heuristic make the search play better than its random p
   bot's judgement (several determinizations); deeper, one move ahead on the iteration's determinization.
   Good options are tried first and bad ones rarely, which is what big menus (a sealed bid of 0 to 25)
   need: without a prior every option must be tried before any is tried twice.
+
+Two optional models of the other seats, for small budgets where their own search is mostly noise:
+
+- `sealed="greedy"`: at a sealed decision, the other deciders in the tree, and every decider in a
+  rollout, choose as the greedy bot does (others' choices guessed at random, own follow-ups taken).
+- `others="greedy"`: every choice of another seat in the tree is the best one move ahead (as greedy,
+  with follow-ups at sealed decisions), so the tree branches only on the searching seat's options.
 """
 
 from __future__ import annotations
@@ -35,7 +42,16 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.runtime.decisions import key
-from meeple.tools.policy import GreedyAgent, after, forget_sealed, heuristic, options, rewards
+from meeple.tools.policy import (
+    FOLLOW_UPS,
+    GreedyAgent,
+    after,
+    follow_up,
+    forget_sealed,
+    heuristic,
+    options,
+    rewards,
+)
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -43,6 +59,7 @@ if TYPE_CHECKING:
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1], as ISMCTS papers use
 SAMPLE = 8  # options tried by a guided rollout decision: enough to find a good one, cheap on big menus
 GUESSES = 4  # deals of the others' sealed choices when judging a sealed option for a prior
+ROLLOUT_GUESSES = 2  # fewer in a rollout's sealed choice, made far more often
 
 
 class Node:
@@ -66,6 +83,12 @@ def value(g: Game, seat: int) -> float:
     return float(heuristic(g, seat))
 
 
+def judged(g: Game, seat: int) -> float:
+    """What the greedy bot maximises: the heuristic after the seat's own follow-up decisions; a won
+    game above everything, a lost one below."""
+    return value(g, seat) if g.is_over else follow_up(g, seat, [FOLLOW_UPS])
+
+
 def scaled(values: list[float]) -> list[float]:
     """Values scaled to [0, 1] among siblings (0.5 when they are all equal), as rewards are."""
     lo, hi = min(values), max(values)
@@ -79,7 +102,7 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
-                 prior: float = 0.0) -> None:
+                 prior: float = 0.0, sealed: str = "search", others: str = "search") -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
@@ -87,11 +110,25 @@ class MctsAgent:
         self.exploration = exploration
         self.guide = guide
         self.prior = prior
+        self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
+        self.others = others  # "search" (every seat searches) or "greedy" (other seats decide as greedy)
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
         if n == 1:
             return 0
+        root = self.search(game, player)
+        stats = root.stats.get(player, {})
+        best, best_rank = 0, (-1.0, -1.0)
+        for i, o in enumerate(game.state.pending["options"][player]):
+            s = stats.get(key(o))
+            rank = (s[0], s[1]) if s else (0.0, 0.0)
+            if rank > best_rank:
+                best, best_rank = i, rank
+        return best
+
+    def search(self, game: Game, player: int) -> Node:
+        """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
         keys = [key(o) for o in game.state.pending["options"][player]]
         if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
@@ -107,14 +144,7 @@ class MctsAgent:
                 break
             self._iterate(game, player, root)
             done += 1
-        stats = root.stats.get(player, {})
-        best, best_rank = 0, (-1.0, -1.0)
-        for i, k in enumerate(keys):
-            s = stats.get(k)
-            rank = (s[0], s[1]) if s else (0.0, 0.0)
-            if rank > best_rank:
-                best, best_rank = i, rank
-        return best
+        return root
 
     def _iterate(self, game: Game, player: int, root: Node) -> None:
         rng = self.rng
@@ -131,12 +161,18 @@ class MctsAgent:
             picks: list[tuple[int, int, str]] = []
             expanded = False
             # Every decider picks before any pick is applied: a sealed choice never sees another.
+            sealed = len(pending["players"]) > 1
+            modelled = self.others == "greedy" or (self.sealed == "greedy" and sealed)
             for s in deciders:
                 keys = [key(o) for o in pending["options"][s]]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
-                if self.prior > 0 and any(k not in prior for k in keys):
-                    for k, p in zip(keys, scaled(self._one_ply(g, s)), strict=True):
+                if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
+                    # A sealed choice modelled as greedy's is judged as greedy judges it, after the
+                    # seat's own follow-ups (one move ahead shows little there); else one move ahead,
+                    # as guided rollouts judge (follow-ups at every node would cost 3 times as much).
+                    as_greedy = modelled and sealed
+                    for k, p in zip(keys, scaled(self._one_ply(g, s, as_greedy)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
                     st = stats.get(k)
@@ -144,8 +180,13 @@ class MctsAgent:
                         stats[k] = [0.0, 0.0, 1.0]
                     else:
                         st[2] += 1
-                i = self._select(stats, prior, keys)
-                expanded = expanded or stats[keys[i]][0] == 0
+                if modelled and s != player:
+                    # Another seat's choice, as the greedy bot would make it: the option its one-move
+                    # judgement (guessing the others' sealed choices) rates best, the first on ties.
+                    i = max(range(len(keys)), key=lambda j: (prior[keys[j]], -j))
+                else:
+                    i = self._select(stats, prior, keys)
+                    expanded = expanded or stats[keys[i]][0] == 0
                 picks.append((s, i, keys[i]))
                 path.append((stats, s, keys[i]))
             for s, i, _ in picks:
@@ -172,6 +213,8 @@ class MctsAgent:
     def _rollout_pick(self, g: Game, seat: int) -> int:
         rng = self.rng
         n = g.num_actions(seat)
+        if n > 1 and self.sealed == "greedy" and len(g.state.pending["players"]) > 1:
+            return self._sealed_pick(g, seat)
         if n == 1 or self.guide <= 0 or rng.random() >= self.guide:
             return rng.randrange(n)
         best: list[int] = []
@@ -186,10 +229,30 @@ class MctsAgent:
                 best.append(j)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _one_ply(self, g: Game, seat: int) -> list[float]:
-        """Each option's value one move ahead on this determinization; in a sealed decision, averaged
-        over a few random guesses of the other deciders' choices (the same guesses for every option)."""
+    def _sealed_pick(self, g: Game, seat: int) -> int:
+        """A rollout's sealed choice, made as the greedy bot makes it: the option whose result, over a
+        few guesses of the other deciders' choices, the heuristic rates best (after the seat's own
+        follow-up decisions), the first on ties; at most SAMPLE options, always with the first (the
+        ruleset's default). Choices already made in this rollout are forgotten first: sealed."""
+        h = g.copy()
+        forget_sealed(h, seat)
+        n = h.num_actions(seat)
+        tried = range(n) if n <= SAMPLE else sorted({0, *self.rng.sample(range(1, n), SAMPLE - 1)})
+        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES)
+        return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
+
+    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int) -> list[float]:
         others = [s for s in g.deciders if s != seat]
+        deals = [self.rng.getrandbits(62) for _ in range(guesses)]
+        return [sum(judged(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
+
+    def _one_ply(self, g: Game, seat: int, as_greedy: bool = False) -> list[float]:
+        """Each option's value one move ahead on this determinization; in a sealed decision, averaged
+        over a few random guesses of the other deciders' choices (the same guesses for every option).
+        `as_greedy`: judged as the greedy bot judges, after the seat's own follow-up decisions."""
+        others = [s for s in g.deciders if s != seat]
+        if as_greedy:
+            return self._greedy_values(g, seat, list(range(g.num_actions(seat))), GUESSES if others else 1)
         deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
         out = []
         for j in range(g.num_actions(seat)):

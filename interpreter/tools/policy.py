@@ -171,26 +171,28 @@ class GreedyAgent:
             others = [s for s in d.deciders if s != player]
             guesses = rng.getrandbits(62)
             for i in range(n):
-                totals[i] += self._follow_up(after(d, i, player, others, guesses), player, [FOLLOW_UPS])
+                totals[i] += follow_up(after(d, i, player, others, guesses), player, [FOLLOW_UPS])
         return totals
 
-    def _follow_up(self, g: Game, player: int, budget: list[int]) -> float:
-        """The heuristic once the seat's own run of decisions is over: while it alone must decide again
-        at once ("use the tile?", "which piece?", "add a card or sell?"), it takes its best next option,
-        one move ahead, within a budget of evaluations. An option whose worth shows only in the choices it
-        leads to is judged by them."""
-        while not g.is_over and g.deciders == [player] and budget[0] > 0:
-            best, best_value = None, None
-            for j in range(g.num_actions(player)):
-                if budget[0] <= 0:
-                    break
-                budget[0] -= 1
-                h = g.copy()
-                h.apply_index(j, player)
-                v = heuristic(h, player)
-                if best_value is None or v > best_value:
-                    best, best_value = h, v
-            if best is None:
+
+def follow_up(g: Game, player: int, budget: list[int]) -> float:
+    """The heuristic once the seat's own run of decisions is over: while it alone must decide again at
+    once ("use the tile?", "which piece?", "add a card or sell?", or the first pick that winning a sealed
+    auction brings), it takes its best next option, one move ahead, within a budget of evaluations
+    (`budget[0]`, spent in place). An option whose worth shows only in the choices it leads to is judged
+    by them."""
+    while not g.is_over and g.deciders == [player] and budget[0] > 0:
+        best, best_value = None, None
+        for j in range(g.num_actions(player)):
+            if budget[0] <= 0:
                 break
-            g = best
-        return heuristic(g, player)
+            budget[0] -= 1
+            h = g.copy()
+            h.apply_index(j, player)
+            v = heuristic(h, player)
+            if best_value is None or v > best_value:
+                best, best_value = h, v
+        if best is None:
+            break
+        g = best
+    return heuristic(g, player)
