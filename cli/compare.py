@@ -18,7 +18,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
-from meeple.cli.runs import backend_options, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 
 
 def _pct(x: float | None) -> str:
@@ -186,7 +186,6 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
     from meeple.cli.common import load, resolve_players
-    from meeple.cli.runs import INTERRUPTED, interrupted, open_backend, progress_line
     from meeple.tools.compare import compare as run
 
     if len(rulesets) < 2:
@@ -201,15 +200,9 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
     total = games * len(loaded)
-    be = open_backend(backend, address, workers)
-    stopped = False
-    try:
-        with be, progress_line(total, fmt == "text" and sys.stderr.isatty() and total >= 100) as update:
-            res = run(loaded, n, games, seed, agents, coverage=coverage, progress=update, backend=be)
-    except KeyboardInterrupt as stop:  # Interrupted holds what finished
-        res, stopped = interrupted(stop), True
-        if res is None:
-            click.get_current_context().exit(INTERRUPTED)
+    res, stopped = play_runs(backend, address, workers, total, fmt == "text" and sys.stderr.isatty() and total >= 100,
+                             lambda update, be: run(loaded, n, games, seed, agents, coverage=coverage,
+                                                    progress=update, backend=be))
     res["changes"] = [changes_of(loaded[0], rs, s) for rs, s in zip(loaded[1:], res["rulesets"][1:])]
     # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":

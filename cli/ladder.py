@@ -10,14 +10,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
-from meeple.cli.runs import (
-    INTERRUPTED,
-    backend_options,
-    interrupted,
-    open_backend,
-    progress_line,
-    workers_option,
-)
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 from meeple.tools.agents import AGENT_HELP
 
 
@@ -50,15 +43,8 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
         check_workers(workers)
     if progress is None:
         progress = fmt == "text" and sys.stderr.isatty()
-    be = open_backend(backend, address, workers)
-    stopped = False
-    try:
-        with be, progress_line(games, progress) as update:
-            res = run(rs, n, agents, games, seed, progress=update, backend=be)
-    except KeyboardInterrupt as stop:  # Interrupted holds what finished
-        res, stopped = interrupted(stop), True
-        if res is None:
-            click.get_current_context().exit(INTERRUPTED)
+    res, stopped = play_runs(backend, address, workers, games, progress,
+                             lambda update, be: run(rs, n, agents, games, seed, progress=update, backend=be))
     if fmt == "json":
         click.echo(json.dumps(res.to_json(), indent=2))
     else:

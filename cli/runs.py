@@ -88,3 +88,20 @@ def interrupted(stop: KeyboardInterrupt) -> Any:
         if stop.partial is not None else ""
     click.echo(f"interrupted: {stop.done} of {stop.total} games finished{tail}", err=True)
     return stop.partial
+
+
+def play_runs(backend: str, address: str | None, workers: int | None, total: int, show: bool,
+              play: Callable[[Callable[[int], None] | None, Backend], Any]) -> tuple[Any, bool]:
+    """What simulate, compare and ladder share: open the backend the options chose, call
+    `play(progress, backend)` under a progress line of `total` games (drawn when `show`), and turn
+    Ctrl-C into what finished. Returns (result, stopped); the command reports the result, then exits
+    with INTERRUPTED when stopped. Exits at once when nothing had finished."""
+    be = open_backend(backend, address, workers)
+    try:
+        with be, progress_line(total, show) as update:
+            return play(update, be), False
+    except KeyboardInterrupt as stop:  # Interrupted holds what finished
+        res = interrupted(stop)
+        if res is None:
+            click.get_current_context().exit(INTERRUPTED)
+        return res, True

@@ -8,14 +8,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
-from meeple.cli.runs import (
-    INTERRUPTED,
-    backend_options,
-    interrupted,
-    open_backend,
-    progress_line,
-    workers_option,
-)
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 
 
 @click.command()
@@ -50,16 +43,9 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         check_workers(workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
-    be = open_backend(backend, address, workers)
-    stopped = False
-    try:
-        with be, progress_line(games, progress) as update:
-            summary = run(rs, n, games, seed, agents, progress=update, coverage=coverage,
-                          keep_records=records or coverage, backend=be)
-    except KeyboardInterrupt as stop:  # Interrupted holds what finished
-        summary, stopped = interrupted(stop), True
-        if summary is None:
-            click.get_current_context().exit(INTERRUPTED)
+    summary, stopped = play_runs(backend, address, workers, games, progress, lambda update, be: run(
+        rs, n, games, seed, agents, progress=update, coverage=coverage, keep_records=records or coverage,
+        backend=be))
     cov = None
     if coverage:
         from meeple.tools.coverage import coverage_report
