@@ -138,9 +138,7 @@ class ResumeEmitter(StmtEmitter):
                 f.w("    _G[4] = _i + 1")
             else:
                 f.w(f"if E_{self.idx(s.test)}(ev, _G[2]):" if t is A.While else "if _G[3] > 0:")
-                f.w("    st.steps += 1")
-                f.w("    if st.steps > ev.limit:")
-                f.w(f"        raise h_steps(ev, {n})")
+                self.step(f, n, "    ")
                 if t is A.Repeat:
                     f.w("    _G[3] -= 1")
             f.w(f"    _F = [{BLOCK}, {self.node(s.body)}, _G[2], 0]")
@@ -209,9 +207,7 @@ class ResumeEmitter(StmtEmitter):
             f.w("return None")
             return
         # machine.push: one step, and a bounded stack
-        f.w("st.steps += 1")
-        f.w("if st.steps > ev.limit:")
-        f.w(f"    raise h_steps(ev, {n})")
+        self.step(f, n)
         f.w("_stk = st.stack")
         f.w("if len(_stk) > MAXF:")
         f.w(f"    raise h_fail(ev, {n}, DEPTH_MSG)")
@@ -255,9 +251,7 @@ class ResumeEmitter(StmtEmitter):
         elif t is A.While:
             f.w(f"_stk.append([{WHILE}, {n}, S])")
             f.w(f"if {self.expr(s.test, f)}:")  # the machine's first pass of the WHILE frame
-            f.w("    st.steps += 1")
-            f.w("    if st.steps > ev.limit:")
-            f.w(f"        raise h_steps(ev, {n})")
+            self.step(f, n, "    ")
             f.depth += 1
             self.enter_block(s.body, "S", f)
             f.depth -= 1
@@ -266,9 +260,7 @@ class ResumeEmitter(StmtEmitter):
             f.w(f"_L = [{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})]")
             f.w("_stk.append(_L)")
             f.w("if _L[3] > 0:")  # the machine's first pass of the REPEAT frame
-            f.w("    st.steps += 1")
-            f.w("    if st.steps > ev.limit:")
-            f.w(f"        raise h_steps(ev, {n})")
+            self.step(f, n, "    ")
             f.w("    _L[3] -= 1")
             f.depth += 1
             self.enter_block(s.body, "S", f)

@@ -196,13 +196,18 @@ class StmtEmitter(ExprEmitter):
     def _s_Repeat(self, s: A.Repeat, f: Fn) -> None:
         self.counted_loop(f"for _ in range(h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})):", s, f)
 
+    @staticmethod
+    def step(f: Fn, node: str, indent: str = "") -> None:
+        """One step against the budget (limits.py), failing at `node` past it, as the reference counts."""
+        f.w(f"{indent}st.steps += 1")
+        f.w(f"{indent}if st.steps > ev.limit:")
+        f.w(f"{indent}    raise h_steps(ev, {node})")
+
     def counted_loop(self, head: str, s: A.While | A.Repeat, f: Fn) -> None:
         """A loop whose every turn counts against the step budget (limits.py), as in the reference."""
         before = set(f.definite)
         f.w(head)
-        f.w("    st.steps += 1")
-        f.w("    if st.steps > ev.limit:")
-        f.w(f"        raise h_steps(ev, {self.node(s)})")
+        self.step(f, self.node(s), "    ")
         self.loop_body(s.body, f, before)
 
     def _s_Pass(self, s: A.Pass, f: Fn) -> None:
