@@ -62,6 +62,12 @@ def type_name(v: Any) -> str:
     return t.__name__
 
 
+def same(a: Any, b: Any) -> bool:
+    """The language's `==`: strict in type, since players, components, numbers and booleans are all
+    ints to Python (a player is not the number of its seat, `true` is not 1)."""
+    return a is b or (a == b and type(a) is type(b))
+
+
 def without(a: list, drop: list) -> list:
     """`a - drop`: the items of `a` equal to none of `drop`'s by the language's `==`, which is strict in
     type (a player is not the number of its seat, though Python says they are equal). One pass over each
@@ -70,7 +76,7 @@ def without(a: list, drop: list) -> list:
         keys = {(type(x), x) for x in drop}
         return [x for x in a if (type(x), x) not in keys]
     except TypeError:
-        return [x for x in a if not any(x is y or (x == y and type(x) is type(y)) for y in drop)]
+        return [x for x in a if not any(same(x, y) for y in drop)]
 
 
 class ValueOps:
@@ -303,9 +309,9 @@ class ValueOps:
     def compare(self, n: A.Compare, a: Any, b: Any) -> bool:
         op = n.op
         if op == "==":
-            return a == b and type(a) is type(b) or (a is b)
+            return same(a, b)
         if op == "!=":
-            return not (a == b and type(a) is type(b) or (a is b))
+            return not same(a, b)
         if op in ("in", "not in"):
             if type(b) is Zone:
                 b = self.st.zones[b.key]

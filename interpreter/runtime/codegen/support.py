@@ -14,7 +14,7 @@ from typing import Any
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
 from meeple.runtime.limits import MAX_DEPTH, MAX_INT, STEPS_MESSAGE
-from meeple.runtime.values import type_name
+from meeple.runtime.values import same, type_name
 
 MAX_SEATS = 64
 
@@ -66,10 +66,6 @@ def enter(ev: Any, n: Any) -> None:
 
 def neg(ev: Any, n: Any, v: Any) -> Any:
     return -v if type(v) is int else ev.negate(n, v)
-
-
-def eq(a: Any, b: Any) -> bool:
-    return a is b or (a == b and type(a) is type(b))
 
 
 def add(ev: Any, n: Any, a: Any, b: Any) -> Any:
@@ -247,7 +243,7 @@ def scope_of(*pairs: Any) -> dict:
 HELPERS = {
     "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
-    "h_steps": steps_exceeded, "h_it": it, "h_eq": eq, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
+    "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
     "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
