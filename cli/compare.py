@@ -19,6 +19,7 @@ import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.tools.agents import AGENT_SPECS
 
 
 def _pct(x: float | None) -> str:
@@ -169,9 +170,8 @@ def _need_matplotlib() -> None:
 @click.option("--games", "-n", type=int, default=200, show_default=True, help="Games per ruleset.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i of every ruleset "
               "uses the seed derived from (seed, i).")
-@click.option("--agents", default="random", show_default=True, help="Bots, comma-separated and cycled over "
-              "the seats: random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (BUDGET: iterations such as "
-              "400, or time such as 1s; see docs/agents.md).")
+@click.option("--agents", default="random", show_default=True, help=f"Bots, comma-separated and cycled over "
+              f"the seats: {AGENT_SPECS} (BUDGET: iterations such as 400, or time such as 1s; see docs/agents.md).")
 @workers_option
 @backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,

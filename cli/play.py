@@ -28,7 +28,7 @@ from meeple.cli.playsave import (
 from meeple.cli.view import info_text, menu_lines, number_ranges, render_end, render_view, wrap
 from meeple.errors import MeepleError, Problem, UsageError
 from meeple.runtime.game import Game, Move
-from meeple.tools.agents import make_agents, mix_seed
+from meeple.tools.agents import AGENT_SPECS, make_agents, mix_seed
 
 HELP = """Type the number of an option to choose it; in a range of numbers ("Bid 0 … Bid 24"), type =N.
 Other commands:
@@ -260,8 +260,8 @@ class Session:
 @click.option("--seat", type=int, default=None, help="Your seat, from 1 (default: 1, or the seat of a loaded save).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
-              help="Bots for the other seats, cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (default mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
+              help=f"Bots for the other seats, cycled over the seats: {AGENT_SPECS} (default "
+                   "mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
 @click.option("--load", "load_path", default=None, metavar="FILE",

@@ -9,6 +9,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.tools.agents import AGENT_SPECS
 
 
 @click.command()
@@ -18,8 +19,8 @@ from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_opt
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @click.option("--agents", default="random", show_default=True,
-              help="Bots, comma-separated and cycled over the seats: random, first, greedy[:DEALS], "
-                   "mcts[:BUDGET][:cut=K][:guide=P][:prior=M][:sealed=S][:others=S] (BUDGET: iterations such as 400, or time such as 1s).")
+              help=f"Bots, comma-separated and cycled over the seats: {AGENT_SPECS} (BUDGET: iterations such as "
+                   "400, or time such as 1s).")
 @workers_option
 @backend_options
 @click.option("--progress/--no-progress", default=None,

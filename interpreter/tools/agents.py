@@ -26,6 +26,8 @@ from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix
 __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAgent", "RandomAgent",
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
+# The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
+AGENT_SPECS = "random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
               "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S] (information-set Monte Carlo tree search; "
               "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
