@@ -194,6 +194,9 @@ class ExprEmitter:
             if len(args) == 1:
                 if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
+                a0: Any = n.args[0]
+                if n.func == "player" and type(a0) is A.Num and type(a0.value) is int:
+                    return f"PLAYERS[{a0.value} % st.nplayers]"  # a seat number: h_player's int case
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
             scope = self.scope_dict(f) if prim.scoped else "None"
