@@ -23,20 +23,6 @@ def _random_pick(ev, a, n, s):
 
 
 # ------------------------------------------------------------------ actions
-def _place(ev, comp: int, key: str, top: bool) -> None:
-    st = ev.st
-    old = st.loc.get(comp)
-    zones, owned = st.zones, st.owned  # zones are copied on write (state.py): `writable` inlined
-    if old is not None:
-        (zones[old] if old in owned else st.writable(old)).remove(comp)
-    z = zones[key] if key in owned else st.writable(key)
-    if top:
-        z.insert(0, comp)
-    else:
-        z.append(comp)
-    st.loc[comp] = key
-
-
 def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     """Many distinct components at once (a setup moving a whole kind): one pass over each source zone
     instead of a `list.remove` per component, with the same result as moving them one by one."""
@@ -63,12 +49,24 @@ def _move(ev, a, n, s):
     _zone(ev, zone, n)
     top = len(a) > 2 and a[2] == "top"
     comps = _comps(ev, a[0], n)
-    if len(comps) > 8 and _move_many(ev, comps, zone.key, top):
+    key = zone.key
+    if len(comps) > 8 and _move_many(ev, comps, key, top):
         return
+    # `_place` inlined (setups and most effects move a few components at a time)
+    st = ev.st
+    loc, zones, owned = st.loc, st.zones, st.owned
     for c in comps:
         if type(c) is not Comp:
             raise ev.fail(n, "`move` can only move components")
-        _place(ev, c, zone.key, top)
+        old = loc.get(c)
+        if old is not None:
+            (zones[old] if old in owned else st.writable(old)).remove(c)
+        z = zones[key] if key in owned else st.writable(key)
+        if top:
+            z.insert(0, c)
+        else:
+            z.append(c)
+        loc[c] = key
 
 
 @primitive("draw")
@@ -76,9 +74,17 @@ def _draw(ev, a, n, s):
     k = _num(ev, a[0], n)
     src = _zone(ev, a[1], n)
     _zone(ev, a[2], n)
-    taken = [Comp(c) for c in src[:k]]
-    for c in taken:
-        _place(ev, c, a[2].key, False)
+    taken = src[:k]  # zones hold components (Comp)
+    if taken:
+        # The same as moving them one by one to the bottom of the target: they are the first of the
+        # source (where `loc` says they are), so they leave it as one slice.
+        st = ev.st
+        key = a[2].key
+        del st.writable(a[1].key)[:len(taken)]
+        st.writable(key).extend(taken)
+        loc = st.loc
+        for c in taken:
+            loc[c] = key
     return taken
 
 
