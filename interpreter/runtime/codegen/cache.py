@@ -107,6 +107,8 @@ def _bind(rs: Ruleset) -> Generated:
             env[var] = tables.counter_keyer(rs, name)
         elif prefix == "R":
             env[var] = REGISTRY[name].fn
+        elif prefix == "D":
+            env[var] = REGISTRY[name].direct
         elif prefix == "K":
             env[var] = rs.constants[name]
         elif prefix == "ZN":

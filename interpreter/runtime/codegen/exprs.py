@@ -190,7 +190,6 @@ class ExprEmitter:
             if n.func == "between" and len(lits) == len(n.args) == 2 and lits[1] - lits[0] <= 64:
                 return repr(list(range(lits[0], lits[1] + 1)))  # a fresh list each time, as the built-in's
             args = [self.expr(a, f) for a in n.args]
-            fn = self.shared("R", n.func)
             if len(args) == 1:
                 if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
@@ -198,11 +197,13 @@ class ExprEmitter:
                 if n.func == "player" and type(a0) is A.Num and type(a0.value) is int:
                     return f"PLAYERS[{a0.value} % st.nplayers]"  # a seat number: h_player's int case
                 if n.func in _FAST:
-                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
+                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
+            if prim.direct is not None:  # its arguments as Python arguments: no list per call
+                return f"{self.shared('D', n.func)}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
             scope = self.scope_dict(f) if prim.scoped else "None"
             if n.func == "log" and scope.startswith("h_scope("):
                 scope = f"(None if ev.st.quiet else {scope})"  # a quiet game's log reads no variables
-            return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
+            return f"{self.shared('R', n.func)}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
