@@ -201,7 +201,9 @@ class Game:
         opts = pending["options"][player]
         if not 0 <= i < len(opts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
-        self._choose(player, i, M.key(opts[i]))
+        opt = opts[i]
+        # decisions.key's common case inlined (an option of the menu itself, bound to no values)
+        self._choose(player, i, str(opt[0]) if opt[2] < 0 and not opt[1] else M.key(opt), opt)
 
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
@@ -243,11 +245,13 @@ class Game:
                 return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
 
-    def _choose(self, seat: int, i: int, key: str) -> None:
+    def _choose(self, seat: int, i: int, key: str, opt: list | None = None) -> None:
         st = self.state
-        st.pending["chosen"][seat] = i
+        pending = st.pending
+        chosen = pending["chosen"]
+        chosen[seat] = i
         st.actions.append({"player": seat, "key": key})
-        if len(st.pending["chosen"]) == len(st.pending["players"]):
+        if len(chosen) == len(pending["players"]):
             if st.rng.explicit:
                 X.run_step(self, st, X.RESOLVE, [])
                 return
@@ -257,7 +261,7 @@ class Game:
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
             try:
-                M.resume(ev)
+                M.resume(ev, opt)
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 

@@ -134,19 +134,22 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
             _signal(ev, e)
 
 
-def resume(ev: Evaluator) -> None:
+def resume(ev: Evaluator, opt: list | None = None) -> None:
     """Every decider has chosen: run the chosen options and on until the next decision (`run` after
-    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly."""
+    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly. `opt`,
+    when the caller has it at hand: the option chosen, if the decision is a `choose` (one decider)."""
     st = ev.st
-    f = st.stack[-1]
+    stack = st.stack
+    f = stack[-1]
     rv = ev.resolvers.get(id(f[1])) if f[0] == CHOOSE else None
     if rv is None:
         run(ev, resolve(ev))
         return
-    pending = st.pending
-    p = pending["players"][0]
-    opt = pending["options"][p][pending["chosen"][p]]
-    st.stack.pop()
+    if opt is None:
+        pending = st.pending
+        p = pending["players"][0]
+        opt = pending["options"][p][pending["chosen"][p]]
+    stack.pop()
     st.pending = None
     ev.hops = 0
     try:

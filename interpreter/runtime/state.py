@@ -159,9 +159,11 @@ def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) 
     template = cache.get(("initial", players))
     if template is None:
         template = cache[("initial", players)] = _template(rs, players)
-    st = template.copy()
-    st.seed = seed
-    st.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
+    # Only these three are filled in the template (and a new state shares its zone lists: state.writable).
+    st = GameState(players, seed)
+    st.counters = template.counters.copy()
+    st.zones = template.zones.copy()
+    st.loc = template.loc.copy()
     if coverage:
         st.coverage = {}
     if rs.flow is not None:
