@@ -78,7 +78,10 @@ class Game:
             st.rng = ScriptedRng()
             X.run_step(g, st, X.START, [])
         else:
-            g._rules(M.run, g._ev)
+            # A setup that never waits and has a generated function runs first as that function, as the
+            # machine would run its frame (which is on top of the stack): without the frame.
+            fn = g._ev.blocks.get(id(rs.setup)) if rs.setup is not None else None
+            g._rules(M.run, g._ev, None if fn is None else (fn, st.stack.pop()[2]))
         return g
 
     def copy(self) -> Game:
