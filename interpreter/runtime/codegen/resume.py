@@ -44,6 +44,7 @@ class ResumeEmitter(StmtEmitter):
     dict_fn: Any
     function: Any
     framed_blocks: Any
+    fixed_menu: Any
 
     def _stops(self, b: A.Block) -> list[int]:
         return [j for j, s in enumerate(b.body) if id(s) in self.susp]
@@ -217,9 +218,13 @@ class ResumeEmitter(StmtEmitter):
             f.w(f"_p = {self.expr(s.player, f)}")
             f.w("if type(_p) is not Player:")
             f.w(f"    raise h_no_player(ev, {self.node(s.player)}, _p)")
-            f.w(f"_o = MN_{self.idx(s)}(ev, S)")
-            f.w("if not _o:")
-            f.w(f"    raise h_no_option({n}, int(_p))")
+            fixed = self.fixed_menu(s)
+            if fixed is not None:  # options offered every time: the menu's list, inline
+                f.w(f"_o = {fixed}")
+            else:
+                f.w(f"_o = MN_{self.idx(s)}(ev, S)")
+                f.w("if not _o:")
+                f.w(f"    raise h_no_option({n}, int(_p))")
             f.w("_s = int(_p)")
             f.w("st.pending = {'players': [_s], 'options': {_s: _o}, 'chosen': {}}")
             f.w("return True")
