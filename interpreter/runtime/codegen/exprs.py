@@ -130,10 +130,22 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ composite
     def _e_Interp(self, n: A.Interp, f: Fn) -> str:
-        parts = [repr(p) if type(p) is str else f"SH({self.expr(p, f)})" for p in n.parts]
         if all(type(p) is str for p in n.parts):
             return repr("".join(n.parts))  # type: ignore[arg-type]
-        return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
+        parts = []
+        for p in n.parts:
+            if type(p) is str:
+                parts.append(repr(p))
+                continue
+            code = self.expr(p, f)
+            ops = operand(code, f)
+            # a hole that holds a string (a name) is itself, without a call to the shower
+            parts.append(f"SH({code})" if ops is None else f"({ops[1]} if type({ops[0]}) is str else SH({ops[1]}))")
+        ops = operand(" + ".join(parts), f)
+        if ops is None:
+            return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
+        # ev.text's check inlined: a text within the size limit is itself
+        return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.text({self.node(n)}, {ops[1]}))"
 
     def _e_Attr(self, n: A.Attr, f: Fn) -> str:
         code, name = self.expr(n.obj, f), n.name
