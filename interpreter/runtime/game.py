@@ -28,6 +28,7 @@ from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move, take
+from meeple.runtime.prefix import start_state
 from meeple.runtime.render import log_tail, render
 from meeple.runtime.state import GameState, initial_state
 
@@ -69,7 +70,12 @@ class Game:
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
-        st = initial_state(rs, players, seed, coverage)
+        st = None
+        if not coverage and chance == "seeded":
+            # the setup's seedless opening already run (runtime/prefix.py)
+            st = start_state(rs, players, seed, not narrate, cls.max_steps, cls.evaluator_class)
+        if st is None:
+            st = initial_state(rs, players, seed, coverage)
         if before_flow is not None:  # under the setup frame (run first), above the flow's
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
@@ -78,10 +84,14 @@ class Game:
             st.rng = ScriptedRng()
             X.run_step(g, st, X.START, [])
         else:
-            # A setup that never waits and has a generated function runs first as that function, as the
-            # machine would run its frame (which is on top of the stack): without the frame.
-            fn = g._ev.blocks.get(id(rs.setup)) if rs.setup is not None else None
-            g._rules(M.run, g._ev, None if fn is None else (fn, st.stack.pop()[2]))
+            # A setup that never waits and has a generated function (from where its frame, on top of the
+            # stack, starts) runs first as that function, as the machine would run the frame: without it.
+            ev = g._ev
+            fn = None
+            if rs.setup is not None and id(rs.setup) in ev.blocks:
+                fn = ev.segments[id(rs.setup)].get(st.stack[-1][3])
+            # The step budget counts from the game's start, the seedless opening of its setup included.
+            g._rules(M.run, ev, None if fn is None else (fn, st.stack.pop()[2]), start=0)
         return g
 
     def copy(self) -> Game:
@@ -104,10 +114,11 @@ class Game:
         return X.chance_actions(self)
 
     # ------------------------------------------------------------ running the rules
-    def _rules(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run the rules with a fresh step budget; any Python failure inside them becomes a located
-        rules error (a ruleset that validates never crashes the engine)."""
-        self._ev.limit = self.state.steps + self.max_steps
+    def _rules(self, fn: Callable[..., T], *args: Any, start: int | None = None) -> T:
+        """Run the rules with a fresh step budget (from the step count `start`, by default the state's);
+        any Python failure inside them becomes a located rules error (a ruleset that validates never
+        crashes the engine)."""
+        self._ev.limit = (self.state.steps if start is None else start) + self.max_steps
         self._ev.depth = 0
         try:
             return fn(*args)

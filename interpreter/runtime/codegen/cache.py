@@ -47,6 +47,7 @@ class Generated:
     resolvers: dict[int, Any]
     menus: dict[int, Any]
     blocks: dict[int, Any]
+    openings: dict[int, Any]
     source_path: str | None
 
 
@@ -124,4 +125,5 @@ def _bind(rs: Ruleset) -> Generated:
     events = set(rs.events) | {ev for c in rs.components for ev in c.options}
     env["OPTS"].update({ev: [tuple(clauses[id(o)] for o in c.options.get(ev, ())) for c in rs.components]
                         for ev in events})
-    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["STEP"]), by_id(t["RES"]), by_id(t["MENU"]), by_id(t["BLK"]), path)
+    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["STEP"]), by_id(t["RES"]), by_id(t["MENU"]), by_id(t["BLK"]),
+                     by_id(t["OPEN"]), path)

@@ -73,7 +73,7 @@ class Builder(ResumeEmitter):
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
-        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": []}
 
     def idx(self, n: Any) -> int:
         return self.index[id(n)]
