@@ -90,8 +90,14 @@ class Game:
             fn = None
             if rs.setup is not None and id(rs.setup) in ev.blocks:
                 fn = ev.segments[id(rs.setup)].get(st.stack[-1][3])
-            # The step budget counts from the game's start, the seedless opening of its setup included.
-            g._rules(M.run, ev, None if fn is None else (fn, st.stack.pop()[2]), start=0)
+            direct = None if fn is None else (fn, st.stack.pop()[2])
+            # `_rules` inlined; the step budget counts from the game's start (0), the seedless opening of
+            # its setup included.
+            ev.limit = cls.max_steps
+            try:
+                M.run(ev, direct)
+            except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
+                raise located(e) from None
         return g
 
     def copy(self) -> Game:
@@ -114,11 +120,10 @@ class Game:
         return X.chance_actions(self)
 
     # ------------------------------------------------------------ running the rules
-    def _rules(self, fn: Callable[..., T], *args: Any, start: int | None = None) -> T:
-        """Run the rules with a fresh step budget (from the step count `start`, by default the state's);
-        any Python failure inside them becomes a located rules error (a ruleset that validates never
-        crashes the engine)."""
-        self._ev.limit = (self.state.steps if start is None else start) + self.max_steps
+    def _rules(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the rules with a fresh step budget; any Python failure inside them becomes a located
+        rules error (a ruleset that validates never crashes the engine)."""
+        self._ev.limit = self.state.steps + self.max_steps
         self._ev.depth = 0
         try:
             return fn(*args)
