@@ -196,7 +196,14 @@ class StmtEmitter(ExprEmitter):
 
     def _s_For(self, s: A.For, f: Fn) -> None:
         before = set(f.definite)
-        it = f"h_loop(ev, {self.expr(s.iter, f)}, {self.node(s.iter)}, {self.node(s)})"
+        # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
+        it, code = f.temp(), self.expr(s.iter, f)
+        f.w(f"{it} = {code}")
+        if code != "PLAYERS[:st.nplayers]":  # (that one is a new list already)
+            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {self.node(s.iter)})")
+        f.w(f"st.steps += len({it})")
+        f.w("if st.steps > ev.limit:")
+        f.w(f"    raise h_steps(ev, {self.node(s)})")
         if s.var in f.comp:
             f.w(f"for {f.comp[s.var]} in {it}:")
             self.loop_body(s.body, f, before)
