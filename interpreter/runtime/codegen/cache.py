@@ -32,7 +32,9 @@ def generator_version() -> str:
     """The generator's own source is part of the key: a changed generator never reuses old modules.
     Computed on first use, so that commands which never play (validate) do not pay for it."""
     h = hashlib.sha256()
-    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+    here = Path(__file__).resolve().parent
+    # prefix.py decides where a setup's seedless opening ends, which the generated stretches follow
+    for f in [*sorted(here.glob("*.py")), here.parent / "prefix.py"]:
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
