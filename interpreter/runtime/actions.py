@@ -8,9 +8,9 @@ which keeps the registry's order).
 
 from __future__ import annotations
 
-from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, primitive
+from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, direct_primitive, primitive
 from meeple.runtime.chance import identity
-from meeple.runtime.data import Comp
+from meeple.runtime.data import Comp, Zone
 from meeple.runtime.render import QUIET, text_parts
 from meeple.runtime.results import note_change
 from meeple.runtime.values import show
@@ -23,20 +23,6 @@ def _random_pick(ev, a, n, s):
 
 
 # ------------------------------------------------------------------ actions
-def _place(ev, comp: int, key: str, top: bool) -> None:
-    st = ev.st
-    old = st.loc.get(comp)
-    zones, owned = st.zones, st.owned  # zones are copied on write (state.py): `writable` inlined
-    if old is not None:
-        (zones[old] if old in owned else st.writable(old)).remove(comp)
-    z = zones[key] if key in owned else st.writable(key)
-    if top:
-        z.insert(0, comp)
-    else:
-        z.append(comp)
-    st.loc[comp] = key
-
-
 def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     """Many distinct components at once (a setup moving a whole kind): one pass over each source zone
     instead of a `list.remove` per component, with the same result as moving them one by one."""
@@ -57,35 +43,60 @@ def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     return True
 
 
-@primitive("move")
-def _move(ev, a, n, s):
-    zone = a[1]
-    _zone(ev, zone, n)
-    top = len(a) > 2 and a[2] == "top"
-    comps = _comps(ev, a[0], n)
-    if len(comps) > 8 and _move_many(ev, comps, zone.key, top):
+@direct_primitive("move")
+def move(ev, n, x, zone, where=None):
+    if type(zone) is not Zone:
+        _zone(ev, zone, n)  # raises the located error
+    top = where == "top"
+    comps = _comps(ev, x, n)
+    key = zone.key
+    if len(comps) > 8 and _move_many(ev, comps, key, top):
         return
+    # one by one, `writable` inlined (setups and most effects move a few components at a time)
+    st = ev.st
+    loc, zones, owned = st.loc, st.zones, st.owned
     for c in comps:
         if type(c) is not Comp:
             raise ev.fail(n, "`move` can only move components")
-        _place(ev, c, zone.key, top)
+        old = loc.get(c)
+        if old is not None:
+            (zones[old] if old in owned else st.writable(old)).remove(c)
+        z = zones[key] if key in owned else st.writable(key)
+        if top:
+            z.insert(0, c)
+        else:
+            z.append(c)
+        loc[c] = key
 
 
-@primitive("draw")
-def _draw(ev, a, n, s):
-    k = _num(ev, a[0], n)
-    src = _zone(ev, a[1], n)
-    _zone(ev, a[2], n)
-    taken = [Comp(c) for c in src[:k]]
-    for c in taken:
-        _place(ev, c, a[2].key, False)
+@direct_primitive("draw")
+def draw(ev, n, k, src, to):
+    if type(k) is not int:
+        _num(ev, k, n)  # raises the located error
+    if type(src) is not Zone:
+        _zone(ev, src, n)
+    if type(to) is not Zone:
+        _zone(ev, to, n)
+    st = ev.st
+    zones, owned = st.zones, st.owned
+    taken = zones[src.key][:k]  # zones hold components (Comp)
+    if taken:
+        # The same as moving them one by one to the bottom of `to`: they are the first of `src` (where
+        # `loc` says they are), so they leave it as one slice.
+        key = to.key
+        del (zones[src.key] if src.key in owned else st.writable(src.key))[:len(taken)]
+        (zones[key] if key in owned else st.writable(key)).extend(taken)
+        loc = st.loc
+        for c in taken:
+            loc[c] = key
     return taken
 
 
-@primitive("shuffle")
-def _shuffle(ev, a, n, s):
-    _zone(ev, a[0], n)
-    ev.st.rng.shuffle(ev.st.writable(a[0].key), lambda x: identity(ev, x))
+@direct_primitive("shuffle")
+def shuffle(ev, n, zone):
+    if type(zone) is not Zone:
+        _zone(ev, zone, n)
+    ev.st.rng.shuffle(ev.st.writable(zone.key), lambda x: identity(ev, x))
 
 
 @primitive("swap")
@@ -103,16 +114,24 @@ def _swap(ev, a, n, s):
     st.loc[x], st.loc[y] = ky, kx
 
 
-@primitive("reveal")
-def _reveal(ev, a, n, s):
-    for c in _comps(ev, a[0], n):
-        ev.st.facedown.discard(int(c))
+@direct_primitive("reveal")
+def reveal(ev, n, x):
+    facedown = ev.st.facedown
+    if type(x) is Comp:
+        facedown.discard(int(x))
+        return
+    for c in _comps(ev, x, n):
+        facedown.discard(int(c))
 
 
-@primitive("conceal")
-def _conceal(ev, a, n, s):
-    for c in _comps(ev, a[0], n):
-        ev.st.facedown.add(int(c))
+@direct_primitive("conceal")
+def conceal(ev, n, x):
+    facedown = ev.st.facedown
+    if type(x) is Comp:
+        facedown.add(int(x))
+        return
+    for c in _comps(ev, x, n):
+        facedown.add(int(c))
 
 
 def _counter_op(ev, args, n, scope, fn):

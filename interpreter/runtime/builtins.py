@@ -27,6 +27,9 @@ class Primitive:
     pure: bool
     lazy: bool
     scoped: bool = False  # reads its caller's variables through `scope` (a log line re-reads its holes)
+    # The same built-in with its arguments as Python arguments, `direct(ev, node, *args)`, for callers
+    # that know the arguments one by one (generated code): no list per call. None for most built-ins.
+    direct: Callable[..., Any] | None = None
 
 
 REGISTRY: dict[str, Primitive] = {}
@@ -39,6 +42,19 @@ def primitive(name: str, *, scoped: bool = False) -> Callable[[Callable[..., Any
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         REGISTRY[name] = Primitive(name, fn, sig.params, sig.pure, sig.lazy, scoped)
+        return fn
+    return deco
+
+
+def direct_primitive(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register `fn(ev, node, *args)` as the built-in `name`: the registry's entry takes the usual
+    argument list and calls it, and generated code calls `fn` itself (Primitive.direct)."""
+    sig = SIGNATURES[name]
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def listed(ev: Any, a: list, n: Any, s: Any) -> Any:
+            return fn(ev, n, *a)
+        REGISTRY[name] = Primitive(name, listed, sig.params, sig.pure, sig.lazy, False, fn)
         return fn
     return deco
 

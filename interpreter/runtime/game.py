@@ -28,6 +28,7 @@ from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move, take
+from meeple.runtime.prefix import start_state
 from meeple.runtime.render import log_tail, render
 from meeple.runtime.state import GameState, initial_state
 
@@ -69,7 +70,12 @@ class Game:
         if not rs.min_players <= players <= rs.max_players:
             raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
                                                 f"not {players}"))
-        st = initial_state(rs, players, seed, coverage)
+        st = None
+        if not coverage and chance == "seeded":
+            # the setup's seedless opening already run (runtime/prefix.py)
+            st = start_state(rs, players, seed, not narrate, cls.max_steps, cls.evaluator_class)
+        if st is None:
+            st = initial_state(rs, players, seed, coverage)
         if before_flow is not None:  # under the setup frame (run first), above the flow's
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
@@ -78,7 +84,20 @@ class Game:
             st.rng = ScriptedRng()
             X.run_step(g, st, X.START, [])
         else:
-            g._rules(M.run, g._ev)
+            # A setup that never waits and has a generated function (from where its frame, on top of the
+            # stack, starts) runs first as that function, as the machine would run the frame: without it.
+            ev = g._ev
+            fn = None
+            if rs.setup is not None and id(rs.setup) in ev.blocks:
+                fn = ev.segments[id(rs.setup)].get(st.stack[-1][3])
+            direct = None if fn is None else (fn, st.stack.pop()[2])
+            # `_rules` inlined; the step budget counts from the game's start (0), the seedless opening of
+            # its setup included.
+            ev.limit = cls.max_steps
+            try:
+                M.run(ev, direct)
+            except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
+                raise located(e) from None
         return g
 
     def copy(self) -> Game:
@@ -201,7 +220,9 @@ class Game:
         opts = pending["options"][player]
         if not 0 <= i < len(opts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
-        self._choose(player, i, M.key(opts[i]))
+        opt = opts[i]
+        # decisions.key's common case inlined (an option of the menu itself, bound to no values)
+        self._choose(player, i, str(opt[0]) if opt[2] < 0 and not opt[1] else M.key(opt), opt)
 
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
@@ -243,11 +264,13 @@ class Game:
                 return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
 
-    def _choose(self, seat: int, i: int, key: str) -> None:
+    def _choose(self, seat: int, i: int, key: str, opt: list | None = None) -> None:
         st = self.state
-        st.pending["chosen"][seat] = i
+        pending = st.pending
+        chosen = pending["chosen"]
+        chosen[seat] = i
         st.actions.append({"player": seat, "key": key})
-        if len(st.pending["chosen"]) == len(st.pending["players"]):
+        if len(chosen) == len(pending["players"]):
             if st.rng.explicit:
                 X.run_step(self, st, X.RESOLVE, [])
                 return
@@ -257,7 +280,7 @@ class Game:
             if not st.quiet:
                 st.before = (dict(st.loc), frozenset(st.facedown))
             try:
-                M.resume(ev)
+                M.resume(ev, opt)
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 

@@ -52,7 +52,6 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 return  # a generated option's body, and what follows it, opened the next decision
         except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
             _signal(ev, e)
-    run_direct = ev.run_direct
     segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
     steppers = ev.steppers
     while True:
@@ -85,7 +84,7 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 if i < n:
                     seg = segments.get(id(block))
                     fn = seg.get(i) if seg is not None else None
-                    i = fn(ev, f[2]) if fn is not None else run_direct(block, i, f[2])
+                    i = fn(ev, f[2]) if fn is not None else ev.run_direct(block, i, f[2])
                 if i < n:
                     f[3] = i + 1
                     push(ev, body[i], f[2])
@@ -134,19 +133,22 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
             _signal(ev, e)
 
 
-def resume(ev: Evaluator) -> None:
+def resume(ev: Evaluator, opt: list | None = None) -> None:
     """Every decider has chosen: run the chosen options and on until the next decision (`run` after
-    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly."""
+    `resolve`). A choice with a generated resolver (codegen/resume.py) is handed to it directly. `opt`,
+    when the caller has it at hand: the option chosen, if the decision is a `choose` (one decider)."""
     st = ev.st
-    f = st.stack[-1]
+    stack = st.stack
+    f = stack[-1]
     rv = ev.resolvers.get(id(f[1])) if f[0] == CHOOSE else None
     if rv is None:
         run(ev, resolve(ev))
         return
-    pending = st.pending
-    p = pending["players"][0]
-    opt = pending["options"][p][pending["chosen"][p]]
-    st.stack.pop()
+    if opt is None:
+        pending = st.pending
+        p = pending["players"][0]
+        opt = pending["options"][p][pending["chosen"][p]]
+    stack.pop()
     st.pending = None
     ev.hops = 0
     try:
@@ -154,6 +156,10 @@ def resume(ev: Evaluator) -> None:
             return  # the next decision is open
     except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
         _signal(ev, e)
+    if not stack and st.pending is None and not st.over:  # the end of the flow: `run`'s first pass, inlined
+        _finish(ev)
+        if not stack:
+            return
     run(ev)
 
 

@@ -7,7 +7,7 @@ its end, so importing `interpreter.primitives` is all a caller needs.
 
 from __future__ import annotations
 
-from meeple.runtime.builtins import _items, _num, _player, primitive
+from meeple.runtime.builtins import _items, _num, _player, direct_primitive, primitive
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.limits import MAX_ITEMS, size_message
 from meeple.runtime.values import show, type_name
@@ -175,14 +175,14 @@ def _player_at(ev, a, n, s):
     return Player(_num(ev, a[0], n) % ev.st.nplayers)
 
 
-@primitive("left_of")
-def _left(ev, a, n, s):
-    return Player((_player(ev, a[0], n) + 1) % ev.st.nplayers)
+@direct_primitive("left_of")
+def left_of(ev, n, p):
+    return Player((_player(ev, p, n) + 1) % ev.st.nplayers)
 
 
-@primitive("right_of")
-def _right(ev, a, n, s):
-    return Player((_player(ev, a[0], n) - 1) % ev.st.nplayers)
+@direct_primitive("right_of")
+def right_of(ev, n, p):
+    return Player((_player(ev, p, n) - 1) % ev.st.nplayers)
 
 
 @primitive("turn_order")
@@ -207,9 +207,8 @@ def _owner(ev, a, n, s):
 
 
 # ------------------------------------------------------------------ components
-@primitive("components")
-def _components(ev, a, n, s):
-    key = a[0]
+@direct_primitive("components")
+def components(ev, n, key):
     if type(key) is not str:
         raise ev.fail(n, f"`components` needs the name of a component kind or item, not {type_name(key)}")
     cache = ev.rs._compiled  # made by the evaluator; the lists are per ruleset (setups ask for every kind)

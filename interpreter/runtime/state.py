@@ -50,15 +50,18 @@ class Rng:
         return self.below(len(items))
 
     def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
-        # `next` and `below` inlined: shuffles are most of what a setup spends on randomness. `key`
-        # (which items are identical) matters only to an explicit chance event (chance.py).
+        # `next` and `below` inlined, with MASK64 as a literal (a constant, not a global read): shuffles are
+        # most of what a setup spends on randomness. `key` (which items are identical) matters only to an
+        # explicit chance event (chance.py).
         s = self.state
-        for i in range(len(items) - 1, 0, -1):
-            s = (s + 0x9E3779B97F4A7C15) & MASK64
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        i = len(items) - 1
+        while i > 0:
+            s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+            i -= 1
         self.state = s
 
 
@@ -159,9 +162,11 @@ def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) 
     template = cache.get(("initial", players))
     if template is None:
         template = cache[("initial", players)] = _template(rs, players)
-    st = template.copy()
-    st.seed = seed
-    st.rng = Rng(seed * 0x2545F4914F6CDD1D + 1)
+    # Only these three are filled in the template (and a new state shares its zone lists: state.writable).
+    st = GameState(players, seed)
+    st.counters = template.counters.copy()
+    st.zones = template.zones.copy()
+    st.loc = template.loc.copy()
     if coverage:
         st.coverage = {}
     if rs.flow is not None:

@@ -249,8 +249,9 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
     time (CPU time, so that other processes on a shared machine do not slow the figure down). Games are
     quiet, as simulations play them (no per-seat text nobody reads), unless `narrate`.
 
-    The loop is the one peer engines are measured with (tools/bench.py): one random generator picks
-    uniformly among the legal actions, so the figure is the engine's, not the bots' bookkeeping."""
+    The loop is the one peer engines are measured with (tools/bench.py): game i is seeded with i, and
+    one random generator picks uniformly among the legal actions, so the figure is the engine's, not
+    the bots' bookkeeping (nor `simulate`'s seeds, each a hash: about 1 µs a game)."""
     rows = []
     for n in players_list or list(range(rs.min_players, rs.max_players + 1)):
         check_players(rs, n)
@@ -258,7 +259,7 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
         prand = random.Random(n).random
         start = time.process_time()
         while True:
-            game = rs.new_game(n, game_seed(0, done), narrate=narrate)
+            game = rs.new_game(n, done, narrate=narrate)
             while not game.is_over:
                 for seat in game.deciders:
                     game.apply_index(int(prand() * game.num_actions(seat)), seat)

@@ -32,7 +32,9 @@ def generator_version() -> str:
     """The generator's own source is part of the key: a changed generator never reuses old modules.
     Computed on first use, so that commands which never play (validate) do not pay for it."""
     h = hashlib.sha256()
-    for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
+    here = Path(__file__).resolve().parent
+    # prefix.py decides where a setup's seedless opening ends, which the generated stretches follow
+    for f in [*sorted(here.glob("*.py")), here.parent / "prefix.py"]:
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
@@ -47,6 +49,7 @@ class Generated:
     resolvers: dict[int, Any]
     menus: dict[int, Any]
     blocks: dict[int, Any]
+    openings: dict[int, Any]
     source_path: str | None
 
 
@@ -107,6 +110,8 @@ def _bind(rs: Ruleset) -> Generated:
             env[var] = tables.counter_keyer(rs, name)
         elif prefix == "R":
             env[var] = REGISTRY[name].fn
+        elif prefix == "D":
+            env[var] = REGISTRY[name].direct
         elif prefix == "K":
             env[var] = rs.constants[name]
         elif prefix == "ZN":
@@ -122,4 +127,5 @@ def _bind(rs: Ruleset) -> Generated:
     events = set(rs.events) | {ev for c in rs.components for ev in c.options}
     env["OPTS"].update({ev: [tuple(clauses[id(o)] for o in c.options.get(ev, ())) for c in rs.components]
                         for ev in events})
-    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["STEP"]), by_id(t["RES"]), by_id(t["MENU"]), by_id(t["BLK"]), path)
+    return Generated(by_id(t["E"]), by_id(t["SEG"]), by_id(t["STEP"]), by_id(t["RES"]), by_id(t["MENU"]), by_id(t["BLK"]),
+                     by_id(t["OPEN"]), path)

@@ -41,6 +41,7 @@ class GeneratedEvaluator(Evaluator):
         self.resolvers = g.resolvers
         self._blocks = self.blocks = g.blocks
         self.menus = g.menus
+        self.openings = g.openings
         # what is per game: the state, the budgets (limits.py) and the running components
         per_game = ("st", "limit", "depth", "sources")
         rs._compiled["evaluator"] = {k: v for k, v in self.__dict__.items() if k not in per_game}

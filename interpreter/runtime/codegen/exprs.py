@@ -39,6 +39,7 @@ class Fn:
         self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
         self.loops = 0  # Python loops around the current statement
         self.tmp = 0
+        self.in_iter = 0  # > 0 while emitting what a comprehension loops over (no `:=` allowed there)
 
     def w(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -51,6 +52,18 @@ class Fn:
 def simple(code: str) -> bool:
     """A side-effect-free, cheap operand that may be written twice (a variable or a literal)."""
     return code.isidentifier() or code.lstrip("-").isdigit()
+
+
+def operand(code: str, f: Fn) -> tuple[str, str] | None:
+    """An operand to test and then use: (its first use, its later uses). A simple one is written as it
+    is; any other is evaluated once, at its first use, into a temporary (`:=`). None where Python allows
+    no `:=` (what a comprehension loops over)."""
+    if simple(code):
+        return code, code
+    if f.in_iter:
+        return None
+    t = f.temp()
+    return f"({t} := {code})", t
 
 
 class ExprEmitter:
@@ -117,18 +130,29 @@ class ExprEmitter:
 
     # ------------------------------------------------------------ composite
     def _e_Interp(self, n: A.Interp, f: Fn) -> str:
-        parts = [repr(p) if type(p) is str else f"SH({self.expr(p, f)})" for p in n.parts]
         if all(type(p) is str for p in n.parts):
             return repr("".join(n.parts))  # type: ignore[arg-type]
-        return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
+        parts = []
+        for p in n.parts:
+            if type(p) is str:
+                parts.append(repr(p))
+                continue
+            code = self.expr(p, f)
+            ops = operand(code, f)
+            # a hole that holds a string (a name) is itself, without a call to the shower
+            parts.append(f"SH({code})" if ops is None else f"({ops[1]} if type({ops[0]}) is str else SH({ops[1]}))")
+        ops = operand(" + ".join(parts), f)
+        if ops is None:
+            return f"ev.text({self.node(n)}, " + " + ".join(parts) + ")"
+        # ev.text's check inlined: a text within the size limit is itself
+        return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.text({self.node(n)}, {ops[1]}))"
 
     def _e_Attr(self, n: A.Attr, f: Fn) -> str:
-        obj, name = self.expr(n.obj, f), n.name
-        slow = f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})"
-        if not obj.isidentifier() or obj in ("True", "False", "None"):
-            return slow
-        # A variable: read the likely cases inline from tables built per name (support.attr_table),
-        # in the reader's order (a component's attribute, counter, slot; a player's counter, zone).
+        code, name = self.expr(n.obj, f), n.name
+        # Read the likely cases inline from tables built per name (support.attr_table), in the reader's
+        # order (a component's attribute, counter, slot; a player's counter, zone). `obj` stands for the
+        # object in them, until we know whether there are any.
+        obj = "\0"
         rs, parts = self.rs, []
         comp_fixed = name in ("name", "kind", "id") and not any(name in k.counters or name in k.slots
                                                                  for k in rs.kinds.values())
@@ -147,9 +171,14 @@ class ExprEmitter:
             parts.append(f"{self.shared('PZ', name)}[{obj}] if type({obj}) is Player")
         elif name in ("seat", "number", "name"):
             parts.append(f"{self.shared('PF', name)}[{obj}] if type({obj}) is Player")
-        if not parts:
-            return slow
-        return "(" + " else ".join(parts) + f" else {slow})"
+        ops = operand(code, f) if parts and code not in ("True", "False", "None") else None
+        if ops is None:
+            return f"{self.shared('AT', name)}(ev, {code}, {self.node(n)})"
+        # The object is evaluated once, in the first test (the first thing the expression evaluates).
+        first, later = ops
+        parts[0] = parts[0].replace(f"type({obj})", f"type({first})", 1)
+        parts.append(f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})")
+        return "(" + " else ".join(parts).replace(obj, later) + ")"
 
     def _e_Index(self, n: A.Index, f: Fn) -> str:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
@@ -165,7 +194,11 @@ class ExprEmitter:
         return f"ev.make_map({self.node(n)}, [{pairs}])"
 
     def _e_Comp(self, n: A.Comp, f: Fn) -> str:
-        src = self.expr(n.iter, f)
+        f.in_iter += 1
+        try:
+            src = self.expr(n.iter, f)
+        finally:
+            f.in_iter -= 1
         f.tmp += 1
         var = f"C{f.tmp}_{n.var}"
         saved = f.comp.get(n.var)
@@ -190,16 +223,20 @@ class ExprEmitter:
             if n.func == "between" and len(lits) == len(n.args) == 2 and lits[1] - lits[0] <= 64:
                 return repr(list(range(lits[0], lits[1] + 1)))  # a fresh list each time, as the built-in's
             args = [self.expr(a, f) for a in n.args]
-            fn = self.shared("R", n.func)
             if len(args) == 1:
                 if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
+                a0: Any = n.args[0]
+                if n.func == "player" and type(a0) is A.Num and type(a0.value) is int:
+                    return f"PLAYERS[{a0.value} % st.nplayers]"  # a seat number: h_player's int case
                 if n.func in _FAST:
-                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {fn})"
+                    return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
+            if prim.direct is not None:  # its arguments as Python arguments: no list per call
+                return f"{self.shared('D', n.func)}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
             scope = self.scope_dict(f) if prim.scoped else "None"
             if n.func == "log" and scope.startswith("h_scope("):
                 scope = f"(None if ev.st.quiet else {scope})"  # a quiet game's log reads no variables
-            return f"{fn}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
+            return f"{self.shared('R', n.func)}(ev, [{', '.join(args)}], {self.node(n)}, {scope})"
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
@@ -228,11 +265,26 @@ class ExprEmitter:
                 else:
                     return (f"({a} {n.op} {b} if {checks} and -MAXI <= {a} {n.op} {b} <= MAXI "
                             f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
+            both = self.int_operands(a, b, f)
+            if both is not None:
+                test, a, b = both
+                return (f"({a} {n.op} {b} if {test} and -MAXI <= {a} {n.op} {b} <= MAXI "
+                        f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
             return f"{helper}(ev, {self.node(n)}, {a}, {b})"
         arith = _ARITH.get(n.op)
         if arith is None:
             return f"ev.binop({self.node(n)}, {a}, {b})"
         return f"{arith}(ev, {self.node(n)}, {a}, {b})"
+
+    @staticmethod
+    def int_operands(a: str, b: str, f: Fn) -> tuple[str, str, str] | None:
+        """For two operands that are not both simple: a test that both are ints, which evaluates each
+        once, left to right, into a temporary (`&`, not `and`: the second is evaluated whatever the
+        first is), and the names to use after it. None where no `:=` may be written."""
+        oa, ob = operand(a, f), operand(b, f)
+        if oa is None or ob is None:
+            return None
+        return f"(type({oa[0]}) is int) & (type({ob[0]}) is int)", oa[1], ob[1]
 
     def _e_Neg(self, n: A.Neg, f: Fn) -> str:
         return f"h_neg(ev, {self.node(n)}, {self.expr(n.operand, f)})"
@@ -266,6 +318,11 @@ class ExprEmitter:
                 checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
                 if checks:
                     return f"({a} {op} {b} if {checks} else {helper})"
+                return helper
+            both = self.int_operands(a, b, f)
+            if both is not None:
+                test, a, b = both
+                return f"({a} {op} {b} if {test} else {_CMP[op]}(ev, {self.node(n)}, {a}, {b}))"
             return helper
         if op in ("in", "not in"):
             code = f"h_in(ev, {self.node(n)}, {a}, {b})"

@@ -16,6 +16,7 @@ Generated, per ruleset (names are the AST node's index in a deterministic walk o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from meeple.language import ast as A
@@ -28,6 +29,9 @@ from meeple.runtime.render import subnodes
 
 _EXPRS = (A.Num, A.Str, A.Interp, A.Const, A.Name, A.Attr, A.Index, A.Call, A.ListLit, A.MapLit, A.Comp,
           A.BinOp, A.Neg, A.Not, A.BoolOp, A.Compare, A.CondExpr)
+
+
+_CT = re.compile(r"\bCT\b")
 
 
 def number_nodes(rs: Ruleset) -> list[Any]:
@@ -69,7 +73,7 @@ class Builder(ResumeEmitter):
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
-        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": []}
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": []}
 
     def idx(self, n: Any) -> int:
         return self.index[id(n)]
@@ -88,7 +92,9 @@ class Builder(ResumeEmitter):
         # Where the script is, so that a profile of generated functions leads back to the YAML.
         span = getattr(node, "span", None)
         where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
-        lines = [*where, header, "    st = ev.st", "    CT = st.counters", *pre]
+        body = "\n".join([*pre, *f.lines, tail or ""])
+        # the counters in a local only where they are read or written
+        lines = [*where, header, "    st = ev.st", *(["    CT = st.counters"] if _CT.search(body) else []), *pre]
         if node is not None:
             # An AST node among the locals: a Python failure in this function is reported there (limits.located).
             lines.append(f"    _at = N[{self.idx(node)}]")
@@ -156,6 +162,11 @@ class Builder(ResumeEmitter):
     def menu(self, ch: A.Choose) -> None:
         k = self.idx(ch)
         f = self.dict_fn(id(ch))
+        fixed = self.fixed_menu(ch)
+        if fixed is not None:
+            self.function(f"def MN_{k}(ev, S):", f, tail=f"return {fixed}", node=ch)
+            self.table["MENU"].append(f"{k}: MN_{k}")
+            return
         f.w("out = []")
         item: Any
         for i, item in enumerate(ch.items):
@@ -168,6 +179,14 @@ class Builder(ResumeEmitter):
                 f.w(f"        _fn(ev, _c, out, {i}, _j)")
         self.function(f"def MN_{k}(ev, S):", f, tail="return out", node=ch)
         self.table["MENU"].append(f"{k}: MN_{k}")
+
+    @staticmethod
+    def fixed_menu(ch: A.Choose) -> str | None:
+        """A menu whose options are all offered every time (no `for`, no `when`, none from components), as
+        a list expression (new lists each time it runs); None for any other menu."""
+        if not ch.items or any(type(i) is not A.Option or i.fors or i.guard is not None for i in ch.items):
+            return None
+        return "[" + ", ".join(f"[{i}, [], -1, 0]" for i in range(len(ch.items))) + "]"
 
     def component_clause(self, clause: A.Option) -> None:
         k = self.idx(clause)

@@ -26,6 +26,7 @@ from meeple.runtime.decisions import no_option, not_a_player
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, FOR, REPEAT, WHILE
 from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
 from meeple.runtime.machine import push
+from meeple.runtime.prefix import seedless
 
 MAX_HOPS = 64  # stretches called in a row by generated code before the machine takes over
 HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
@@ -44,6 +45,7 @@ class ResumeEmitter(StmtEmitter):
     dict_fn: Any
     function: Any
     framed_blocks: Any
+    fixed_menu: Any
 
     def _stops(self, b: A.Block) -> list[int]:
         return [j for j, s in enumerate(b.body) if id(s) in self.susp]
@@ -87,18 +89,25 @@ class ResumeEmitter(StmtEmitter):
         k = self.idx(b)
         body = b.body
         stops = self._stops(b)
+        # A new game's setup frame may start after the setup's seedless opening (runtime/prefix.py).
+        opening = seedless(self.rs) if b is self.rs.setup else 0
         if not stops:
             # A block that never waits: one function of the scope, run directly (resolve, exec_block), or
             # as a frame's only stretch by the machine's generic path (it then pops the frame).
-            f = self.dict_fn((id(b), 0))
-            for st in body:
-                self.stmt(st, f)
-            self.function(f"def SG_{k}_0(ev, S):", f, tail=f"return {len(body)}", node=body[0] if body else b)
-            self.table["SEG"].append(f"{k}: {{0: SG_{k}_0}}")
+            entries = []
+            for s in sorted({0, opening} - {len(body)} | {0}):
+                f = self.dict_fn((id(b), s))
+                for st in body[s:]:
+                    self.stmt(st, f)
+                self.function(f"def SG_{k}_{s}(ev, S):", f, tail=f"return {len(body)}",
+                              node=body[s] if body else b)
+                entries.append(f"{s}: SG_{k}_{s}")
+            self.table["SEG"].append(f"{k}: {{{', '.join(entries)}}}")
             self.table["BLK"].append(f"{k}: SG_{k}_0")
+            self.opening(b, opening)
             return
         entries = []
-        for s in [0] + [j + 1 for j in stops]:
+        for s in sorted({0, opening} | {j + 1 for j in stops}):
             end = next((j for j in stops if j >= s), len(body))
             f = self.dict_fn((id(b), s))
             for st in body[s:end]:
@@ -115,6 +124,19 @@ class ResumeEmitter(StmtEmitter):
             self.function(f"def SG_{k}_{s}(ev, F):", f, pre=("    S = F[2]",), node=body[s] if s < end else b)
             entries.append(f"{s}: SG_{k}_{s}")
         self.table["STEP"].append(f"{k}: {{{', '.join(entries)}}}")
+        self.opening(b, opening)
+
+    def opening(self, b: A.Block, j: int) -> None:
+        """`SG_<k>_open(ev, S)`: the setup's seedless opening (runtime/prefix.py), its first j statements,
+        which run once per player count; it counts steps as the setup's own stretches do."""
+        if j == 0:
+            return
+        k = self.idx(b)
+        f = self.dict_fn((id(b), 0))
+        for st in b.body[:j]:
+            self.stmt(st, f)
+        self.function(f"def SG_{k}_open(ev, S):", f, tail=f"return {j}", node=b.body[0])
+        self.table["OPEN"].append(f"{k}: SG_{k}_open")
 
     def finish(self, b: A.Block, f: Fn) -> None:
         """After block `b` popped its frame: the machine's next passes, when the frame under it is known
@@ -217,9 +239,13 @@ class ResumeEmitter(StmtEmitter):
             f.w(f"_p = {self.expr(s.player, f)}")
             f.w("if type(_p) is not Player:")
             f.w(f"    raise h_no_player(ev, {self.node(s.player)}, _p)")
-            f.w(f"_o = MN_{self.idx(s)}(ev, S)")
-            f.w("if not _o:")
-            f.w(f"    raise h_no_option({n}, int(_p))")
+            fixed = self.fixed_menu(s)
+            if fixed is not None:  # options offered every time: the menu's list, inline
+                f.w(f"_o = {fixed}")
+            else:
+                f.w(f"_o = MN_{self.idx(s)}(ev, S)")
+                f.w("if not _o:")
+                f.w(f"    raise h_no_option({n}, int(_p))")
             f.w("_s = int(_p)")
             f.w("st.pending = {'players': [_s], 'options': {_s: _o}, 'chosen': {}}")
             f.w("return True")

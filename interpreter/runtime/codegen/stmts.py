@@ -67,12 +67,27 @@ class StmtEmitter(ExprEmitter):
                 return
             self.assign_name(target.name, value, f)
         elif t is A.Attr:
-            obj = self.expr(target.obj, f)
-            f.w(f"CT[{self.shared('CK', target.name)}(ev, {obj}, {self.node(target)})] = {value}")
+            f.w(f"CT[{self.counter_key(target, f)}] = {value}")
         elif t is A.Index:
             self.set_entry(target, value, f)
         else:
             f.w(f"raise h_fail(ev, {self.node(target)}, 'cannot assign to this')")
+
+    def counter_key(self, target: A.Attr, f: Fn) -> str:
+        """The counter key `obj.name = ...` writes: of a variable, looked up inline in the per-seat or
+        per-component key tables where the name is a player's or a component's counter (the likely
+        cases, as reads do), else from the per-name keyer (support.counter_keyer), which explains errors."""
+        obj, name = self.expr(target.obj, f), target.name
+        slow = f"{self.shared('CK', name)}(ev, {obj}, {self.node(target)})"
+        if not obj.isidentifier() or obj in ("True", "False", "None"):
+            return slow
+        rs, parts = self.rs, []
+        if name in rs.player_counters:
+            parts.append(f"{self.shared('PC', name)}[{obj}] if type({obj}) is Player")
+        if any(name in k.counters for k in rs.kinds.values()):
+            t = self.shared("CC", name)
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+        return "(" + " else ".join([*parts, slow]) + ")" if parts else slow
 
     def set_entry(self, target: A.Index, value: str, f: Fn) -> None:
         """`m[k][j] = v` as the reference does it (Evaluator.set_entry): copies along the path, each part
@@ -123,7 +138,10 @@ class StmtEmitter(ExprEmitter):
         f.w(f"{cur} = {self.expr(s.target, f)}")
         f.w(f"{d} = {self.expr(s.value, f)}")
         plus = s.op == "+"
-        f.w(f"{cur} = h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
+        # Numbers inline (the common case); lists, errors and numbers past the limit go to h_aug.
+        r = f"{cur} {s.op} {d}"
+        f.w(f"{cur} = {r} if type({cur}) is int and type({d}) is int and -MAXI <= {r} <= MAXI "
+            f"else h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
         self.assign(s.target, cur, f)
 
     def _s_ExprStmt(self, s: A.ExprStmt, f: Fn) -> None:
@@ -178,7 +196,14 @@ class StmtEmitter(ExprEmitter):
 
     def _s_For(self, s: A.For, f: Fn) -> None:
         before = set(f.definite)
-        it = f"h_loop(ev, {self.expr(s.iter, f)}, {self.node(s.iter)}, {self.node(s)})"
+        # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
+        it, code = f.temp(), self.expr(s.iter, f)
+        f.w(f"{it} = {code}")
+        if code != "PLAYERS[:st.nplayers]":  # (that one is a new list already)
+            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {self.node(s.iter)})")
+        f.w(f"st.steps += len({it})")
+        f.w("if st.steps > ev.limit:")
+        f.w(f"    raise h_steps(ev, {self.node(s)})")
         if s.var in f.comp:
             f.w(f"for {f.comp[s.var]} in {it}:")
             self.loop_body(s.body, f, before)

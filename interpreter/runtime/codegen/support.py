@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
-from meeple.runtime.limits import MAX_DEPTH, MAX_INT, STEPS_MESSAGE
+from meeple.runtime.limits import MAX_DEPTH, MAX_INT, MAX_ITEMS, STEPS_MESSAGE
 from meeple.runtime.values import same, type_name
 
 MAX_SEATS = 64
@@ -241,7 +241,7 @@ def scope_of(*pairs: Any) -> dict:
 
 
 HELPERS = {
-    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
