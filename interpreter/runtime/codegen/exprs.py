@@ -129,15 +129,19 @@ class ExprEmitter:
         return f"ev.global_value({x!r}, {self.node(n)})"  # raises the located "not defined"
 
     # ------------------------------------------------------------ composite
-    def _e_Interp(self, n: A.Interp, f: Fn) -> str:
+    def _e_Interp(self, n: A.Interp, f: Fn, holes: list[str] | None = None) -> str:
+        """The text; `holes`: the holes' values, already evaluated into these names (a quiet log line)."""
         if all(type(p) is str for p in n.parts):
             return repr("".join(n.parts))  # type: ignore[arg-type]
-        parts = []
+        parts, k = [], 0
         for p in n.parts:
             if type(p) is str:
                 parts.append(repr(p))
                 continue
-            code = self.expr(p, f)
+            if holes is None:
+                code = self.expr(p, f)
+            else:
+                code, k = holes[k], k + 1
             ops = operand(code, f)
             # a hole that holds a string (a name) is itself, without a call to the shower
             parts.append(f"SH({code})" if ops is None else f"({ops[1]} if type({ops[0]}) is str else SH({ops[1]}))")

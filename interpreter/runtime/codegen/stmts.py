@@ -15,6 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.exprs import ExprEmitter, Fn
+from meeple.runtime.limits import MAX_ITEMS
 
 _COUNTER_OPS = ("gain", "pay", "score")
 
@@ -167,7 +168,43 @@ class StmtEmitter(ExprEmitter):
             self.assign(target, cur, f)
             f.depth -= 1
             return
+        if type(e) is A.Call and e.func == "log" and e.func in self.prims and len(e.args) == 1:
+            f.w("if ev.st.quiet:")
+            f.depth += 1
+            self.quiet_log(e.args[0], f)
+            f.depth -= 1
+            f.w("else:")
+            f.depth += 1
+            f.w(self.expr(e, f))
+            f.depth -= 1
+            return
         f.w(self.expr(e, f))
+
+    def quiet_log(self, text: Any, f: Fn) -> None:
+        """`log(text)` in a quiet game, which keeps no log line (nobody reads it): no text is built, but
+        each hole is evaluated, since its errors are the game's. The reference builds the text, which
+        fails past the size limit; it is built here too unless the holes' values prove it shorter: each
+        a string within its share of the limit, or a value whose text is short (QSHORT)."""
+        if type(text) is not A.Interp:
+            f.w("pass" if type(text) in (A.Num, A.Str, A.Const) else self.expr(text, f))
+            return
+        holes = [p for p in text.parts if type(p) is not str]
+        if not holes:
+            f.w("pass")
+            return
+        temps = []
+        for h in holes:
+            temps.append(f.temp())
+            f.w(f"{temps[-1]} = {self.expr(h, f)}")
+        each = (MAX_ITEMS - sum(len(p) for p in text.parts if type(p) is str)) // len(holes)
+        # The longest text of a QSHORT value: a component's name, or a number (Python prints at most
+        # 4,300 digits of one).
+        if each < max([4_301] + [len(c.name) for c in self.rs.components]):
+            f.w(self._e_Interp(text, f, temps))
+            return
+        fits = " and ".join(f"(len({t}) <= {each} if type({t}) is str else type({t}) in QSHORT)" for t in temps)
+        f.w(f"if not ({fits}):")
+        f.w(f"    {self._e_Interp(text, f, temps)}")
 
     # ------------------------------------------------------------ control flow
     def branch(self, b: A.Block, f: Fn, definite: set[str]) -> set[str]:
