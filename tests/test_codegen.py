@@ -359,3 +359,40 @@ def test_attribute_readers_agree_with_the_reference_for_every_component_and_name
             assert got == want and type(got[1]) is type(want[1]), (attr, o)
             checked += want[0] == "value"
     assert checked > 100
+
+
+DEEP = """\
+meeple: 1
+name: Deep
+players: {min: 2, max: 2}
+counters:
+  game: {total: 0}
+procedures:
+  bump:
+    params: [k]
+    do: |
+      total += k
+  down:
+    params: [k]
+    do: |
+      bump(k)
+      down(k + 1)
+flow: |
+  down(1)
+scoring:
+  score: total
+"""
+
+
+def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_reference(tmp_path):
+    # Generated code keeps no depth in a procedure without calls (nothing in it reads it), but still
+    # refuses to enter one past the limit: here `bump`, called one level deeper than `down` each time.
+    path = tmp_path / "deep.yaml"
+    path.write_text(DEEP)
+    rs = load_ruleset(path)
+    failures = []
+    for cls in (GeneratedGame, ReferenceGame):
+        with pytest.raises(RuntimeRuleError) as e:
+            cls.new(rs, 2, 0)
+        failures.append([(p.message, p.span) for p in e.value.problems])
+    assert failures[0] == failures[1] and "deep" in failures[0][0][0]

@@ -88,7 +88,7 @@ class Builder(ResumeEmitter):
 
     # ------------------------------------------------------------ functions
     def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
-                 tail: str | None = None, node: Any = None) -> None:
+                 tail: str | None = None, node: Any = None, leaf: bool = False) -> None:
         # Where the script is, so that a profile of generated functions leads back to the YAML.
         span = getattr(node, "span", None)
         where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
@@ -110,6 +110,9 @@ class Builder(ResumeEmitter):
                       # h_enter inlined (procedures are most calls): it only raises the located error
                       "    if ev.depth >= MAXD:", "        h_enter(ev, _call)", "    ev.depth += 1",
                       "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
+        elif leaf:  # a procedure that calls nothing: nothing in it reads the depth, so only the check
+            lines += ["    st.steps += 1", "    if st.steps > ev.limit:", "        raise h_steps(ev, _call)",
+                      "    if ev.depth >= MAXD:", "        h_enter(ev, _call)", *f.lines]
         else:
             lines += f.lines
         if tail is not None:
@@ -122,10 +125,13 @@ class Builder(ResumeEmitter):
         f = Fn("py", True)
         f.locals |= set(params)
         f.definite |= set(params)
-        f.depth = 2 if call else 1
+        # Only procedure calls, phases and handlers go a level deeper (limits.py): a procedure without
+        # any call, `trigger` or phase in it checks the depth it would reach but need not keep it.
+        leaf = call and not any(type(x) in (A.Call, A.Trigger, A.Phase) for x in A.walk(body))
+        f.depth = 2 if call and not leaf else 1
         self.block(body, f)
         args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)
-        self.function(f"def {name}({args}):", f, params, node=body)
+        self.function(f"def {name}({args}):", f, params, node=body, leaf=leaf)
 
     def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
         f = Fn("dict", False)
