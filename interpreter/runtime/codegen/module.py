@@ -73,6 +73,7 @@ class Builder(ResumeEmitter):
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
+        self.menu_lists: set[str] = set()
         self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": []}
 
     def idx(self, n: Any) -> int:
@@ -189,7 +190,8 @@ class Builder(ResumeEmitter):
     @staticmethod
     def fixed_menu(ch: A.Choose) -> str | None:
         """A menu whose options are all offered every time (no `for`, no `when`, none from components), as
-        a list expression (new lists each time it runs); None for any other menu."""
+        a list expression (new lists each time it runs; a stretch that opens it uses one list, FX_<k>, made
+        once: resume.py); None for any other menu."""
         if not ch.items or any(type(i) is not A.Option or i.fors or i.guard is not None for i in ch.items):
             return None
         return "[" + ", ".join(f"[{i}, [], -1, 0]" for i in range(len(ch.items))) + "]"

@@ -38,6 +38,7 @@ class ResumeEmitter(StmtEmitter):
     table: dict[str, list[str]]
     nodes: list[Any]
     out: list[str]
+    menu_lists: set[str]  # the module's lists of fixed menus (FX_<k>)
     _parents: dict[int, set[tuple[int, int, int]]] | None = None
     _byid: dict[int, Any]
 
@@ -240,8 +241,14 @@ class ResumeEmitter(StmtEmitter):
             f.w("if type(_p) is not Player:")
             f.w(f"    raise h_no_player(ev, {self.node(s.player)}, _p)")
             fixed = self.fixed_menu(s)
-            if fixed is not None:  # options offered every time: the menu's list, inline
-                f.w(f"_o = {fixed}")
+            if fixed is not None:
+                # Options offered every time: one list, made once. An open decision's options are never
+                # changed (a copy of the game shares them too), so every game may share it.
+                name = f"FX_{self.idx(s)}"
+                if name not in self.menu_lists:
+                    self.menu_lists.add(name)
+                    self.out.append(f"{name} = {fixed}\n")
+                f.w(f"_o = {name}")
             else:
                 f.w(f"_o = MN_{self.idx(s)}(ev, S)")
                 f.w("if not _o:")
