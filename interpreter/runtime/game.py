@@ -60,8 +60,8 @@ class Game(Readouts):
         `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py). `before_flow` is a
         script (parsed by the caller, e.g. a rule test) run after the ruleset's `setup` and before its
         `flow`: to arrange a starting state. `narrate=False` (simulations) skips what only a person
-        reads: its log lines are kept as plain text no seat is shown, and where points came from is not
-        noted."""
+        reads: it keeps no log lines (their holes are still evaluated, for their errors) and does not
+        note where points came from."""
         if chance not in ("seeded", "explicit"):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if type(players) is not int or type(seed) is not int:
