@@ -10,6 +10,7 @@ support.py for the rest.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from meeple.language import ast as A
@@ -20,6 +21,7 @@ _SCALARS = (int, str, bool, type(None))
 _ON_LISTS = {"count": "len", "any": "any", "all": "all"}
 # Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
 _FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player"}
+_SEAT = re.compile(r"PLAYERS\[\d+\]")
 
 
 class ExprEmitter(OperatorEmitter):
@@ -100,6 +102,12 @@ class ExprEmitter(OperatorEmitter):
 
     def _e_Attr(self, n: A.Attr, f: Fn) -> str:
         code, name = self.expr(n.obj, f), n.name
+        if _SEAT.fullmatch(code):  # `player(k)` of a seat every game has (_e_Call): certainly a player
+            rs = self.rs
+            if name in rs.player_counters:
+                return f"CT[{self.shared('PC', name)}[{code}]]"
+            if name in rs.player_zones:
+                return f"{self.shared('PZ', name)}[{code}]"
         # Read the likely cases inline from tables built per name (support.attr_table), in the reader's
         # order (a component's attribute, counter, slot; a player's counter, zone). `obj` stands for the
         # object in them, until we know whether there are any.
@@ -179,7 +187,14 @@ class ExprEmitter(OperatorEmitter):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
                 a0: Any = n.args[0]
                 if n.func == "player" and type(a0) is A.Num and type(a0.value) is int:
+                    if 0 <= a0.value < rs.min_players:  # a seat every game has: the modulo changes nothing
+                        return f"PLAYERS[{a0.value}]"
                     return f"PLAYERS[{a0.value} % st.nplayers]"  # a seat number: h_player's int case
+                if n.func == "first" and (ops := operand(args[0], f)) is not None:
+                    # support.first's zone case inline (a hand, a deck): its first component, or none
+                    z = f.temp()
+                    return (f"(({z}[0] if ({z} := st.zones[{ops[1]}.key]) else None) if type({ops[0]}) is Zone "
+                            f"else h_first(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
             if prim.direct is not None:  # its arguments as Python arguments: no list per call
