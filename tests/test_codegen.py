@@ -7,7 +7,7 @@ from meeple.errors import RulesetError, RuntimeRuleError
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from test_differential import lockstep
+from test_differential import GeneratedGame, ReferenceGame, lockstep
 
 FAILING = """\
 meeple: 1
@@ -214,7 +214,50 @@ def test_random_scripts_run_identically_in_both_engines(tmp_path_factory, body, 
         rs = load_ruleset(path)
     except RulesetError:
         assume(False)  # the checker refused it (a type error it can prove): nothing runs
-    lockstep(rs, 2 + seed % 2, seed, max_decisions=60)
+    lockstep(rs, 2 + seed % 2, seed, max_decisions=60, narrate=seed < 2)  # quiet games build no log text
+
+
+LOGGING = """\
+meeple: 1
+name: Logging
+players: {min: 2, max: 2}
+flow: |
+  s = "{between(1, 100000)}"
+  xs = [1, 2]
+  log("{player(0)} of {nplayers}")
+  tell(player(1), "a secret")
+  choose player(0) "Go":
+      option "Short":
+          log("{s}")
+      option "Missing":
+          log("{s} {xs[7]}")
+      option "Long":
+          log("{s}{s}")
+scoring:
+  score: "0"
+"""
+
+
+@pytest.mark.parametrize("option,fails", [(0, None), (1, "Missing"), (2, "Long")])
+def test_a_quiet_game_keeps_no_log_line_but_fails_where_a_narrated_one_would(tmp_path, option, fails):
+    # Nobody reads a quiet game's log (simulations, bots' look-ahead), so it keeps none; the holes
+    # of a line are still evaluated, and a text past the size limit still fails, in both engines.
+    path = tmp_path / "logging.yaml"
+    path.write_text(LOGGING)
+    rs = load_ruleset(path)
+    for cls in (GeneratedGame, ReferenceGame):
+        told, quiet = cls.new(rs, 2, 0), cls.new(rs, 2, 0, narrate=False)
+        assert len(told.state.log) == 2 and quiet.state.log == []
+        outcomes = []
+        for g in (told, quiet):
+            try:
+                g.apply_index(option)
+                outcomes.append(None)
+            except RuntimeRuleError as e:
+                outcomes.append(e.problems[0].message)
+        assert outcomes[0] == outcomes[1]
+        assert (outcomes[0] is None) == (fails is None)
+        assert quiet.state.log == [] and len(told.state.log) == (3 if fails is None else 2)
 
 
 def test_scoring_reads_p_even_where_no_script_names_it(tmp_path):
@@ -316,3 +359,40 @@ def test_attribute_readers_agree_with_the_reference_for_every_component_and_name
             assert got == want and type(got[1]) is type(want[1]), (attr, o)
             checked += want[0] == "value"
     assert checked > 100
+
+
+DEEP = """\
+meeple: 1
+name: Deep
+players: {min: 2, max: 2}
+counters:
+  game: {total: 0}
+procedures:
+  bump:
+    params: [k]
+    do: |
+      total += k
+  down:
+    params: [k]
+    do: |
+      bump(k)
+      down(k + 1)
+flow: |
+  down(1)
+scoring:
+  score: total
+"""
+
+
+def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_reference(tmp_path):
+    # Generated code keeps no depth in a procedure without calls (nothing in it reads it), but still
+    # refuses to enter one past the limit: here `bump`, called one level deeper than `down` each time.
+    path = tmp_path / "deep.yaml"
+    path.write_text(DEEP)
+    rs = load_ruleset(path)
+    failures = []
+    for cls in (GeneratedGame, ReferenceGame):
+        with pytest.raises(RuntimeRuleError) as e:
+            cls.new(rs, 2, 0)
+        failures.append([(p.message, p.span) for p in e.value.problems])
+    assert failures[0] == failures[1] and "deep" in failures[0][0][0]

@@ -56,9 +56,10 @@ def outcome(fn):
         return ("python", type(e).__name__, str(e))
 
 
-def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000) -> int:
+def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000, narrate: bool = True) -> int:
     """Play both engines side by side with the same random choices; compare them at every step."""
-    made = [outcome(lambda cls=cls: cls.new(rs, players, seed)) for cls in (GeneratedGame, ReferenceGame)]
+    made = [outcome(lambda cls=cls: cls.new(rs, players, seed, narrate=narrate))
+            for cls in (GeneratedGame, ReferenceGame)]
     assert [m[0] for m in made] == [made[1][0]] * 2 and (made[0][0] == "ok" or made[0] == made[1])
     if made[0][0] != "ok":
         return 0
@@ -87,6 +88,7 @@ def test_every_bundled_ruleset_and_variant_plays_identically(path):
     rs = load_ruleset(path)
     for players in sorted({rs.min_players, rs.max_players}):
         assert lockstep(rs, players, seed=players) > 0
+    assert lockstep(rs, rs.max_players, seed=11, narrate=False) > 0  # as simulations and bots play
 
 
 def _recorded(monkeypatch, evaluator: type, path: Path) -> tuple[list, list]:

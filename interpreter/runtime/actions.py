@@ -11,7 +11,7 @@ from __future__ import annotations
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, direct_primitive, primitive
 from meeple.runtime.chance import identity
 from meeple.runtime.data import Comp, Zone
-from meeple.runtime.render import QUIET, text_parts
+from meeple.runtime.render import text_parts
 from meeple.runtime.results import note_change
 from meeple.runtime.values import show
 
@@ -189,8 +189,7 @@ def _append_log(ev, audience: int, text) -> None:
 @primitive("log", scoped=True)
 def _log(ev, a, n, s):
     if ev.st.quiet:
-        _append_log(ev, QUIET, a[0] if type(a[0]) is str else show(a[0], ev.rs))
-        return
+        return  # nobody reads a quiet game's log (simulations, look-ahead): it keeps no line
     # Kept as parts, so that each seat later reads the line with what it may not see replaced.
     _append_log(ev, -1, text_parts(ev, n.args[0], s))
 
@@ -198,13 +197,17 @@ def _log(ev, a, n, s):
 @primitive("tell")
 def _tell(ev, a, n, s):
     # Only `p` reads the line, and telling `p` is the ruleset's deliberate choice to let them know.
-    _append_log(ev, int(_player(ev, a[0], n)), a[1] if type(a[1]) is str else show(a[1], ev.rs))
+    seat = int(_player(ev, a[0], n))
+    if not ev.st.quiet:
+        _append_log(ev, seat, a[1] if type(a[1]) is str else show(a[1], ev.rs))
 
 
 @primitive("show")
 def _show(ev, a, n, s):
     comps = _comps(ev, a[0], n)
-    _append_log(ev, int(_player(ev, a[1], n)), "shown: " + (show(comps, ev.rs) or "nothing"))
+    seat = int(_player(ev, a[1], n))
+    if not ev.st.quiet:
+        _append_log(ev, seat, "shown: " + (show(comps, ev.rs) or "nothing"))
 
 
 @primitive("fail")

@@ -1,4 +1,5 @@
-"""The public API of a game in progress: decisions, actions, views, saves, copies.
+"""The public API of a game in progress: decisions, actions, copies, and (readouts.py) scores, views,
+text for a seat and saves.
 
     rs = load_ruleset("my_game")
     game = rs.new_game(players=4, seed=1)
@@ -9,34 +10,32 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from meeple.errors import IllegalAction, Problem, RuntimeRuleError
+from meeple.errors import IllegalAction, Problem
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
-from meeple.runtime import results
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
-from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.data import Comp, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
-from meeple.runtime.narrate import Move, take
+from meeple.runtime.narrate import Move
 from meeple.runtime.prefix import start_state
-from meeple.runtime.render import log_tail, render
+from meeple.runtime.readouts import Readouts
 from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
 T = TypeVar("T")
 
 
-class Game:
+class Game(Readouts):
     __slots__ = ("_chance", "_ev", "rs", "state")
 
     # The generated code is the default; the tree-walker is the reference it is tested against, and what
@@ -61,8 +60,8 @@ class Game:
         `chance_outcomes`) instead of a draw from the seed (see runtime/explicit.py). `before_flow` is a
         script (parsed by the caller, e.g. a rule test) run after the ruleset's `setup` and before its
         `flow`: to arrange a starting state. `narrate=False` (simulations) skips what only a person
-        reads: its log lines are kept as plain text no seat is shown, and where points came from is not
-        noted."""
+        reads: it keeps no log lines (their holes are still evaluated, for their errors) and does not
+        note where points came from."""
         if chance not in ("seeded", "explicit"):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         if type(players) is not int or type(seed) is not int:
@@ -284,119 +283,7 @@ class Game:
             except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
                 raise located(e) from None
 
-    # ------------------------------------------------------------ results
-    @property
-    def scores(self) -> list[Any]:
-        if self.rs.score is None:
-            return [0] * self.state.nplayers
-        return self._query(lambda: [self._ev.eval(self.rs.score, {"p": Player(i)})
-                                    for i in range(self.state.nplayers)])
-
-    def ranking_key(self, seat: int) -> tuple:
-        if self.rs.score is None:
-            return ()
-        scope = {"p": Player(seat)}
-        return self._query(lambda: tuple([self._ev.eval(self.rs.score, scope)]
-                                         + [self._ev.eval(t, scope) for t in self.rs.tiebreak]))
-
-    @property
-    def winners(self) -> list[int]:
-        """Seats tied for the best score after tie-breaks (ties share the win)."""
-        keys = [self.ranking_key(i) for i in range(self.state.nplayers)]
-        try:
-            best = max(keys)
-        except TypeError:
-            raise RuntimeRuleError(Problem(
-                "R001", "players cannot be ranked: their scores (and tie-breaks) must all be numbers, or all "
-                        "strings", getattr(self.rs.score, "span", None))) from None
-        return [i for i, k in enumerate(keys) if k == best]
-
-    def ranking(self) -> list[dict]:
-        """Players best first: {place, seat, score, tiebreaks} (tied players share a place)."""
-        return results.ranking(self)
-
-    def score_breakdown(self, seat: int) -> list[tuple[str, str, int]]:
-        """Where a player's score came from: (counter, source, total) per card, effect or phase."""
-        return results.breakdown(self, seat)
-
-    def evaluate(self, expr: str, scope: dict | None = None) -> Any:
-        """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
-        from meeple.language.parser import parse_expr, plain_origin
-
-        node = parse_expr(expr, plain_origin("<expr>"))
-        # The reference evaluator, not the compiled one: the compiler caches per node, and a node parsed on
-        # the fly is used once, so caching it would only grow memory with every call.
-        ev = Evaluator(self.rs, self.state)
-        ev.limit = self.state.steps + self.max_steps
-        try:
-            return ev.eval(node, dict(scope or {}))
-        except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
-            raise located(e) from None
-
-    # ------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict:
-        """What `player` may see, as JSON-ready data: no other hands, face-down cards, deck order or sealed
-        choices. `None` sees everything (for replays of finished games and for tools, never for a seat)."""
-        from meeple.runtime.views import make_view
-
-        return self._query(make_view, self, player)
-
-    def determinize(self, player: int, seed: int) -> Game:
-        """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden
-        piles' order, other hands, face-down cards, others' sealed choices, secret counters, the random
-        generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
-        from meeple.runtime.determinize import determinize
-
-        return determinize(self, player, seed)
-
-    # ------------------------------------------------------------ text for one seat
-    # Front ends show a seat only these renderings, in which what the seat may not see reads as a
-    # placeholder ("a hidden card"); see render.py.
-    def take(self, i: int, player: int | None = None) -> Move:
-        """Apply the i-th legal action of `player` (like apply_index) and return how each seat saw it."""
-        if player is None:
-            player = self.current_player
-            if player is None:
-                raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        return take(self, i, player)
-
-    def log_for(self, viewer: int, start: int = 0) -> list[str]:
-        """The log lines from index `start` of the log that `viewer` may read, as they read them."""
-        return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
-
-    def log_tail(self, viewer: int | None, n: int) -> list[str]:
-        """The last `n` log lines `viewer` may read. `None` reads every line meant for a seat, each
-        private one marked with the seat it was for (engine notes and quiet lines are for no one)."""
-        return log_tail(self.state.log, viewer, n)
-
-    def prompt_for(self, viewer: int) -> str | None:
-        """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
-        from meeple.runtime.views import decision_prompt
-
-        return decision_prompt(self, viewer)
-
-    # ------------------------------------------------------------ saves
-    def to_json(self) -> dict:
-        """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
-        without touching the game)."""
-        data = S.state_to_json(self.rs, self.state)
-        if self.state.rng.explicit:
-            # Explicit chance keeps no seed state: the game is its action log, outcomes included, and
-            # loads by replaying it (never from the seal).
-            data["chance"] = "explicit"
-            del data["seal"]
-        return data
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, rs: Ruleset, data: dict | str) -> Game:
-        """Restore a saved game. A save is checked against its own seed and action log: one whose state is
-        not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
-        this process are sealed and load without the replay."""
-        return S.load(cls, rs, data)
-
+    # ------------------------------------------------------------ saves (to_json, from_json: readouts.py)
     @classmethod
     def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], *, coverage: bool = False,
                chance: str = "seeded") -> Game:

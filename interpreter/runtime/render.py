@@ -251,7 +251,9 @@ def render(payload: str | Parts, viewer: int | None) -> str:
 
 # ------------------------------------------------------------------ saved log lines
 NOTE = -2  # log audience of engine notes (results.py): never shown to a seat
-QUIET = -3  # log audience of the lines of a quiet game (state.quiet): never shown to a seat
+# Log audience of a quiet game's lines in saves made when quiet games still kept them (they keep none
+# now): never shown to a seat.
+QUIET = -3
 
 
 def log_entry(audience: int, t: Any) -> Any:

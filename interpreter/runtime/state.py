@@ -113,8 +113,8 @@ class GameState:
         self.actions: list[dict] = []  # the action log, for replay
         self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
         self.result: Any = None
-        # A quiet game (simulations, a bot's look-ahead) keeps its log lines as plain text nobody reads,
-        # skipping the per-seat rendering and the score notes, which cost time and are never shown.
+        # A quiet game (simulations, a bot's look-ahead) keeps no log lines and no score notes: nobody
+        # reads them, and building them costs time (a line's holes are still evaluated, for their errors).
         self.quiet = False
         # Where components were when the current step began (narrated games only; not saved): a seat
         # that saw a card then may read its name in this step's text even once it is hidden again.

@@ -22,7 +22,8 @@ from typing import Any
 from meeple.language.model import Ruleset
 from meeple.loading.cache import cache_dir
 from meeple.runtime.codegen import resume, support, tables
-from meeple.runtime.codegen.module import Builder, number_nodes
+from meeple.runtime.codegen.module import Builder
+from meeple.runtime.codegen.roots import number_nodes
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
 

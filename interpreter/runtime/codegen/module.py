@@ -21,44 +21,13 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
-from meeple.runtime.codegen.exprs import Fn
 from meeple.runtime.codegen.flow import Definite
+from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.resume import ResumeEmitter
+from meeple.runtime.codegen.roots import bound_names, expression_roots, framed_blocks, number_nodes, suspends
 from meeple.runtime.library import REGISTRY
-from meeple.runtime.render import subnodes
-
-_EXPRS = (A.Num, A.Str, A.Interp, A.Const, A.Name, A.Attr, A.Index, A.Call, A.ListLit, A.MapLit, A.Comp,
-          A.BinOp, A.Neg, A.Not, A.BoolOp, A.Compare, A.CondExpr)
-
 
 _CT = re.compile(r"\bCT\b")
-
-
-def number_nodes(rs: Ruleset) -> list[Any]:
-    """Every node of every script, in a fixed order: generated code names nodes by their index here."""
-    seen: set[int] = set()
-    out: list[Any] = []
-    for _, root in rs.scripts():
-        for n in A.walk(root):
-            if id(n) not in seen:
-                seen.add(id(n))
-                out.append(n)
-    return out
-
-
-def _bound_names(nodes: list[Any], rs: Ruleset) -> set[str]:
-    """Every name that some scope may hold: a dict-scope read of any other name is a global read."""
-    names = {"self", "owner"}
-    for p in rs.procedures.values():
-        names.update(p.params)
-    for n in nodes:
-        t = type(n)
-        if t in (A.Assign, A.AugAssign) and type(n.target) is A.Name:
-            if n.target.name not in rs.game_counters:  # that writes the counter, unless bound otherwise
-                names.add(n.target.name)
-        elif t in (A.For, A.OptionFor, A.Simultaneous, A.Comp):
-            names.add(n.var)
-    return names
 
 
 class Builder(ResumeEmitter):
@@ -67,12 +36,13 @@ class Builder(ResumeEmitter):
         self.prims = REGISTRY
         self.nodes = number_nodes(rs)
         self.index = {id(n): i for i, n in enumerate(self.nodes)}
-        self.maybe_local = _bound_names(self.nodes, rs)
+        self.maybe_local = bound_names(self.nodes, rs)
         self.susp = rs.suspends
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
         self.flow = Definite(rs).at
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
+        self.menu_lists: set[str] = set()
         self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": []}
 
     def idx(self, n: Any) -> int:
@@ -84,11 +54,11 @@ class Builder(ResumeEmitter):
         return var
 
     def _suspends(self, b: A.Block) -> bool:
-        return any(id(s) in self.susp for s in b.body)
+        return suspends(b, self.susp)
 
     # ------------------------------------------------------------ functions
     def function(self, header: str, f: Fn, params: tuple[str, ...] = (), pre: tuple[str, ...] = (),
-                 tail: str | None = None, node: Any = None) -> None:
+                 tail: str | None = None, node: Any = None, leaf: bool = False) -> None:
         # Where the script is, so that a profile of generated functions leads back to the YAML.
         span = getattr(node, "span", None)
         where = [f"# {span.file}:{span.line}:{span.col}"] if span is not None else []
@@ -110,6 +80,9 @@ class Builder(ResumeEmitter):
                       # h_enter inlined (procedures are most calls): it only raises the located error
                       "    if ev.depth >= MAXD:", "        h_enter(ev, _call)", "    ev.depth += 1",
                       "    try:", *f.lines, "    finally:", "        ev.depth -= 1"]
+        elif leaf:  # a procedure that calls nothing: nothing in it reads the depth, so only the check
+            lines += ["    st.steps += 1", "    if st.steps > ev.limit:", "        raise h_steps(ev, _call)",
+                      "    if ev.depth >= MAXD:", "        h_enter(ev, _call)", *f.lines]
         else:
             lines += f.lines
         if tail is not None:
@@ -122,10 +95,13 @@ class Builder(ResumeEmitter):
         f = Fn("py", True)
         f.locals |= set(params)
         f.definite |= set(params)
-        f.depth = 2 if call else 1
+        # Only procedure calls, phases and handlers go a level deeper (limits.py): a procedure without
+        # any call, `trigger` or phase in it checks the depth it would reach but need not keep it.
+        leaf = call and not any(type(x) in (A.Call, A.Trigger, A.Phase) for x in A.walk(body))
+        f.depth = 2 if call and not leaf else 1
         self.block(body, f)
         args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)
-        self.function(f"def {name}({args}):", f, params, node=body)
+        self.function(f"def {name}({args}):", f, params, node=body, leaf=leaf)
 
     def dict_fn(self, key: Any, extra: frozenset[str] = frozenset()) -> Fn:
         f = Fn("dict", False)
@@ -183,7 +159,8 @@ class Builder(ResumeEmitter):
     @staticmethod
     def fixed_menu(ch: A.Choose) -> str | None:
         """A menu whose options are all offered every time (no `for`, no `when`, none from components), as
-        a list expression (new lists each time it runs); None for any other menu."""
+        a list expression (new lists each time it runs; a stretch that opens it uses one list, FX_<k>, made
+        once: resume.py); None for any other menu."""
         if not ch.items or any(type(i) is not A.Option or i.fors or i.guard is not None for i in ch.items):
             return None
         return "[" + ", ".join(f"[{i}, [], -1, 0]" for i in range(len(ch.items))) + "]"
@@ -200,75 +177,7 @@ class Builder(ResumeEmitter):
 
     # ------------------------------------------------------------ the whole ruleset
     def framed_blocks(self) -> list[A.Block]:
-        """Blocks that can be a frame on the machine's stack: each gets segments."""
-        rs = self.rs
-        todo: list[A.Block] = [b for b in (rs.setup, rs.flow, rs.final) if b is not None]
-        todo += [b for name, b in rs.phases.items() if name not in self.py_phases]
-        todo += [p.body for name, p in rs.procedures.items() if name in rs.suspending_procs]
-        todo += [b for c in rs.components for b in c.on.values() if self._suspends(b)]
-        for n in self.nodes:
-            if type(n) is A.Option:
-                todo.append(n.body)
-        out, seen = [], set()
-        while todo:
-            b = todo.pop(0)
-            if id(b) in seen:
-                continue
-            seen.add(id(b))
-            out.append(b)
-            s: Any
-            for s in b.body:
-                if id(s) not in self.susp:
-                    continue
-                t = type(s)
-                if t is A.If:
-                    todo += [x for x in (s.then, s.orelse) if x is not None]
-                elif t in (A.For, A.While, A.Repeat):
-                    todo.append(s.body)
-                elif t is A.Block:
-                    todo.append(s)
-        return out
-
-    def expression_roots(self) -> list[tuple[Any, Any, frozenset[str]]]:
-        """Expressions the machine, decisions and results evaluate through `ev.eval`, each with the key of
-        what is certainly in its scope (codegen/flow.py) and the option variables bound on top."""
-        rs = self.rs
-        none: frozenset[str] = frozenset()
-        # Scoring, tie-breaks and the bots' heuristic are read for each player `p` (Game.scores).
-        player = frozenset({"p"})
-        out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, player) for x in (rs.score, rs.greedy, *rs.tiebreak)
-                                                      if x is not None]
-        for n in self.nodes:
-            t = type(n)
-            if t is A.Choose:
-                out += [(x, id(n), none) for x in (n.player, n.prompt) if x is not None]
-            elif t is A.Option:
-                out.append((n.label, id(n), frozenset(f.var for f in n.fors)))
-            elif t is A.Simultaneous:
-                out.append((n.players, id(n), none))
-            elif id(n) in self.susp:
-                if t in (A.If, A.While):
-                    out.append((n.test, id(n), none))
-                elif t is A.For:
-                    out.append((n.iter, id(n), none))
-                elif t is A.Repeat:
-                    out.append((n.count, id(n), none))
-                elif t is A.Trigger:
-                    out.append((n.target, id(n), none))
-                elif t in (A.ExprStmt, A.Assign):
-                    call = n.expr if t is A.ExprStmt else n.value
-                    if type(call) is A.Call:
-                        out += [(a, id(n), none) for a in call.args]
-        # Text a seat reads (render.py): every hole of a log line, a label or a prompt, and every
-        # sub-expression of a hole, which narrated games evaluate on its own to find what it mentions.
-        for n in self.nodes:
-            t = type(n)
-            text = n.args[0] if t is A.Call and n.func == "log" and n.args else \
-                n.label if t is A.Option else n.prompt if t is A.Choose else None
-            if text is not None:
-                holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
-                out += [(x, None, none) for h in holes for x in subnodes(h)]
-        return out
+        return framed_blocks(self.rs, self.nodes, self.susp, self.py_phases)
 
     def source(self) -> str:
         rs = self.rs
@@ -296,7 +205,7 @@ class Builder(ResumeEmitter):
                 self.menu(n)
                 self.resolver(n)
         done: set[int] = set()
-        for e, key, extra in self.expression_roots():
+        for e, key, extra in expression_roots(rs, self.nodes, self.susp):
             if id(e) not in done:
                 done.add(id(e))
                 self.expression(e, key, extra)

@@ -240,8 +240,11 @@ def scope_of(*pairs: Any) -> dict:
     return {pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2) if pairs[i + 1] is not U}
 
 
+# Values whose text is short (values.show): a quiet log line needs no text of these to know its size.
+QSHORT = frozenset({int, bool, type(None), Player, Comp})
+
 HELPERS = {
-    "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "QSHORT": QSHORT, "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,

@@ -1,0 +1,148 @@
+"""What expressions and statements (exprs.py, stmts.py) build on: the Python function being generated
+(`Fn`), operands tested and then used, and the operators. `+`, `-` and comparisons inline their int
+case, each operand evaluated once; the rest call support.py's helpers, which check each value as the
+reference does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.runtime.limits import MAX_INT
+
+
+class Fn:
+    """One Python function being generated: its lines, and what its variables hold."""
+
+    def __init__(self, mode: str, loop_returns: bool) -> None:
+        self.mode = mode  # "py": locals only in Python variables; "dict": also written to the scope dict S
+        self.returns = loop_returns  # `return` is a Python return (procedures, handlers), not ReturnSig
+        self.lines: list[str] = []
+        self.depth = 1
+        self.locals: set[str] = set()  # names this function holds in L_ variables
+        self.definite: set[str] = set()  # names certainly assigned at this point
+        self.hoist: set[str] = set()  # dict mode: names read from S at entry (S.get: they may be missing)
+        self.entry: frozenset[str] = frozenset()  # dict mode: names certainly in S at entry (codegen/flow.py)
+        self.need: set[str] = set()  # ... of which these are read: `L_x = S[x]` at entry
+        self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
+        self.loops = 0  # Python loops around the current statement
+        self.tmp = 0
+        self.in_iter = 0  # > 0 while emitting what a comprehension loops over (no `:=` allowed there)
+
+    def w(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self) -> str:
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+
+def simple(code: str) -> bool:
+    """A side-effect-free, cheap operand that may be written twice (a variable or a literal)."""
+    return code.isidentifier() or code.lstrip("-").isdigit()
+
+
+def operand(code: str, f: Fn) -> tuple[str, str] | None:
+    """An operand to test and then use: (its first use, its later uses). A simple one is written as it
+    is; any other is evaluated once, at its first use, into a temporary (`:=`). None where Python allows
+    no `:=` (what a comprehension loops over)."""
+    if simple(code):
+        return code, code
+    if f.in_iter:
+        return None
+    t = f.temp()
+    return f"({t} := {code})", t
+
+
+_CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
+_ARITH = {"*": "h_mul", "//": "h_floordiv", "%": "h_mod"}
+
+
+class OperatorEmitter:
+    """Operator emission; expressions (exprs.py) supply `expr` and the builder (module.py) `idx`."""
+
+    def idx(self, n: Any) -> int:  # pragma: no cover - provided by the builder
+        raise NotImplementedError
+
+    def node(self, n: Any) -> str:
+        return f"N[{self.idx(n)}]"
+
+    def expr(self, n: Any, f: Fn) -> str:
+        return getattr(self, "_e_" + type(n).__name__)(n, f)
+
+    def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
+        a, b = self.expr(n.left, f), self.expr(n.right, f)
+        if n.op in ("+", "-"):
+            helper = "h_add" if n.op == "+" else "h_sub"
+            if simple(a) and simple(b):
+                checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
+                if not checks:  # two number literals (constants are folded in): fold the sum too
+                    r = int(a) + int(b) if n.op == "+" else int(a) - int(b)
+                    if -MAX_INT <= r <= MAX_INT:
+                        return repr(r)
+                else:
+                    return (f"({a} {n.op} {b} if {checks} and -MAXI <= {a} {n.op} {b} <= MAXI "
+                            f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
+            both = self.int_operands(a, b, f)
+            if both is not None:
+                test, a, b = both
+                return (f"({a} {n.op} {b} if {test} and -MAXI <= {a} {n.op} {b} <= MAXI "
+                        f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
+            return f"{helper}(ev, {self.node(n)}, {a}, {b})"
+        arith = _ARITH.get(n.op)
+        if arith is None:
+            return f"ev.binop({self.node(n)}, {a}, {b})"
+        return f"{arith}(ev, {self.node(n)}, {a}, {b})"
+
+    @staticmethod
+    def int_operands(a: str, b: str, f: Fn) -> tuple[str, str, str] | None:
+        """For two operands that are not both simple: a test that both are ints, which evaluates each
+        once, left to right, into a temporary (`&`, not `and`: the second is evaluated whatever the
+        first is), and the names to use after it. None where no `:=` may be written."""
+        oa, ob = operand(a, f), operand(b, f)
+        if oa is None or ob is None:
+            return None
+        return f"(type({oa[0]}) is int) & (type({ob[0]}) is int)", oa[1], ob[1]
+
+    def _e_Neg(self, n: A.Neg, f: Fn) -> str:
+        return f"h_neg(ev, {self.node(n)}, {self.expr(n.operand, f)})"
+
+    def _e_Not(self, n: A.Not, f: Fn) -> str:
+        return f"(not {self.expr(n.operand, f)})"
+
+    def _e_BoolOp(self, n: A.BoolOp, f: Fn) -> str:
+        return f"({self.expr(n.left, f)} {n.op} {self.expr(n.right, f)})"
+
+    def _e_CondExpr(self, n: A.CondExpr, f: Fn) -> str:
+        return f"({self.expr(n.then, f)} if {self.expr(n.test, f)} else {self.expr(n.orelse, f)})"
+
+    def _e_Compare(self, n: A.Compare, f: Fn) -> str:
+        a, b, op = self.expr(n.left, f), self.expr(n.right, f), n.op
+        if op in ("==", "!="):
+            r: Any = n.right
+            const = r.value if type(r) in (A.Num, A.Str, A.Const) else ...
+            if type(const) is str:
+                code = f"({a} == {b})"  # only a string equals a string
+            elif const is None or type(const) is bool:
+                code = f"({a} is {b})"
+            elif type(const) is int and simple(a):
+                code = f"(type({a}) is int and {a} == {b})"
+            else:
+                code = f"h_eq({a}, {b})"
+            return code if op == "==" else f"(not {code})"
+        if op in _CMP:
+            helper = f"{_CMP[op]}(ev, {self.node(n)}, {a}, {b})"
+            if simple(a) and simple(b):
+                checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())
+                if checks:
+                    return f"({a} {op} {b} if {checks} else {helper})"
+                return helper
+            both = self.int_operands(a, b, f)
+            if both is not None:
+                test, a, b = both
+                return f"({a} {op} {b} if {test} else {_CMP[op]}(ev, {self.node(n)}, {a}, {b}))"
+            return helper
+        if op in ("in", "not in"):
+            code = f"h_in(ev, {self.node(n)}, {a}, {b})"
+            return code if op == "in" else f"(not {code})"
+        return f"ev.compare({self.node(n)}, {a}, {b})"

@@ -1,0 +1,153 @@
+"""What a game in progress tells (the readouts half of `Game`, game.py): scores and winners, views,
+text for one seat, and its save. None of these changes the game: rules they run are run as queries
+(`Game._query`), which put back whatever the rules touch on the way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from meeple.errors import IllegalAction, Problem, RuntimeRuleError
+from meeple.language.model import Ruleset
+from meeple.runtime import results
+from meeple.runtime import saves as S
+from meeple.runtime.data import Player
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.limits import located
+from meeple.runtime.narrate import Move, take
+from meeple.runtime.render import log_tail, render
+from meeple.runtime.state import GameState
+
+Game = Any  # runtime.game.Game, which is made of this class
+T = TypeVar("T")
+
+
+class Readouts:
+    __slots__ = ()
+
+    # provided by Game (game.py)
+    rs: Ruleset
+    state: GameState
+    _ev: Evaluator
+    max_steps: int
+
+    def _query(self, fn: Callable[..., T], *args: Any) -> T:  # pragma: no cover - Game's
+        raise NotImplementedError
+
+    @property
+    def current_player(self) -> int | None:  # pragma: no cover - Game's
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ results
+    @property
+    def scores(self) -> list[Any]:
+        if self.rs.score is None:
+            return [0] * self.state.nplayers
+        return self._query(lambda: [self._ev.eval(self.rs.score, {"p": Player(i)})
+                                    for i in range(self.state.nplayers)])
+
+    def ranking_key(self, seat: int) -> tuple:
+        if self.rs.score is None:
+            return ()
+        scope = {"p": Player(seat)}
+        return self._query(lambda: tuple([self._ev.eval(self.rs.score, scope)]
+                                         + [self._ev.eval(t, scope) for t in self.rs.tiebreak]))
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats tied for the best score after tie-breaks (ties share the win)."""
+        keys = [self.ranking_key(i) for i in range(self.state.nplayers)]
+        try:
+            best = max(keys)
+        except TypeError:
+            raise RuntimeRuleError(Problem(
+                "R001", "players cannot be ranked: their scores (and tie-breaks) must all be numbers, or all "
+                        "strings", getattr(self.rs.score, "span", None))) from None
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def ranking(self) -> list[dict]:
+        """Players best first: {place, seat, score, tiebreaks} (tied players share a place)."""
+        return results.ranking(self)
+
+    def score_breakdown(self, seat: int) -> list[tuple[str, str, int]]:
+        """Where a player's score came from: (counter, source, total) per card, effect or phase."""
+        return results.breakdown(self, seat)
+
+    def evaluate(self, expr: str, scope: dict | None = None) -> Any:
+        """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
+        from meeple.language.parser import parse_expr, plain_origin
+
+        node = parse_expr(expr, plain_origin("<expr>"))
+        # The reference evaluator, not the compiled one: the compiler caches per node, and a node parsed on
+        # the fly is used once, so caching it would only grow memory with every call.
+        ev = Evaluator(self.rs, self.state)
+        ev.limit = self.state.steps + self.max_steps
+        try:
+            return ev.eval(node, dict(scope or {}))
+        except Exception as e:  # noqa: BLE001 - the safety net, as in _rules
+            raise located(e) from None
+
+    # ------------------------------------------------------------ views
+    def view(self, player: int | None) -> dict:
+        """What `player` may see, as JSON-ready data: no other hands, face-down cards, deck order or sealed
+        choices. `None` sees everything (for replays of finished games and for tools, never for a seat)."""
+        from meeple.runtime.views import make_view
+
+        return self._query(make_view, self, player)
+
+    def determinize(self, player: int, seed: int) -> Game:
+        """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden
+        piles' order, other hands, face-down cards, others' sealed choices, secret counters, the random
+        generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
+        from meeple.runtime.determinize import determinize
+
+        return determinize(self, player, seed)
+
+    # ------------------------------------------------------------ text for one seat
+    # Front ends show a seat only these renderings, in which what the seat may not see reads as a
+    # placeholder ("a hidden card"); see render.py.
+    def take(self, i: int, player: int | None = None) -> Move:
+        """Apply the i-th legal action of `player` (like apply_index) and return how each seat saw it."""
+        if player is None:
+            player = self.current_player
+            if player is None:
+                raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        return take(self, i, player)
+
+    def log_for(self, viewer: int, start: int = 0) -> list[str]:
+        """The log lines from index `start` of the log that `viewer` may read, as they read them."""
+        return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
+
+    def log_tail(self, viewer: int | None, n: int) -> list[str]:
+        """The last `n` log lines `viewer` may read. `None` reads every line meant for a seat, each
+        private one marked with the seat it was for (engine notes and quiet lines are for no one)."""
+        return log_tail(self.state.log, viewer, n)
+
+    def prompt_for(self, viewer: int) -> str | None:
+        """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
+        from meeple.runtime.views import decision_prompt
+
+        return decision_prompt(self, viewer)
+
+    # ------------------------------------------------------------ saves
+    def to_json(self) -> dict:
+        """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
+        without touching the game)."""
+        data = S.state_to_json(self.rs, self.state)
+        if self.state.rng.explicit:
+            # Explicit chance keeps no seed state: the game is its action log, outcomes included, and
+            # loads by replaying it (never from the seal).
+            data["chance"] = "explicit"
+            del data["seal"]
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, rs: Ruleset, data: dict | str) -> Game:
+        """Restore a saved game. A save is checked against its own seed and action log: one whose state is
+        not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
+        this process are sealed and load without the replay."""
+        return S.load(cls, rs, data)
