@@ -1,9 +1,15 @@
 """The compiled engine: located errors, the content-hash cache, and random scripts against the oracle."""
 
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from meeple.errors import RulesetError, RuntimeRuleError
+from meeple.language.parser import parse_expr, plain_origin
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
@@ -396,3 +402,35 @@ def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_
             cls.new(rs, 2, 0)
         failures.append([(p.message, p.span) for p in e.value.problems])
     assert failures[0] == failures[1] and "deep" in failures[0][0][0]
+
+
+# ---------------------------------------------------------------- node caches and rulesets that are gone
+BUNDLED = sorted(str(p) for d in ("rulesets", "rulesets/variants", "rulesets/reference")
+                 for p in (Path(__file__).resolve().parent.parent / d).glob("*.yaml"))
+
+
+def test_generated_source_does_not_depend_on_the_rulesets_built_before_it():
+    # The sub-expressions of a text's holes were cached by id() for every ruleset at once. Once a ruleset
+    # was gone, a new node could take the id of one of its holes and be answered with that hole's parts:
+    # the generated module then missed expressions, and a narrated game checked what a line mentions
+    # (who may read it) with another line's parts. Built alone in a fresh process, and here after every
+    # bundled ruleset was built and dropped, each source must be the same.
+    script = ("import sys, hashlib\nfrom meeple.runtime.rules import load_ruleset\n"
+              "from meeple.runtime.codegen.module import Builder\n"
+              "for f in sys.argv[1:]:\n"
+              "    print(hashlib.sha256(Builder(load_ruleset(f)).source().encode()).hexdigest())\n")
+    alone = subprocess.run([sys.executable, "-c", script, *BUNDLED], capture_output=True, text=True, check=True)
+    for _ in range(2):
+        for f in BUNDLED:
+            Builder(load_ruleset(f)).source()
+    here = [hashlib.sha256(Builder(load_ruleset(f)).source().encode()).hexdigest() for f in BUNDLED]
+    assert here == alone.stdout.split()
+
+
+def test_a_holes_parts_are_never_another_nodes():
+    from meeple.runtime.render import subnodes
+
+    rs = load_ruleset(BUNDLED[0])
+    a, b = parse_expr("x.name", plain_origin("<a>")), parse_expr("y + z", plain_origin("<b>"))
+    rs.memo[("subnodes", id(b))] = (a, subnodes(rs, a))  # as if `b` had taken the id of a node that is gone
+    assert [type(n).__name__ for n in subnodes(rs, b)] == ["BinOp", "Name", "Name"]

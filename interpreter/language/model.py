@@ -88,6 +88,10 @@ class Ruleset:
     warnings: list[Any] = field(default_factory=list)
     _digest: str | None = None
     _compiled: Any = None  # the closure cache (compiler.py), built on first use
+    # Facts derived from this ruleset's nodes, keyed by id(node) with the node kept beside the fact: ids
+    # are unique only among live objects, so a cache shared by all rulesets (or one that did not check
+    # the node) could answer for a node of a ruleset that is gone.
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """For pickling, to send a loaded ruleset to worker processes and cluster nodes instead of
@@ -98,6 +102,7 @@ class Ruleset:
         state["node_ids"] = None
         state["suspends"] = sorted(self.node_ids[i] for i in self.suspends)
         state["_compiled"] = None
+        state["memo"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -108,29 +108,31 @@ def seers(ev: Evaluator, c: int) -> list[int]:
 
 
 # ------------------------------------------------------------------ what a hole mentions
-_SUBNODES: dict[int, list] = {}  # id(hole expression) -> its expression sub-nodes (AST nodes live as long as rulesets)
 _SKIP = (A.Num, A.Str, A.Const)
 
 
-def subnodes(expr: Any) -> list:
+def subnodes(rs: Ruleset, expr: Any) -> list:
     """The sub-expressions of a hole that `_mentions` evaluates one by one (the generated engine compiles
-    each of them)."""
-    found = _SUBNODES.get(id(expr))
-    if found is None:
-        found = []
+    each of them). Cached in the ruleset, with the hole itself: a cache keyed by id() alone once answered
+    for holes of rulesets that were gone, whose ids new nodes had taken (a hole's mentions missed)."""
+    key = ("subnodes", id(expr))
+    hit = rs.memo.get(key)
+    if hit is not None and hit[0] is expr:
+        return hit[1]
+    found: list = []
 
-        def walk(n: Any) -> None:
-            if isinstance(n, (list, tuple)):
-                for x in n:
-                    walk(x)
-            elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-                if hasattr(n, "span") and not isinstance(n, _SKIP):
-                    found.append(n)
-                for f in dataclasses.fields(n):
-                    if f.name != "span":
-                        walk(getattr(n, f.name))
-        walk(expr)
-        _SUBNODES[id(expr)] = found
+    def walk(n: Any) -> None:
+        if isinstance(n, (list, tuple)):
+            for x in n:
+                walk(x)
+        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
+            if hasattr(n, "span") and not isinstance(n, _SKIP):
+                found.append(n)
+            for f in dataclasses.fields(n):
+                if f.name != "span":
+                    walk(getattr(n, f.name))
+    walk(expr)
+    rs.memo[key] = (expr, found)
     return found
 
 
@@ -154,7 +156,7 @@ def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[lis
     rs = ev.rs
     comps: set[int] = set()
     counters: list[list[int]] = []
-    for n in subnodes(expr):
+    for n in subnodes(rs, expr):
         try:
             v = ev.eval(n, scope)
         except Exception:  # noqa: BLE001, S112 - see the docstring: out-of-scope parts are covered by their parent

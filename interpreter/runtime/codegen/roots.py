@@ -110,5 +110,5 @@ def expression_roots(rs: Ruleset, nodes: list[Any], susp: set[int]) -> list[tupl
             n.label if t is A.Option else n.prompt if t is A.Choose else None
         if text is not None:
             holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
-            out += [(x, None, none) for h in holes for x in subnodes(h)]
+            out += [(x, None, none) for h in holes for x in subnodes(rs, h)]
     return out
