@@ -27,6 +27,7 @@ from meeple.errors import Problem, Problems, Span
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
+from meeple.language.walk import children, walk
 
 __all__ = ["analyze", "did_you_mean"]
 
@@ -169,7 +170,7 @@ class Checker(Decls):
             if t in (A.For, A.While, A.Repeat):
                 loop_binds[id(n)] = {n.var} if t is A.For else set()
                 loops = loops + (id(n),)
-            stack.extend((c, loops) for c in A.children(n))
+            stack.extend((c, loops) for c in children(n))
         counters = set(self.rs.game_counters)
         local = bound | {n for n in assigned if n not in counters}
         bad = {n for n in assigned if n in self.readonly and n not in bound}
@@ -200,7 +201,7 @@ class Checker(Decls):
 
 def _callees_first(rs: Ruleset) -> list[str]:
     """Procedures in post-order of the call graph (iterative: a file may chain many procedures)."""
-    calls = {name: [n.func for n in A.walk(p.body) if type(n) is A.Call and n.func in rs.procedures
+    calls = {name: [n.func for n in walk(p.body) if type(n) is A.Call and n.func in rs.procedures
                     and n.func not in SIGNATURES] for name, p in rs.procedures.items()}
     order: list[str] = []
     seen: set[str] = set()

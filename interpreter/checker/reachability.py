@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.language.walk import children
 
 LOOPS = (A.For, A.While, A.Repeat)
 
@@ -46,7 +47,7 @@ def leaves(s: Any) -> bool:
 
 def _breaks(n: Any) -> bool:
     """Whether a `break` leaves this loop body (not one of its inner loops)."""
-    for c in A.children(n):
+    for c in children(n):
         if type(c) is A.Break:
             return True
         if not isinstance(c, LOOPS) and _breaks(c):

@@ -11,6 +11,7 @@ from meeple.errors import Problem
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 
 
 def _roots(rs: Ruleset) -> list[Any]:
@@ -21,7 +22,7 @@ def _number_nodes(rs: Ruleset) -> None:
     rs.node_ids.clear()
     rs.nodes.clear()
     for root in _roots(rs):
-        for n in A.walk(root):
+        for n in walk(root):
             if id(n) not in rs.node_ids and not _is_expr(n):
                 rs.node_ids[id(n)] = len(rs.nodes)
                 rs.nodes.append(n)
@@ -88,7 +89,7 @@ def _suspension(rs: Ruleset) -> None:
         changed = (len(susp), len(proc_susp), len(event_susp), len(phase_susp)) != before
     # option bodies inside menus
     for root in _roots(rs):
-        for n in A.walk(root):
+        for n in walk(root):
             if type(n) in (A.Choose, A.Simultaneous):
                 ch = n if type(n) is A.Choose else n.choose
                 for it in ch.items:
@@ -103,7 +104,7 @@ def _suspending_recursion(rs: Ruleset) -> list[Problem]:
     frame stack, which grows with every decision until the engine stops the game: refuse it here."""
     out = []
     for name in sorted(rs.suspending_procs):
-        for n in A.walk(rs.procedures[name].body):
+        for n in walk(rs.procedures[name].body):
             if type(n) is A.Call and n.func == name:
                 out.append(Problem("C022", f"`{name}` asks for a decision and calls itself: every call waits on "
                                            "the stack until the game ends", n.span,
