@@ -22,8 +22,8 @@ from meeple.errors import RuntimeRuleError
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.frames import copy_frames
 from meeple.runtime.game import Game
-from meeple.runtime.render import hidden_from
 from meeple.runtime.rules import load_ruleset
+from meeple.runtime.visibility import hidden_from
 
 PUBLIC = {"camel_up_off_season": ("back",)}  # attributes printed on the back of a component, seen while hidden
 GAMES = [("speicherstadt", 3), ("merchants", 3), ("camel_up_off_season", 3), ("demoludy", 3),

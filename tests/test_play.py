@@ -7,7 +7,7 @@ import re
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
-from meeple.cli.play import Session
+from meeple.cli.playsession import Session
 from meeple.cli.view import menu_lines, number_ranges
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.game import Game

@@ -6,7 +6,8 @@ rest run directly), and reports problems: errors for what cannot run, warnings f
 The problem codes are listed in docs/language.md §10.
 
 The work is split: `scriptcheck`/`exprcheck` walk one script (names, types, control flow), `decls`
-builds the tables of what scripts can name, and `usage` checks definitions and what is never used.
+builds the tables of what scripts can name, `usage` checks definitions and what is never used, and
+`suspension` numbers the statements and finds those that may wait for a decision.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
 from meeple.checker.layout import layout_warnings
 from meeple.checker.scriptcheck import Script
+from meeple.checker.suspension import _number_nodes, _suspending_recursion, _suspension
 from meeple.checker.typesys import T
 from meeple.checker.usage import definition_problems, usage_warnings
 from meeple.errors import Problem, Problems, Span
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
+from meeple.language.walk import children, walk
 
 __all__ = ["analyze", "did_you_mean"]
 
@@ -54,104 +57,6 @@ def _position(p: Problem, main: str) -> tuple:
     if s is None:
         return (2, "", 0, 0)
     return (0 if s.file == main else 1, s.file, s.line, s.col)
-
-
-def _roots(rs: Ruleset) -> list[Any]:
-    return [node for _, node in rs.scripts()]
-
-
-def _number_nodes(rs: Ruleset) -> None:
-    rs.node_ids.clear()
-    rs.nodes.clear()
-    for root in _roots(rs):
-        for n in A.walk(root):
-            if id(n) not in rs.node_ids and not _is_expr(n):
-                rs.node_ids[id(n)] = len(rs.nodes)
-                rs.nodes.append(n)
-
-
-_EXPR_TYPES = (A.Num, A.Str, A.Interp, A.Const, A.Name, A.Attr, A.Index, A.Call, A.ListLit, A.MapLit, A.Comp,
-               A.BinOp, A.Neg, A.Not, A.BoolOp, A.Compare, A.CondExpr)
-
-
-def _is_expr(n: Any) -> bool:
-    return isinstance(n, _EXPR_TYPES)
-
-
-def _suspension(rs: Ruleset) -> None:
-    """Fixpoint: a statement suspends if it is a decision or contains (or calls) one."""
-    susp: set[int] = set()
-    proc_susp: set[str] = set()
-    event_susp: set[str] = set()
-    phase_susp: set[str] = set()
-
-    def stmt(s: Any) -> bool:
-        t = type(s)
-        r = False
-        if t in (A.Choose, A.Simultaneous):
-            r = True
-        elif t is A.Block:
-            r = any([stmt(x) for x in s.body])  # noqa: C419 - a list: every statement is visited
-        elif t is A.If:
-            r = stmt(s.then) | (stmt(s.orelse) if s.orelse else False)
-        elif t in (A.For, A.While, A.Repeat):
-            r = stmt(s.body)
-        elif t is A.Phase:
-            r = s.name in phase_susp
-        elif t is A.Trigger:
-            r = s.event in event_susp
-        elif t is A.ExprStmt and type(s.expr) is A.Call:
-            r = s.expr.func in proc_susp and s.expr.func not in SIGNATURES
-        elif t is A.Assign and type(s.value) is A.Call:
-            r = s.value.func in proc_susp and s.value.func not in SIGNATURES
-        if r:
-            susp.add(id(s))
-        return r
-
-    changed = True
-    while changed:
-        before = (len(susp), len(proc_susp), len(event_susp), len(phase_susp))
-        susp.clear()
-        for name, p in rs.procedures.items():
-            if stmt(p.body):
-                proc_susp.add(name)
-        for name, blk in rs.phases.items():
-            if stmt(blk):
-                phase_susp.add(name)
-        for c in rs.components:
-            for ev, blk in c.on.items():
-                if stmt(blk):
-                    event_susp.add(ev)
-            for opts in c.options.values():
-                for o in opts:
-                    stmt(o.body)
-        for root in (rs.setup, rs.flow, rs.final):
-            if root is not None:
-                stmt(root)
-        changed = (len(susp), len(proc_susp), len(event_susp), len(phase_susp)) != before
-    # option bodies inside menus
-    for root in _roots(rs):
-        for n in A.walk(root):
-            if type(n) in (A.Choose, A.Simultaneous):
-                ch = n if type(n) is A.Choose else n.choose
-                for it in ch.items:
-                    if type(it) is A.Option:
-                        stmt(it.body)
-    rs.suspends = susp
-    rs.suspending_procs = proc_susp
-
-
-def _suspending_recursion(rs: Ruleset) -> list[Problem]:
-    """A procedure that asks for a decision and calls itself keeps every unfinished call on the game's
-    frame stack, which grows with every decision until the engine stops the game: refuse it here."""
-    out = []
-    for name in sorted(rs.suspending_procs):
-        for n in A.walk(rs.procedures[name].body):
-            if type(n) is A.Call and n.func == name:
-                out.append(Problem("C022", f"`{name}` asks for a decision and calls itself: every call waits on "
-                                           "the stack until the game ends", n.span,
-                                   hint="repeat the decision with a `while` loop instead"))
-    return out
 
 
 class Checker(Decls):
@@ -265,7 +170,7 @@ class Checker(Decls):
             if t in (A.For, A.While, A.Repeat):
                 loop_binds[id(n)] = {n.var} if t is A.For else set()
                 loops = loops + (id(n),)
-            stack.extend((c, loops) for c in A.children(n))
+            stack.extend((c, loops) for c in children(n))
         counters = set(self.rs.game_counters)
         local = bound | {n for n in assigned if n not in counters}
         bad = {n for n in assigned if n in self.readonly and n not in bound}
@@ -296,7 +201,7 @@ class Checker(Decls):
 
 def _callees_first(rs: Ruleset) -> list[str]:
     """Procedures in post-order of the call graph (iterative: a file may chain many procedures)."""
-    calls = {name: [n.func for n in A.walk(p.body) if type(n) is A.Call and n.func in rs.procedures
+    calls = {name: [n.func for n in walk(p.body) if type(n) is A.Call and n.func in rs.procedures
                     and n.func not in SIGNATURES] for name, p in rs.procedures.items()}
     order: list[str] = []
     seen: set[str] = set()

@@ -17,6 +17,7 @@ from meeple.checker.typesys import T
 from meeple.language import ast as A
 from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 
 Entry = tuple[str, Any]  # (what it is, T or a counter key)
 # Python's names for what Meeple spells differently: newcomers write them first.
@@ -168,7 +169,7 @@ def _ending(rs: Ruleset) -> tuple[set[str], set[str], set[str]]:
     events: set[str] = set()
 
     def ends(root: Any) -> bool:
-        for n in A.walk(root):
+        for n in walk(root):
             t = type(n)
             if (t is A.EndGame or (t is A.Call and n.func in procs) or (t is A.Phase and n.name in phases)
                     or (t is A.Trigger and n.event in events)):

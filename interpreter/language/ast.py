@@ -286,30 +286,3 @@ class Simultaneous:
 
 Stmt = (Assign | AugAssign | ExprStmt | If | For | While | Repeat | Pass | Break | Continue | Return |
         EndGame | Phase | Trigger | Choose | Simultaneous | Block)
-
-
-def children(n: object) -> list[object]:
-    """Direct child nodes, for generic walks (checker, coverage, suspension analysis)."""
-    out: list[object] = []
-    for f in n.__slots__:  # type: ignore[attr-defined]
-        if f == "span":
-            continue
-        v = getattr(n, f)
-        if isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, tuple):
-                    out.extend(y for y in x if hasattr(y, "span"))
-                elif hasattr(x, "span"):
-                    out.append(x)
-        elif hasattr(v, "span"):
-            out.append(v)
-    return out
-
-
-def walk(n: object):
-    """All nodes below and including n, depth first."""
-    stack = [n]
-    while stack:
-        x = stack.pop()
-        yield x
-        stack.extend(reversed(children(x)))

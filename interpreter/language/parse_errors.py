@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from meeple.errors import Problem, Span
-from meeple.language import ast as A
+from meeple.language.walk import children
 
 if TYPE_CHECKING:  # lark is imported by the parser; the loader imports this module for its limits
     from lark.exceptions import UnexpectedInput
@@ -271,4 +271,4 @@ def check_nesting(root: Any) -> None:
         n, d = stack.pop()
         if d > MAX_NESTING:
             raise RulesetError(_too_deep(n.span))
-        stack.extend((c, d + 1) for c in A.children(n))
+        stack.extend((c, d + 1) for c in children(n))

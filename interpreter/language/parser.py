@@ -17,7 +17,8 @@ from lark.indenter import DedentError, Indenter
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language import ast as A
 from meeple.language import parse_errors as PE
-from meeple.language.transform import Build, Origin
+from meeple.language.literals import Origin
+from meeple.language.transform import Build
 
 
 class _Indenter(Indenter):

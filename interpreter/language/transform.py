@@ -2,8 +2,9 @@
 
 Each rule of `grammar.lark` has a method here of the same name. Positions come from lark's meta and are
 mapped through the snippet's `origin`, so every node's span points into the YAML file, not into the
-snippet. String literals are split into text and `{expr}` holes; a hole is parsed by the function the
-parser passes in (the parser is the later module, so it hands itself down rather than being imported).
+snippet. String literals are split into text and `{expr}` holes (literals.py); a hole is parsed by the
+function the parser passes in (the parser is the later module, so it hands itself down rather than being
+imported).
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from lark import Token, Transformer, v_args
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language import ast as A
 from meeple.language import parse_errors as PE
-
-Origin = Callable[[int, int, int, int], Span]
-ParseHole = Callable[[str, Origin], A.Expr]
+from meeple.language.literals import Origin, ParseHole, parse_string_literal
 
 
 class Build(Transformer):
@@ -269,44 +268,3 @@ class Build(Transformer):
 def _join(a: Span, b: Span) -> Span:
     """The span from the start of a to the end of b (for left-folded operator chains)."""
     return Span(a.file, a.line, a.col, b.end_line, b.end_col)
-
-
-_ESC = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "{": "{", "}": "}"}
-
-
-def parse_string_literal(raw: str, span: Span, hole_origin: Callable[[int], Origin],
-                         parse_hole: ParseHole) -> A.Str | A.Interp:
-    """Split a quoted literal into text and `{expr}` holes. `{{` and `}}` are literal braces."""
-    body = raw[1:-1]
-    parts: list[str | A.Expr] = []
-    buf: list[str] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            buf.append(_ESC.get(body[i + 1], body[i + 1]))
-            i += 2
-        elif ch == "{" and body.startswith("{{", i):
-            buf.append("{")
-            i += 2
-        elif ch == "}" and body.startswith("}}", i):
-            buf.append("}")
-            i += 2
-        elif ch == "{":
-            end = body.find("}", i)
-            if end < 0:
-                raise RulesetError(Problem("P002", "this string opens `{` but never closes it", span,
-                                           hint="write `{{` for a literal brace"))
-            if buf:
-                parts.append("".join(buf))
-                buf = []
-            parts.append(parse_hole(body[i + 1:end], hole_origin(i + 2)))
-            i = end + 1
-        else:
-            buf.append(ch)
-            i += 1
-    if buf or not parts:
-        parts.append("".join(buf))
-    if len(parts) == 1 and isinstance(parts[0], str):
-        return A.Str(span, parts[0])
-    return A.Interp(span, tuple(parts))

@@ -19,6 +19,7 @@ from typing import Any
 from meeple.errors import IllegalAction, Problem
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
 from meeple.runtime.limits import located
@@ -37,7 +38,7 @@ def may_draw(rs: Ruleset) -> bool:
     cannot be reused.)"""
     hit = _DRAWS.get(id(rs))
     if hit is None or hit[0] is not rs:
-        found = any(type(n) is A.Call and n.func in RANDOM_BUILTINS for _, root in rs.scripts() for n in A.walk(root))
+        found = any(type(n) is A.Call and n.func in RANDOM_BUILTINS for _, root in rs.scripts() for n in walk(root))
         hit = _DRAWS[id(rs)] = (rs, found)
     return hit[1]
 

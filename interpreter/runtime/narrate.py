@@ -15,8 +15,9 @@ from typing import Any
 
 from meeple.runtime.data import copy_value
 from meeple.runtime.decisions import option_scope
-from meeple.runtime.render import Parts, can_see, hidden_from, placeholder, raw_parts, render, settle, visible
+from meeple.runtime.render import Parts, placeholder, raw_parts, render, settle
 from meeple.runtime.values import show
+from meeple.runtime.visibility import can_see, hidden_from, visible
 
 Game = Any  # runtime.game.Game, which imports this module
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.explicit import RANDOM_BUILTINS
 from meeple.runtime.frames import BLOCK
@@ -40,7 +41,7 @@ def seedless(rs: Ruleset) -> int:
 
 
 def _fixed(rs: Ruleset, node: Any, memo: dict[str, bool]) -> bool:
-    for n in A.walk(node):
+    for n in walk(node):
         t = type(n)
         if t is A.Trigger or t is A.Phase:
             return False

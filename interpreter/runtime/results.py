@@ -12,8 +12,9 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.data import Comp, Player
-from meeple.runtime.render import NOTE, placeholder, render, seers, visible
+from meeple.runtime.render import NOTE, placeholder, render
 from meeple.runtime.values import show
+from meeple.runtime.visibility import seers, visible
 
 Game = Any  # runtime.game.Game, which imports this module
 

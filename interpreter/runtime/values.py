@@ -1,5 +1,5 @@
-"""What the rules language's values mean: how they print, what they are called in messages, and
-what reading an attribute, indexing, arithmetic and comparison do to them.
+"""What the rules language's values mean: what reading an attribute, indexing, arithmetic and
+comparison do to them (how they print and what they are called in messages: printing.py).
 
 Both evaluators share this: the reference `Evaluator` (evaluator.py) builds on `ValueOps`, and the
 generated code (codegen/) inlines the common cases and falls back to these
@@ -15,51 +15,11 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.limits import MAX_INT, MAX_ITEMS, MAX_NESTING, number_message, size_message, tree_size
+from meeple.runtime.printing import show, type_name  # also imported from here
 from meeple.runtime.state import GameState
 
 MISSING = object()  # "not in the scope", distinct from a variable holding none
 _NUMERIC = (int, bool, Player, Comp)
-
-
-def show(v: Any, rs: Ruleset) -> str:
-    """How a value reads in labels and logs."""
-    t = type(v)
-    if t is Player:
-        return f"P{int(v) + 1}"
-    if t is Comp:
-        return rs.components[v].name
-    if t is bool:
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    if t is list:
-        return ", ".join(show(x, rs) for x in v)
-    if t is Zone:
-        return v.key
-    return str(v)
-
-
-def type_name(v: Any) -> str:
-    t = type(v)
-    if t is bool:
-        return "a boolean"
-    if t is int:
-        return "a number"
-    if t is str:
-        return "a string"
-    if t is list:
-        return "a list"
-    if t is dict:
-        return "a map"
-    if t is Player:
-        return "a player"
-    if t is Comp:
-        return "a component"
-    if t is Zone:
-        return "a zone"
-    if v is None:
-        return "none"
-    return t.__name__
 
 
 def same(a: Any, b: Any) -> bool:

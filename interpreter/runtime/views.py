@@ -13,7 +13,8 @@ from typing import Any
 
 from meeple.runtime.data import Player, encode
 from meeple.runtime.frames import CHOOSE
-from meeple.runtime.render import can_see, parts, render
+from meeple.runtime.render import parts, render
+from meeple.runtime.visibility import can_see
 
 # `game` below is a runtime.game.Game; views are built for it, and game.py imports this module,
 # so the annotation names it only in words to keep imports flowing one way.

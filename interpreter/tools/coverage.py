@@ -15,6 +15,7 @@ from typing import Any
 
 from meeple.errors import Span
 from meeple.language import ast as A
+from meeple.language.walk import walk
 from meeple.runtime.rules import Ruleset
 
 # What a unit is, in the order the report lists them.
@@ -86,7 +87,7 @@ def report_from_counts(rs: Ruleset, counts: dict[int, int], games: int) -> Cover
         # A block ran as often as its first statement; a whole walk also covers blocks whose first
         # statement is not numbered (cannot happen today, but costs nothing to be safe about).
         best = 0
-        for n in A.walk(root):
+        for n in walk(root):
             i = ids.get(id(n))
             if i is not None and counts.get(i, 0) > best:
                 best = counts[i]

@@ -18,6 +18,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime.explicit import may_draw
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
@@ -59,7 +60,7 @@ class Profile:
 
 
 def _all_nodes(rs: Ruleset) -> list[Any]:
-    return [n for _, root in rs.scripts() for n in A.walk(root)]
+    return [n for _, root in rs.scripts() for n in walk(root)]
 
 
 def uses_chance(rs: Ruleset) -> bool:

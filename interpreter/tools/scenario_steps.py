@@ -15,6 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime.game import Game
 
 
@@ -143,7 +144,7 @@ def could_be_a_label(rs: Ruleset, label: str) -> bool:
     else:
         pats = []
         for _, root in rs.scripts():
-            for n in A.walk(root):
+            for n in walk(root):
                 if type(n) is A.Option:
                     lab = n.label
                     if type(lab) is A.Str:

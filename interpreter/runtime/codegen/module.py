@@ -21,6 +21,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.resume import ResumeEmitter
@@ -97,7 +98,7 @@ class Builder(ResumeEmitter):
         f.definite |= set(params)
         # Only procedure calls, phases and handlers go a level deeper (limits.py): a procedure without
         # any call, `trigger` or phase in it checks the depth it would reach but need not keep it.
-        leaf = call and not any(type(x) in (A.Call, A.Trigger, A.Phase) for x in A.walk(body))
+        leaf = call and not any(type(x) in (A.Call, A.Trigger, A.Phase) for x in walk(body))
         f.depth = 2 if call and not leaf else 1
         self.block(body, f)
         args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)

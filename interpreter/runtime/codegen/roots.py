@@ -8,6 +8,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
 from meeple.runtime.render import subnodes
 
 
@@ -16,7 +17,7 @@ def number_nodes(rs: Ruleset) -> list[Any]:
     seen: set[int] = set()
     out: list[Any] = []
     for _, root in rs.scripts():
-        for n in A.walk(root):
+        for n in walk(root):
             if id(n) not in seen:
                 seen.add(id(n))
                 out.append(n)

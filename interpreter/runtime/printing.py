@@ -1,0 +1,51 @@
+"""How the rules language's values read: in labels and logs (`show`), and what they are called in
+messages (`type_name`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Player, Zone
+
+
+def show(v: Any, rs: Ruleset) -> str:
+    """How a value reads in labels and logs."""
+    t = type(v)
+    if t is Player:
+        return f"P{int(v) + 1}"
+    if t is Comp:
+        return rs.components[v].name
+    if t is bool:
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if t is list:
+        return ", ".join(show(x, rs) for x in v)
+    if t is Zone:
+        return v.key
+    return str(v)
+
+
+def type_name(v: Any) -> str:
+    t = type(v)
+    if t is bool:
+        return "a boolean"
+    if t is int:
+        return "a number"
+    if t is str:
+        return "a string"
+    if t is list:
+        return "a list"
+    if t is dict:
+        return "a map"
+    if t is Player:
+        return "a player"
+    if t is Comp:
+        return "a component"
+    if t is Zone:
+        return "a zone"
+    if v is None:
+        return "none"
+    return t.__name__

@@ -1,0 +1,150 @@
+"""The game tree behind the OpenSpiel adapter (tools/spiel.py): one loaded game's settings, and its
+states as immutable snapshots, each child reached by the same history shared instead of replayed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+from meeple.language.model import Ruleset
+from meeple.runtime.chance import CHANCE
+from meeple.runtime.game import Game
+from meeple.tools.observe import Layout, canonical
+
+
+class _Config:
+    """One loaded game: the ruleset, its settings, and the children of states already expanded.
+
+    States are immutable snapshots (`_Node`), so a child reached again by the same history is reused
+    instead of replayed: CFR walks the same tree every iteration. The cache is bounded."""
+
+    CACHE_LIMIT = 200_000
+
+    def __init__(self, name: str, rs: Ruleset, players: int, utility: str, zero_sum: bool) -> None:
+        self.name, self.rs, self.players, self.utility, self.zero_sum = name, rs, players, utility, zero_sum
+        self.layout = Layout(rs, players)
+        self._root: _Node | None = None
+        self.children: dict[tuple[int, ...], _Node] = {}
+
+    def root(self) -> _Node:
+        if self._root is None:
+            self._root = _Node(self, Game.new(self.rs, self.players, 0, chance="explicit"), None, -1, ())
+        return self._root
+
+    def child(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
+        hit = self.children.get(history)
+        if hit is not None:
+            return hit
+        g = node.game.copy()
+        if g.is_chance:
+            g.apply({"player": CHANCE, "key": str(action)})
+        else:
+            g.apply_index(action, g.deciders[0])
+        if len(self.children) >= self.CACHE_LIMIT:
+            self.children.clear()
+        actor = node.game.current_player
+        out = self.children[history] = _Node(self, g, node, CHANCE if actor is None else actor, history)
+        return out
+
+    def __deepcopy__(self, memo: dict) -> _Config:  # shared by every state of the game, never copied
+        return self
+
+    def __reduce__(self) -> tuple:  # pickled (pyspiel's serialize) as its registered name
+        return _config, (self.name,)
+
+    def at(self, history: tuple[int, ...]) -> _Node:
+        """The state after `history` from the start, replayed (or found among the expanded ones)."""
+        node = self.root()
+        for i in range(len(history)):
+            node = self.child(history[:i + 1], node, history[i])
+        return node
+
+
+def _config(name: str) -> _Config:
+    return _CONFIGS[name]
+
+
+def _node(name: str, history: tuple[int, ...]) -> _Node:
+    return _CONFIGS[name].at(history)
+
+
+_CONFIGS: dict[str, _Config] = {}
+
+
+class _Node:
+    """A state: an immutable snapshot of the Meeple game (never changed once made), its parent, and each
+    seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
+    by deep-copying its attributes; a snapshot is shared instead."""
+
+    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent")
+
+    def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
+                 history: tuple[int, ...]) -> None:
+        self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
+        self._trails: list[list[str]] | None = None
+        self._views: dict[int, dict] = {}
+        self._texts: dict[int, str] = {}
+        self._tensors: dict[int, np.ndarray] = {}
+
+    def view(self, seat: int) -> dict:
+        """The seat's view, made once per state: views are the costly part."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(seat)
+        return view
+
+    def view_text(self, seat: int) -> str:
+        """The seat's view as JSON, copies of an item not told apart (observe.canonical)."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = json.dumps(canonical(self.view(seat), self.config.rs), sort_keys=True, separators=(",", ":"))
+            self._texts[seat] = text
+        return text
+
+    def tensor(self, seat: int, layout: Layout) -> np.ndarray:
+        out = self._tensors.get(seat)
+        if out is None:
+            out = self._tensors[seat] = layout.encode(self.view(seat))
+        return out
+
+    def trail(self, seat: int) -> list[str]:
+        """What `seat` has seen: digests of its distinct successive views, and its own actions."""
+        if self._trails is None:
+            chain = []
+            node: _Node | None = self
+            while node is not None and node._trails is None:
+                chain.append(node)
+                node = node.parent
+            for n in reversed(chain):
+                players = n.game.state.nplayers
+                trails = [t[:] for t in n.parent._trails] if n.parent is not None and n.parent._trails \
+                    else [[] for _ in range(players)]
+                if n.parent is not None and n.actor >= 0:
+                    trails[n.actor].append("> " + _player_labels(n.parent.game, n.actor)[n.history[-1]])
+                for p, t in enumerate(trails):
+                    digest = hashlib.sha256(n.view_text(p).encode()).hexdigest()[:20]
+                    if not t or t[-1] != digest:
+                        t.append(digest)
+                n._trails = trails
+        assert self._trails is not None
+        return self._trails[seat]
+
+    def __deepcopy__(self, memo: dict) -> _Node:
+        return self
+
+    def __reduce__(self) -> tuple:  # pickled as its history, and replayed when loaded
+        return _node, (self.config.name, self.history)
+
+
+def _unique(labels: list[str], keys: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    for s in labels:
+        seen[s] = seen.get(s, 0) + 1
+    return [s if seen[s] == 1 else f"{s} [{k}]" for s, k in zip(labels, keys)]
+
+
+def _player_labels(g: Game, seat: int) -> list[str]:
+    acts = g.legal_actions(seat)
+    return _unique([a["label"] for a in acts], [a["key"] for a in acts])
