@@ -432,5 +432,5 @@ def test_a_holes_parts_are_never_another_nodes():
 
     rs = load_ruleset(BUNDLED[0])
     a, b = parse_expr("x.name", plain_origin("<a>")), parse_expr("y + z", plain_origin("<b>"))
-    rs.memo[("subnodes", id(b))] = (a, subnodes(rs, a))  # as if `b` had taken the id of a node that is gone
+    rs.derived()[("subnodes", id(b))] = (a, subnodes(rs, a))  # as if `b` had taken the id of a node that is gone
     assert [type(n).__name__ for n in subnodes(rs, b)] == ["BinOp", "Name", "Name"]

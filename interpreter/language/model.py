@@ -87,11 +87,7 @@ class Ruleset:
     suspending_procs: set[str] = field(default_factory=set)
     warnings: list[Any] = field(default_factory=list)
     _digest: str | None = None
-    _compiled: Any = None  # the closure cache (compiler.py), built on first use
-    # Facts derived from this ruleset's nodes, keyed by id(node) with the node kept beside the fact: ids
-    # are unique only among live objects, so a cache shared by all rulesets (or one that did not check
-    # the node) could answer for a node of a ruleset that is gone.
-    memo: dict[Any, Any] = field(default_factory=dict)
+    _compiled: Any = None  # what is derived from the ruleset once and kept while it lives: see `derived`
 
     def __getstate__(self) -> dict[str, Any]:
         """For pickling, to send a loaded ruleset to worker processes and cluster nodes instead of
@@ -102,7 +98,6 @@ class Ruleset:
         state["node_ids"] = None
         state["suspends"] = sorted(self.node_ids[i] for i in self.suspends)
         state["_compiled"] = None
-        state["memo"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -110,6 +105,15 @@ class Ruleset:
             object.__setattr__(self, name, value)
         self.node_ids = {id(n): i for i, n in enumerate(self.nodes)}
         self.suspends = {id(self.nodes[i]) for i in state["suspends"]}
+
+    def derived(self) -> dict[Any, Any]:
+        """The ruleset's cache of what is worked out from it once, not per game: generated code, tables,
+        the templates of new states. Keyed by name; a fact about a node is keyed by id(node) and keeps
+        the node beside it, since ids are unique only among live objects. Not pickled."""
+        cache = self._compiled
+        if cache is None:
+            cache = self._compiled = {}
+        return cache
 
     def scripts(self):
         """Every parsed root with a description: (what, node). For walks over the whole ruleset."""

@@ -3,10 +3,10 @@
 A new game's state before any rule runs is built once per ruleset and player count (state.initial_state).
 Most setups then begin with statements that also do the same in every game with that many players,
 because nothing they run draws from the random generator: `move(components("card"), deck)` before the
-`shuffle(deck)`. Those statements run once (by the reference evaluator), and each new game starts from
-a copy of their result, with its setup frame at the first statement that may differ. The game is the
-same as if they had run again: the same counters, zones, log, step count and step budget
-(tests/test_differential.py starts every bundled game both ways and compares them).
+`shuffle(deck)`. Those statements run once (by the game's own evaluator class, which counts steps its
+own way), and each new game starts from a copy of their result, with its setup frame at the first
+statement that may differ. The game is the same as if they had run again: the same counters, zones, log, step count and step budget
+(tests/test_prefix.py starts every bundled game both ways and compares them).
 
 Not used when coverage is measured (every statement must be counted) or with explicit chance.
 """
@@ -64,9 +64,7 @@ def start_state(rs: Ruleset, players: int, seed: int, quiet: bool, max_steps: in
     """A new game's state with the setup's seedless opening already run (see the module docstring) by
     the game's evaluator (each counts steps its own way), or None when there is none to reuse (none at
     all, or running it fails: the game then runs it and reports the failure as usual)."""
-    cache = rs._compiled
-    if cache is None:
-        cache = rs._compiled = {}
+    cache = rs.derived()
     key = ("opening", players, quiet, max_steps, evaluator)
     snap = cache.get(key)
     if snap is None:

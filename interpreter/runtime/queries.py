@@ -211,7 +211,7 @@ def _owner(ev, a, n, s):
 def components(ev, n, key):
     if type(key) is not str:
         raise ev.fail(n, f"`components` needs the name of a component kind or item, not {type_name(key)}")
-    cache = ev.rs._compiled  # made by the evaluator; the lists are per ruleset (setups ask for every kind)
+    cache = ev.rs.derived()  # the lists are per ruleset (setups ask for every kind)
     found = cache.get(("components", key))
     if found is None:
         rs = ev.rs

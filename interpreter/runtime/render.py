@@ -36,8 +36,9 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
     """The sub-expressions of a hole that `_mentions` evaluates one by one (the generated engine compiles
     each of them). Cached in the ruleset, with the hole itself: a cache keyed by id() alone once answered
     for holes of rulesets that were gone, whose ids new nodes had taken (a hole's mentions missed)."""
+    cache = rs.derived()
     key = ("subnodes", id(expr))
-    hit = rs.memo.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is expr:
         return hit[1]
     found: list = []
@@ -53,7 +54,7 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
                 if f.name != "span":
                     walk(getattr(n, f.name))
     walk(expr)
-    rs.memo[key] = (expr, found)
+    cache[key] = (expr, found)
     return found
 
 

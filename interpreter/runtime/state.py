@@ -156,9 +156,7 @@ def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) 
     """A new game's state before its first statement: counters at their initial values, every component
     in the box, and setup then flow ready to run. What does not depend on the seed is built once per
     ruleset and player count, and copied."""
-    cache = rs._compiled
-    if cache is None:
-        cache = rs._compiled = {}
+    cache = rs.derived()
     template = cache.get(("initial", players))
     if template is None:
         template = cache[("initial", players)] = _template(rs, players)

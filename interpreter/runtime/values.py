@@ -45,10 +45,8 @@ class ValueOps:
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         self.rs = rs
         self.st = state
-        cache = rs._compiled
-        if cache is None:
-            cache = rs._compiled = {}
-        tables = cache.get("values")
+        cache = rs.derived()
+        tables: tuple[list[dict[str, Any]], list[str]] | None = cache.get("values")
         if tables is None:  # per ruleset, not per game: an evaluator is made for every copy
             tables = cache["values"] = ([c.attrs for c in rs.components], [c.kind for c in rs.components])
         self.attrs, self.kind_of = tables

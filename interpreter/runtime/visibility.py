@@ -35,9 +35,7 @@ def _owner(loc: dict, c: int) -> int | None:
 def zone_access(ev: Evaluator, key: str, loc: dict | None = None) -> tuple[str, int | None, int | None]:
     """A zone's visibility, its owning seat, and the component whose slot it is (or None)."""
     rs = ev.rs
-    cache = rs._compiled
-    if cache is None:
-        cache = rs._compiled = {}
+    cache = rs.derived()
     known = cache.get("zone_access")
     if known is None:
         known = cache["zone_access"] = {}

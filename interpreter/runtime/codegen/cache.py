@@ -88,9 +88,7 @@ def _code(rs: Ruleset) -> tuple[Any, str | None]:
 
 def generated(rs: Ruleset) -> Generated:
     """The generated functions of a ruleset, built (or read from the cache) on first use."""
-    cache = rs._compiled
-    if cache is None:
-        cache = rs._compiled = {}
+    cache = rs.derived()
     g = cache.get("generated")
     if g is None:
         g = cache["generated"] = _bind(rs)

@@ -24,7 +24,7 @@ class GeneratedEvaluator(Evaluator):
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         # Every game and every copy makes an evaluator: what does not depend on the game (the ruleset's
         # tables and generated functions) is set up once per ruleset and copied in as one dict.
-        cache = rs._compiled
+        cache = rs._compiled  # rs.derived(), read without a call: this runs for every copy of a game
         proto = cache.get("evaluator") if cache is not None else None
         if proto is not None:
             self.__dict__.update(proto)
@@ -44,7 +44,7 @@ class GeneratedEvaluator(Evaluator):
         self.openings = g.openings
         # what is per game: the state, the budgets (limits.py) and the running components
         per_game = ("st", "limit", "depth", "sources")
-        rs._compiled["evaluator"] = {k: v for k, v in self.__dict__.items() if k not in per_game}
+        rs.derived()["evaluator"] = {k: v for k, v in self.__dict__.items() if k not in per_game}
 
     def eval(self, node: Any, scope: dict) -> Any:
         f = self._exprs.get(id(node))
