@@ -27,9 +27,10 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
-AGENT_SPECS = "random, first, greedy[:DEALS], mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]"
+MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]"
+AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
-              "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S] (information-set Monte Carlo tree search; "
+              f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
               "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
               "stops each rollout after K decisions and ranks the seats by the ruleset's heuristic; c=C is "
               "the exploration constant, default 0.7; guide=P takes a share P (0 to 1, default 0: random) of "
