@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from meeple.runtime.decisions import key
@@ -241,23 +242,21 @@ class MctsAgent:
         values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES)
         return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
 
-    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int) -> list[float]:
+    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int,
+                       judge: Callable[[Game, int], float] = judged) -> list[float]:
+        """Each tried option's value by `judge`, averaged over `guesses` random guesses of the other
+        deciders' choices (the same guesses for every option)."""
         others = [s for s in g.deciders if s != seat]
         deals = [self.rng.getrandbits(62) for _ in range(guesses)]
-        return [sum(judged(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
+        return [sum(judge(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
 
     def _one_ply(self, g: Game, seat: int, as_greedy: bool = False) -> list[float]:
         """Each option's value one move ahead on this determinization; in a sealed decision, averaged
         over a few random guesses of the other deciders' choices (the same guesses for every option).
         `as_greedy`: judged as the greedy bot judges, after the seat's own follow-up decisions."""
-        others = [s for s in g.deciders if s != seat]
-        if as_greedy:
-            return self._greedy_values(g, seat, list(range(g.num_actions(seat))), GUESSES if others else 1)
-        deals = [self.rng.getrandbits(62) for _ in range(GUESSES if others else 1)]
-        out = []
-        for j in range(g.num_actions(seat)):
-            out.append(sum(value(after(g, j, seat, others, d), seat) for d in deals) / len(deals))
-        return out
+        guesses = GUESSES if any(s != seat for s in g.deciders) else 1
+        return self._greedy_values(g, seat, list(range(g.num_actions(seat))), guesses,
+                                   judged if as_greedy else value)
 
     def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:
         m = self.prior
