@@ -20,7 +20,7 @@ _SCALARS = (int, str, bool, type(None))
 # Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
 _ON_LISTS = {"count": "len", "any": "any", "all": "all"}
 # Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
-_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player"}
+_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player", "sum": "h_sum"}
 _SEAT = re.compile(r"PLAYERS\[\d+\]")
 
 
@@ -30,6 +30,7 @@ class ExprEmitter(OperatorEmitter):
     rs: Any
     prims: Any
     maybe_local: set[str]
+    flatness: Any  # kinds.Flatness
 
     def shared(self, prefix: str, name: str) -> str:  # pragma: no cover - provided by the builder
         raise NotImplementedError
@@ -144,9 +145,19 @@ class ExprEmitter(OperatorEmitter):
 
     def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
         items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
-        if all(type(x) in (A.Num, A.Str) for x in n.items):
-            return items  # nothing inside can be a list: within the limits by construction
+        if all(self.is_flat(x, f) for x in n.items):
+            return items  # nothing inside can be a list or a map: within the limits by construction
         return f"ev.nested({self.node(n)}, {items})"
+
+    def known_int(self, n: Any, f: Fn) -> bool:
+        return self.flatness.integer(n)
+
+    def is_flat(self, n: Any, f: Fn) -> bool:
+        """`n` never evaluates to a list or a map here (kinds.py)."""
+        def shadowed(x: str) -> bool:
+            return (x in f.comp or x in f.locals or x in f.definite
+                    or (f.mode == "dict" and x in self.maybe_local))
+        return self.flatness.flat(n, {x for x, v in f.comp.items() if v in f.flat}, shadowed)
 
     def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
         pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
@@ -160,17 +171,21 @@ class ExprEmitter(OperatorEmitter):
             f.in_iter -= 1
         f.tmp += 1
         var = f"C{f.tmp}_{n.var}"
+        if self.is_flat(n.iter, f):  # a flat value looped over is a zone (components) or an error
+            f.flat.add(var)
         saved = f.comp.get(n.var)
         f.comp[n.var] = var
         try:
             body = self.expr(n.expr, f)
             cond = f" if {self.expr(n.cond, f)}" if n.cond is not None else ""
+            flat = self.is_flat(n.expr, f)
         finally:
             if saved is None:
                 f.comp.pop(n.var)
             else:
                 f.comp[n.var] = saved
-        return f"ev.nested({self.node(n)}, [{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}])"
+        items = f"[{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
+        return items if flat else f"ev.nested({self.node(n)}, {items})"
 
     def _e_Call(self, n: A.Call, f: Fn) -> str:
         rs = self.rs

@@ -23,6 +23,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.codegen.flow import Definite
+from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.resume import ResumeEmitter
 from meeple.runtime.codegen.roots import bound_names, expression_roots, framed_blocks, number_nodes, suspends
@@ -41,6 +42,7 @@ class Builder(ResumeEmitter):
         self.susp = rs.suspends
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
         self.flow = Definite(rs).at
+        self.flatness = Flatness(rs)
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
         self.menu_lists: set[str] = set()

@@ -25,6 +25,7 @@ class Fn:
         self.entry: frozenset[str] = frozenset()  # dict mode: names certainly in S at entry (codegen/flow.py)
         self.need: set[str] = set()  # ... of which these are read: `L_x = S[x]` at entry
         self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
+        self.flat: set[str] = set()  # ... of those, the Python names that hold flat values (kinds.py)
         self.loops = 0  # Python loops around the current statement
         self.tmp = 0
         self.in_iter = 0  # > 0 while emitting what a comprehension loops over (no `:=` allowed there)
@@ -40,6 +41,14 @@ class Fn:
 def simple(code: str) -> bool:
     """A side-effect-free, cheap operand that may be written twice (a variable or a literal)."""
     return code.isidentifier() or code.lstrip("-").isdigit()
+
+
+def _int_literal(code: str) -> bool:
+    return code.lstrip("-").isdigit()
+
+
+def _nonzero_literal(code: str) -> bool:
+    return _int_literal(code) and int(code) != 0
 
 
 def operand(code: str, f: Fn) -> tuple[str, str] | None:
@@ -83,16 +92,48 @@ class OperatorEmitter:
                 else:
                     return (f"({a} {n.op} {b} if {checks} and -MAXI <= {a} {n.op} {b} <= MAXI "
                             f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
+            if self.ints(n.left, a, f) and self.ints(n.right, b, f):
+                # Both certainly numbers within the limit: only the result's range is left to check, and
+                # past it the reference's error is the same whatever the operands (values.binop).
+                ops = operand(f"{a} {n.op} {b}", f)
+                if ops is not None:
+                    return f"({ops[1]} if -MAXI <= {ops[0]} <= MAXI else ev.number({self.node(n)}, {ops[1]}))"
             both = self.int_operands(a, b, f)
             if both is not None:
                 test, a, b = both
                 return (f"({a} {n.op} {b} if {test} and -MAXI <= {a} {n.op} {b} <= MAXI "
                         f"else {helper}(ev, {self.node(n)}, {a}, {b}))")
             return f"{helper}(ev, {self.node(n)}, {a}, {b})"
+        if n.op == "*":
+            # By a nonzero literal k: a product within the limit has operands within it, of at most 55
+            # bits together, which is all support.mul checks before it multiplies (values.binop).
+            right = _nonzero_literal(b)
+            if right or _nonzero_literal(a):
+                if self.ints(n.left, a, f) and self.ints(n.right, b, f):
+                    # a number within the limit times a nonzero literal: as for `+` above
+                    ops = operand(f"{a} * {b}", f)
+                    if ops is not None:
+                        return (f"({ops[1]} if -MAXI <= {ops[0]} <= MAXI "
+                                f"else ev.number({self.node(n)}, {ops[1]}))")
+                lit, ox = (b, operand(a, f)) if right else (a, operand(b, f))
+                if ox is not None:
+                    x = ox[1]
+                    args = f"{x}, {lit}" if right else f"{lit}, {x}"
+                    return (f"({x} * {lit} if type({ox[0]}) is int and -MAXI <= {x} * {lit} <= MAXI "
+                            f"else h_mul(ev, {self.node(n)}, {args}))")
+        if n.op in ("//", "%") and _nonzero_literal(b) and self.ints(n.left, a, f):
+            return f"({a} {n.op} {b})"  # a number within the limit by a nonzero one: Python's own
         arith = _ARITH.get(n.op)
         if arith is None:
             return f"ev.binop({self.node(n)}, {a}, {b})"
         return f"{arith}(ev, {self.node(n)}, {a}, {b})"
+
+    def known_int(self, n: Any, f: Fn) -> bool:  # pragma: no cover - provided by exprs.py
+        raise NotImplementedError
+
+    def ints(self, n: Any, code: str, f: Fn) -> bool:
+        """Whether the operand `n` (generated as `code`) is certainly a number within the limit."""
+        return _int_literal(code) or self.known_int(n, f)
 
     @staticmethod
     def int_operands(a: str, b: str, f: Fn) -> tuple[str, str, str] | None:
@@ -102,7 +143,8 @@ class OperatorEmitter:
         oa, ob = operand(a, f), operand(b, f)
         if oa is None or ob is None:
             return None
-        return f"(type({oa[0]}) is int) & (type({ob[0]}) is int)", oa[1], ob[1]
+        tests = [f"(type({o[0]}) is int)" for o in (oa, ob) if not _int_literal(o[0])]
+        return " & ".join(tests), oa[1], ob[1]
 
     def _e_Neg(self, n: A.Neg, f: Fn) -> str:
         return f"h_neg(ev, {self.node(n)}, {self.expr(n.operand, f)})"
@@ -131,6 +173,8 @@ class OperatorEmitter:
                 code = f"h_eq({a}, {b})"
             return code if op == "==" else f"(not {code})"
         if op in _CMP:
+            if self.ints(n.left, a, f) and self.ints(n.right, b, f):
+                return f"({a} {op} {b})"  # certainly numbers: Python's comparison, left to right
             helper = f"{_CMP[op]}(ev, {self.node(n)}, {a}, {b})"
             if simple(a) and simple(b):
                 checks = " and ".join(f"type({x}) is int" for x in (a, b) if x.isidentifier())

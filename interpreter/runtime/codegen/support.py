@@ -142,7 +142,15 @@ def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
 
 
 def mul(ev: Any, n: Any, a: Any, b: Any) -> Any:
-    return ev.binop(n, a, b)  # numbers, lists and strings times numbers: the size checks live there
+    if type(a) is int and type(b) is int:
+        # The reference refuses a product past the limit, and one whose operands' bit lengths add up
+        # to more than 64 (values.binop). A nonzero product within the limit has operands of at most
+        # 55 bits together; a zero one passes if its other operand (a + b) is within the limit. Every
+        # other case goes to the reference, which raises its located error.
+        r = a * b
+        if -MAX_INT <= r <= MAX_INT and (r or -MAX_INT <= a + b <= MAX_INT):
+            return r
+    return ev.binop(n, a, b)  # lists and strings times numbers, and every error: the checks live there
 
 
 def floordiv(ev: Any, n: Any, a: Any, b: Any) -> Any:
@@ -199,6 +207,19 @@ def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
     return fn(ev, [v], n, None)
 
 
+def total(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    """`sum(xs)` of a list: Python's sum, as the built-in's; a sum past the limit, or of values that
+    are not numbers, goes to the built-in, which raises its located error."""
+    if type(v) is list:
+        try:
+            r = sum(v)
+        except TypeError:
+            return fn(ev, [v], n, None)
+        if type(r) is int and -MAX_INT <= r <= MAX_INT:
+            return r
+    return fn(ev, [v], n, None)
+
+
 def first(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
     t = type(v)
     if t is list:
@@ -248,6 +269,6 @@ HELPERS = {
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_sum": total, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }

@@ -1,0 +1,94 @@
+"""What generated code knows of an expression's value from the script alone, to leave out checks.
+
+*Flat*: it can never be a list or a map.
+A new list (a literal, a comprehension) is checked against the size and nesting limits when it holds
+lists or maps (`ev.nested`, values.py), which looks at every item. When no item can be a list or a map,
+that look finds nothing and can be left out. This module says so from the script alone, soundly: an
+expression is *flat* only if every value it can evaluate to, on every path, is a number, a string, a
+boolean, none, a player, a component or a zone (an error is no value). Anything it cannot tell is not
+flat, so the check stays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+
+# Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
+# numbers, booleans, a player. `first` is flat only of a flat argument (below).
+_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player"})
+_SCALARS = (int, str, bool, type(None))
+
+
+class Flatness:
+    """Per ruleset: which attribute names only ever read flat values."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self._attrs: dict[str, bool] = {}
+
+    def attr(self, name: str) -> bool:
+        """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
+        (an assignment may store any value in a counter)."""
+        got = self._attrs.get(name)
+        if got is None:
+            rs = self.rs
+            got = (name not in rs.player_counters
+                   and not any(name in k.counters for k in rs.kinds.values())
+                   and not any(type(c.attrs.get(name)) in (list, dict) for c in rs.components))
+            self._attrs[name] = got
+        return got
+
+    def flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
+        """Whether `n` never evaluates to a list or a map. `flat_vars`: comprehension variables known to
+        hold flat values (those looping over a flat value: a zone's components, a map's keys);
+        `shadowed(name)`: whether a variable of that name may hide the global (then nothing is known)."""
+        t = type(n)
+        if t in (A.Num, A.Str, A.Interp, A.Compare, A.Not, A.Neg):
+            return True
+        if t is A.Const:
+            return type(n.value) in _SCALARS
+        if t is A.Name:
+            if n.name in flat_vars:
+                return True
+            if shadowed(n.name):
+                return False
+            rs, x = self.rs, n.name  # the globals in the reader's order (ExprEmitter.global_name)
+            if x in rs.constants:
+                return type(rs.constants[x]) in _SCALARS
+            return x not in rs.game_counters and (x in rs.game_zones or x == "nplayers")
+        if t is A.Attr:
+            return self.attr(n.name)
+        if t is A.BinOp:
+            if n.op in ("//", "%"):
+                return True  # numbers (or a string formatted by `%`), else an error
+            return self.flat(n.left, flat_vars, shadowed) and self.flat(n.right, flat_vars, shadowed)
+        if t is A.BoolOp:  # its value is one of its operands
+            return self.flat(n.left, flat_vars, shadowed) and self.flat(n.right, flat_vars, shadowed)
+        if t is A.CondExpr:
+            return self.flat(n.then, flat_vars, shadowed) and self.flat(n.orelse, flat_vars, shadowed)
+        if t is A.Call and n.func not in self.rs.procedures:
+            if n.func in _FLAT_CALLS:
+                return True
+            if n.func == "first" and len(n.args) == 1:  # an item of a flat value (a zone): a component
+                return self.flat(n.args[0], flat_vars, shadowed)
+        return False
+
+    def integer(self, n: Any) -> bool:
+        """Whether `n` certainly evaluates to a number within the engine's limit (±MAX_INT), never a
+        boolean or anything else, when it does not fail: a number literal, a count or a sum (both
+        checked by their built-ins), and arithmetic on such numbers, whose results are checked."""
+        t = type(n)
+        if t is A.Num:
+            return type(n.value) is int
+        if t is A.Call:
+            return n.func in ("count", "sum") and len(n.args) == 1 and n.func not in self.rs.procedures
+        if t is A.BinOp:
+            return n.op in ("+", "-", "*", "//", "%") and self.integer(n.left) and self.integer(n.right)
+        if t is A.Neg:
+            return self.integer(n.operand)
+        if t is A.CondExpr:
+            return self.integer(n.then) and self.integer(n.orelse)
+        return False
