@@ -15,6 +15,8 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.operators import Fn, OperatorEmitter, operand
+from meeple.runtime.codegen.support import U
+from meeple.runtime.codegen.tables import attr_table
 
 _SCALARS = (int, str, bool, type(None))
 # Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
@@ -31,6 +33,7 @@ class ExprEmitter(OperatorEmitter):
     prims: Any
     maybe_local: set[str]
     flatness: Any  # kinds.Flatness
+    full_tables: dict[str, bool]  # attribute tables without a U entry (some)
 
     def shared(self, prefix: str, name: str) -> str:  # pragma: no cover - provided by the builder
         raise NotImplementedError
@@ -118,13 +121,17 @@ class ExprEmitter(OperatorEmitter):
                                                                  for k in rs.kinds.values())
         if comp_fixed or any(name in c.attrs for c in rs.components):
             t = self.shared("CA", name)
-            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp{self.some(t, obj)}")
         elif any(name in k.counters for k in rs.kinds.values()):
             t = self.shared("CC", name)
-            parts.append(f"CT[{t}[{obj}]] if type({obj}) is Comp and {t}[{obj}] is not U")
+            parts.append(f"CT[{t}[{obj}]] if type({obj}) is Comp{self.some(t, obj)}")
         elif any(name in k.slots for k in rs.kinds.values()):
             t = self.shared("CZ", name)
-            parts.append(f"{t}[{obj}] if type({obj}) is Comp and {t}[{obj}] is not U")
+            parts.append(f"{t}[{obj}] if type({obj}) is Comp{self.some(t, obj)}")
+        elif name == "facedown":  # a fixed property of every component (tables.attr_reader)
+            parts.append(f"{obj} in st.facedown if type({obj}) is Comp")
+        elif name == "owner":
+            parts.append(f"ev.owner({obj}) if type({obj}) is Comp")
         if name in rs.player_counters:
             parts.append(f"CT[{self.shared('PC', name)}[{obj}]] if type({obj}) is Player")
         elif name in rs.player_zones:
@@ -140,6 +147,14 @@ class ExprEmitter(OperatorEmitter):
         parts.append(f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})")
         return "(" + " else ".join(parts).replace(obj, later) + ")"
 
+    def some(self, table: str, obj: str) -> str:
+        """The test that a component's entry in a table (CA/CC/CZ) holds something, unless all do."""
+        prefix, name = table.split("_", 1)
+        full = self.full_tables.get(table)
+        if full is None:
+            full = self.full_tables[table] = U not in attr_table(self.rs, prefix, name)
+        return "" if full else f" and {table}[{obj}] is not U"
+
     def _e_Index(self, n: A.Index, f: Fn) -> str:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
 
@@ -150,14 +165,18 @@ class ExprEmitter(OperatorEmitter):
         return f"ev.nested({self.node(n)}, {items})"
 
     def known_int(self, n: Any, f: Fn) -> bool:
-        return self.flatness.integer(n)
+        return self.flatness.integer(n, self.shadower(f))
 
     def is_flat(self, n: Any, f: Fn) -> bool:
         """`n` never evaluates to a list or a map here (kinds.py)."""
+        return self.flatness.flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
+
+    def shadower(self, f: Fn) -> Any:
+        """Whether a variable of this name may hide the global of that name here (_e_Name)."""
         def shadowed(x: str) -> bool:
             return (x in f.comp or x in f.locals or x in f.definite
                     or (f.mode == "dict" and x in self.maybe_local))
-        return self.flatness.flat(n, {x for x, v in f.comp.items() if v in f.flat}, shadowed)
+        return shadowed
 
     def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
         pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
@@ -205,6 +224,14 @@ class ExprEmitter(OperatorEmitter):
                     if 0 <= a0.value < rs.min_players:  # a seat every game has: the modulo changes nothing
                         return f"PLAYERS[{a0.value}]"
                     return f"PLAYERS[{a0.value} % st.nplayers]"  # a seat number: h_player's int case
+                if n.func == "first" and type(a0) in (A.Comp, A.ListLit) and not f.in_iter:
+                    z = f.temp()  # certainly a list: its first item, or none
+                    return f"({z}[0] if ({z} := {args[0]}) else None)"
+                if n.func == "count" and (ops := operand(args[0], f)) is not None:
+                    # support.count's zone and list cases inline
+                    k = f.temp()
+                    return (f"(len(st.zones[{ops[1]}.key]) if ({k} := type({ops[0]})) is Zone else len({ops[1]}) "
+                            f"if {k} is list else h_count(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
                 if n.func == "first" and (ops := operand(args[0], f)) is not None:
                     # support.first's zone case inline (a hand, a deck): its first component, or none
                     z = f.temp()

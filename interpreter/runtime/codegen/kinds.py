@@ -15,6 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.runtime.limits import MAX_INT
 
 # Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
 # numbers, booleans, a player. `first` is flat only of a flat argument (below).
@@ -76,19 +77,23 @@ class Flatness:
                 return self.flat(n.args[0], flat_vars, shadowed)
         return False
 
-    def integer(self, n: Any) -> bool:
+    def integer(self, n: Any, shadowed: Any) -> bool:
         """Whether `n` certainly evaluates to a number within the engine's limit (±MAX_INT), never a
         boolean or anything else, when it does not fail: a number literal, a count or a sum (both
         checked by their built-ins), and arithmetic on such numbers, whose results are checked."""
         t = type(n)
         if t is A.Num:
             return type(n.value) is int
+        if t is A.Name:  # a constant number (the reader folds it into a literal)
+            v = self.rs.constants.get(n.name)
+            return not shadowed(n.name) and type(v) is int and -MAX_INT <= v <= MAX_INT
         if t is A.Call:
             return n.func in ("count", "sum") and len(n.args) == 1 and n.func not in self.rs.procedures
         if t is A.BinOp:
-            return n.op in ("+", "-", "*", "//", "%") and self.integer(n.left) and self.integer(n.right)
+            return (n.op in ("+", "-", "*", "//", "%") and self.integer(n.left, shadowed)
+                    and self.integer(n.right, shadowed))
         if t is A.Neg:
-            return self.integer(n.operand)
+            return self.integer(n.operand, shadowed)
         if t is A.CondExpr:
-            return self.integer(n.then) and self.integer(n.orelse)
+            return self.integer(n.then, shadowed) and self.integer(n.orelse, shadowed)
         return False

@@ -43,6 +43,7 @@ class Builder(ResumeEmitter):
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
         self.flow = Definite(rs).at
         self.flatness = Flatness(rs)
+        self.full_tables: dict[str, bool] = {}
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
         self.menu_lists: set[str] = set()

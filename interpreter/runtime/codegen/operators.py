@@ -5,6 +5,7 @@ reference does."""
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from meeple.language import ast as A
@@ -44,7 +45,18 @@ def simple(code: str) -> bool:
 
 
 def _int_literal(code: str) -> bool:
-    return code.lstrip("-").isdigit()
+    """A number literal within the engine's limit (a folded constant may be past it)."""
+    return code.lstrip("-").isdigit() and -MAX_INT <= int(code) <= MAX_INT
+
+
+def _str_literal(code: str) -> bool:
+    """A string literal (generated code that starts with a quote is one: constants and texts)."""
+    if code[:1] not in ("'", '"'):
+        return False
+    try:
+        return type(ast.literal_eval(code)) is str
+    except (ValueError, SyntaxError):
+        return False
 
 
 def _nonzero_literal(code: str) -> bool:
@@ -163,12 +175,17 @@ class OperatorEmitter:
         if op in ("==", "!="):
             r: Any = n.right
             const = r.value if type(r) in (A.Num, A.Str, A.Const) else ...
-            if type(const) is str:
+            if type(const) is str or _str_literal(a) or _str_literal(b):
                 code = f"({a} == {b})"  # only a string equals a string
             elif const is None or type(const) is bool:
                 code = f"({a} is {b})"
-            elif type(const) is int and simple(a):
-                code = f"(type({a}) is int and {a} == {b})"
+            elif _int_literal(b) and (oa := operand(a, f)) is not None:
+                code = f"(type({oa[0]}) is int and {oa[1]} == {b})"
+            elif _int_literal(a) and (ob := operand(b, f)) is not None:
+                code = f"(type({ob[0]}) is int and {a} == {ob[1]})"
+            elif (oa := operand(a, f)) is not None and (ob := operand(b, f)) is not None:
+                # values.same inlined, each operand evaluated once, left to right
+                code = f"({oa[0]} is {ob[0]} or ({oa[1]} == {ob[1]} and type({oa[1]}) is type({ob[1]})))"
             else:
                 code = f"h_eq({a}, {b})"
             return code if op == "==" else f"(not {code})"
