@@ -120,14 +120,11 @@ class ExprEmitter(OperatorEmitter):
         comp_fixed = name in ("name", "kind", "id") and not any(name in k.counters or name in k.slots
                                                                  for k in rs.kinds.values())
         if comp_fixed or any(name in c.attrs for c in rs.components):
-            t = self.shared("CA", name)
-            parts.append(f"{t}[{obj}] if type({obj}) is Comp{self.some(t, obj)}")
+            parts.append(self.comp_entry(self.shared("CA", name), obj, "{}", f))
         elif any(name in k.counters for k in rs.kinds.values()):
-            t = self.shared("CC", name)
-            parts.append(f"CT[{t}[{obj}]] if type({obj}) is Comp{self.some(t, obj)}")
+            parts.append(self.comp_entry(self.shared("CC", name), obj, "CT[{}]", f))
         elif any(name in k.slots for k in rs.kinds.values()):
-            t = self.shared("CZ", name)
-            parts.append(f"{t}[{obj}] if type({obj}) is Comp{self.some(t, obj)}")
+            parts.append(self.comp_entry(self.shared("CZ", name), obj, "{}", f))
         elif name == "facedown":  # a fixed property of every component (tables.attr_reader)
             parts.append(f"{obj} in st.facedown if type({obj}) is Comp")
         elif name == "owner":
@@ -147,13 +144,31 @@ class ExprEmitter(OperatorEmitter):
         parts.append(f"{self.shared('AT', name)}(ev, {obj}, {self.node(n)})")
         return "(" + " else ".join(parts).replace(obj, later) + ")"
 
-    def some(self, table: str, obj: str) -> str:
-        """The test that a component's entry in a table (CA/CC/CZ) holds something, unless all do."""
+    def comp_entry(self, table: str, obj: str, use: str, f: Fn) -> str:
+        """The read of a component's entry in a table (CA/CC/CZ), `use` applied to the entry, when the
+        object is a component and its entry holds something (unless all do): one lookup where a
+        temporary may be written."""
         prefix, name = table.split("_", 1)
         full = self.full_tables.get(table)
         if full is None:
             full = self.full_tables[table] = U not in attr_table(self.rs, prefix, name)
-        return "" if full else f" and {table}[{obj}] is not U"
+        if full:
+            return f"{use.format(f'{table}[{obj}]')} if type({obj}) is Comp"
+        if f.in_iter:
+            return f"{use.format(f'{table}[{obj}]')} if type({obj}) is Comp and {table}[{obj}] is not U"
+        v = f.temp()
+        return f"{use.format(v)} if type({obj}) is Comp and ({v} := {table}[{obj}]) is not U"
+
+    def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
+        if n.op == "+" and type(n.left) in (A.ListLit, A.Comp) and type(n.right) in (A.ListLit, A.Comp):
+            # Two new lists: support.add's list case. Lists of flat items (emitted without `ev.nested`)
+            # join into one of flat items, which only the size limit can refuse (values.concat).
+            a, b = self.expr(n.left, f), self.expr(n.right, f)
+            ops = operand(f"{a} + {b}", f) if a[:1] == "[" and b[:1] == "[" else None
+            if ops is not None:
+                return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.concat({self.node(n)}, {ops[1]}, []))"
+            return f"ev.concat({self.node(n)}, {a}, {b})"
+        return OperatorEmitter._e_BinOp(self, n, f)
 
     def _e_Index(self, n: A.Index, f: Fn) -> str:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
