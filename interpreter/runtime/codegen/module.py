@@ -127,7 +127,14 @@ class Builder(ResumeEmitter):
         for fo in clause.fors:
             f.tmp += 1
             var = f"O{f.tmp}_{fo.var}"
-            f.w(f"for {var} in h_loop(ev, {self.expr(fo.iter, f)}, {self.node(fo.iter)}, {self.node(fo.iter)}):")
+            # support.loop inlined: a snapshot of what is looped over, its passes counted
+            it, at = f.temp(), self.node(fo.iter)
+            f.w(f"{it} = {self.expr(fo.iter, f)}")
+            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
+            f.w(f"st.steps += len({it})")
+            f.w("if st.steps > ev.limit:")
+            f.w(f"    raise h_steps(ev, {at})")
+            f.w(f"for {var} in {it}:")
             f.comp[fo.var] = var
             vals.append(var)
             f.depth += 1
