@@ -43,6 +43,10 @@ EDGES = {
     "joined lists of lists": "ys = [xs] + [[x] for x in xs]\n        r = count(ys)",
     "a list holding itself too deep": "ys = [xs]\n        repeat 70:\n            ys = [ys]",
     "a comprehension of lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [y for y in [ys]]",
+    "first of a comprehension of lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [first([y for y in [ys]])]",
+    "distinct lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [y for y in distinct([ys])]",
+    "lists joined to lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [y for y in [1] + [ys]]",
+    "first items of zones": "r = count([first([c for c in pool if c.name == t]) for t in distinct([c.name for c in pool])])",
     "face down of a number": "r = vals[0].facedown",
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
@@ -98,7 +102,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a number past the limit times zero", "zero times a number past the limit, by a literal",
            "a big value times a literal", "sum of counts past the limit", "sum past the limit",
            "sum of strings", "count of a number", "floor division by zero", "joined lists past the size limit",
-           "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number"}
+           "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number",
+           "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep"}
 
 
 @pytest.mark.parametrize("label", list(EDGES))

@@ -186,6 +186,10 @@ class ExprEmitter(OperatorEmitter):
         """`n` never evaluates to a list or a map here (kinds.py)."""
         return self.flatness.flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
 
+    def items_flat(self, n: Any, f: Fn) -> bool:
+        """Looping over `n` gives values that are never lists or maps (kinds.py)."""
+        return self.flatness.items_flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
+
     def shadower(self, f: Fn) -> Any:
         """Whether a variable of this name may hide the global of that name here (_e_Name)."""
         def shadowed(x: str) -> bool:
@@ -205,7 +209,7 @@ class ExprEmitter(OperatorEmitter):
             f.in_iter -= 1
         f.tmp += 1
         var = f"C{f.tmp}_{n.var}"
-        if self.is_flat(n.iter, f):  # a flat value looped over is a zone (components) or an error
+        if self.items_flat(n.iter, f):  # looping over a zone's components, a list of flat values...
             f.flat.add(var)
         saved = f.comp.get(n.var)
         f.comp[n.var] = var

@@ -21,6 +21,8 @@ from meeple.runtime.limits import MAX_INT
 # numbers, booleans, a player. `first` is flat only of a flat argument (below).
 _FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player"})
 _SCALARS = (int, str, bool, type(None))
+# Built-ins whose result is made of the items of their first argument (queries.py), or of a map's keys.
+_SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice"})
 
 
 class Flatness:
@@ -73,8 +75,29 @@ class Flatness:
         if t is A.Call and n.func not in self.rs.procedures:
             if n.func in _FLAT_CALLS:
                 return True
-            if n.func == "first" and len(n.args) == 1:  # an item of a flat value (a zone): a component
-                return self.flat(n.args[0], flat_vars, shadowed)
+            if n.func == "first" and len(n.args) == 1:  # an item of the list, zone or map, or none
+                return self.items_flat(n.args[0], flat_vars, shadowed)
+        return False
+
+    def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
+        """Whether every item of `n` (what looping over it gives) is flat: the components of a zone,
+        the items of a list made of flat values, or of a part of such a list."""
+        if self.flat(n, flat_vars, shadowed):  # a zone (its components), or an error: no items
+            return True
+        t = type(n)
+        if t is A.ListLit:
+            return all(self.flat(x, flat_vars, shadowed) for x in n.items)
+        if t is A.Comp:
+            inner = set(flat_vars) - {n.var}
+            if self.items_flat(n.iter, flat_vars, shadowed):
+                inner.add(n.var)
+            return self.flat(n.expr, inner, lambda x: x == n.var or shadowed(x))
+        if t is A.Call and n.func in _SUBLISTS and n.args and n.func not in self.rs.procedures:
+            return self.items_flat(n.args[0], flat_vars, shadowed)  # the items of its first argument
+        if t is A.BinOp and n.op == "+":  # a list joined with a list of flat items, or one flat item
+            right = n.right
+            return (self.items_flat(n.left, flat_vars, shadowed)
+                    and (self.flat(right, flat_vars, shadowed) or self.items_flat(right, flat_vars, shadowed)))
         return False
 
     def integer(self, n: Any, shadowed: Any) -> bool:
