@@ -160,11 +160,12 @@ class ExprEmitter(OperatorEmitter):
         return f"{use.format(v)} if type({obj}) is Comp and ({v} := {table}[{obj}]) is not U"
 
     def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
-        if n.op == "+" and type(n.left) in (A.ListLit, A.Comp) and type(n.right) in (A.ListLit, A.Comp):
-            # Two new lists: support.add's list case. Lists of flat items (emitted without `ev.nested`)
-            # join into one of flat items, which only the size limit can refuse (values.concat).
+        if n.op == "+" and self.flatness.new_list(n.left) and self.flatness.new_list(n.right):
+            # Two lists: support.add's list case. Lists of flat items join into one of flat items,
+            # which only the size limit can refuse (values.concat).
             a, b = self.expr(n.left, f), self.expr(n.right, f)
-            ops = operand(f"{a} + {b}", f) if a[:1] == "[" and b[:1] == "[" else None
+            flat = self.items_flat(n.left, f) and self.items_flat(n.right, f)
+            ops = operand(f"{a} + {b}", f) if flat else None
             if ops is not None:
                 return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.concat({self.node(n)}, {ops[1]}, []))"
             return f"ev.concat({self.node(n)}, {a}, {b})"

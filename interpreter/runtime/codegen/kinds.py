@@ -22,7 +22,9 @@ from meeple.runtime.limits import MAX_INT
 _FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player"})
 _SCALARS = (int, str, bool, type(None))
 # Built-ins whose result is made of the items of their first argument (queries.py), or of a map's keys.
-_SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice"})
+_SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
+# Built-ins that always make a new list (queries.py).
+_NEW_LISTS = _SUBLISTS | {"between"}
 
 
 class Flatness:
@@ -93,7 +95,9 @@ class Flatness:
                 inner.add(n.var)
             return self.flat(n.expr, inner, lambda x: x == n.var or shadowed(x))
         if t is A.Call and n.func in _SUBLISTS and n.args and n.func not in self.rs.procedures:
-            return self.items_flat(n.args[0], flat_vars, shadowed)  # the items of its first argument
+            # the items of its first argument; `flatten`: the items of each of them, and those of a
+            # flat one are a zone's components
+            return self.items_flat(n.args[0], flat_vars, shadowed)
         if t is A.BinOp and n.op == "+":  # a list joined with a list of flat items, or one flat item
             right = n.right
             return (self.items_flat(n.left, flat_vars, shadowed)
@@ -119,4 +123,16 @@ class Flatness:
             return self.integer(n.operand, shadowed)
         if t is A.CondExpr:
             return self.integer(n.then, shadowed) and self.integer(n.orelse, shadowed)
+        return False
+
+    def new_list(self, n: Any) -> bool:
+        """Whether `n` certainly makes a new list, which nothing else holds (when it does not fail): a
+        list literal, a comprehension, a list built-in, or such lists joined."""
+        t = type(n)
+        if t is A.ListLit or t is A.Comp:
+            return True
+        if t is A.Call:
+            return n.func in _NEW_LISTS and n.func not in self.rs.procedures
+        if t is A.BinOp and n.op == "+":
+            return self.new_list(n.left) and self.new_list(n.right)
         return False

@@ -130,7 +130,8 @@ class Builder(ResumeEmitter):
             # support.loop inlined: a snapshot of what is looped over, its passes counted
             it, at = f.temp(), self.node(fo.iter)
             f.w(f"{it} = {self.expr(fo.iter, f)}")
-            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
+            if not self.flatness.new_list(fo.iter):  # (a new list needs no copy)
+                f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
             f.w(f"st.steps += len({it})")
             f.w("if st.steps > ev.limit:")
             f.w(f"    raise h_steps(ev, {at})")

@@ -124,7 +124,7 @@ class StmtEmitter(AssignEmitter):
         # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
         it, code = f.temp(), self.expr(s.iter, f)
         f.w(f"{it} = {code}")
-        if code != "PLAYERS[:st.nplayers]":  # (that one is a new list already)
+        if code != "PLAYERS[:st.nplayers]" and not self.flatness.new_list(s.iter):  # (a new list needs no copy)
             f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {self.node(s.iter)})")
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")

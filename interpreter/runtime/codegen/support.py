@@ -95,11 +95,10 @@ def contains(ev: Any, n: Any, a: Any, b: Any) -> bool:
         return ev.compare(n, a, b)
     ta = type(a)
     if ta in _STRICT:
-        # the first equal item (what `in` finds) is nearly always of a's type: look no further then
-        try:
-            i = b.index(a)
-        except ValueError:
+        if a not in b:
             return False
+        # the first equal item (what `in` found) is nearly always of a's type: look no further then
+        i = b.index(a)
         return type(b[i]) is ta or any(x == a and type(x) is ta for x in b[i + 1:])
     return a in b
 
