@@ -47,6 +47,12 @@ EDGES = {
     "distinct lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [y for y in distinct([ys])]",
     "lists joined to lists too deep": "ys = [xs]\n        repeat 70:\n            ys = [y for y in [1] + [ys]]",
     "first items of zones": "r = count([first([c for c in pool if c.name == t]) for t in distinct([c.name for c in pool])])",
+    "a comprehension first, then what it changed": "r = sum([bump(x) for x in xs]) * 10 + r",
+    "what a comprehension changes, read before it": "r = r + sum([bump(x) for x in xs]) * 10",
+    "a comprehension first in a test": "if first([c for c in pool if c.value > 3]).value > 5:\n            r = 1",
+    "a comprehension first in a loop": "for y in [bump(x) for x in xs if x > 1]:\n            r += y * 100",
+    "a comprehension over a number": "ys = [x for x in vals[0]]",
+    "a comprehension first, failing in its test": "r = count([x for x in xs if x > vals[1]])",
     "face down of a number": "r = vals[0].facedown",
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
@@ -73,6 +79,12 @@ components:
         name: A
         value: 3
         count: 2
+procedures:
+  bump:
+    params: [x]
+    do: |
+      r += x
+      return x
 setup: |
   move(components("token"), pool)
 flow: |
@@ -103,7 +115,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a big value times a literal", "sum of counts past the limit", "sum past the limit",
            "sum of strings", "count of a number", "floor division by zero", "joined lists past the size limit",
            "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number",
-           "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep"}
+           "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
+           "a comprehension over a number", "a comprehension first, failing in its test"}
 
 
 @pytest.mark.parametrize("label", list(EDGES))

@@ -106,7 +106,7 @@ class AssignEmitter(ExprEmitter):
             f.w(f"CT[{key}] = {new}")
 
     def _s_Assign(self, s: A.Assign, f: Fn) -> None:
-        value = self.expr(s.value, f)
+        value = self.lead(s.value, f)
         if type(s.target) is A.Name:
             self.assign(s.target, value, f)
             return

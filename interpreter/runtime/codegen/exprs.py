@@ -226,6 +226,45 @@ class ExprEmitter(OperatorEmitter):
         items = f"[{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
         return items if flat else f"ev.nested({self.node(n)}, {items})"
 
+    def comp_loop(self, n: A.Comp, f: Fn) -> str:
+        """A comprehension that is the first thing its statement evaluates, as statements written before
+        it: a Python loop, without the comprehension's function and support.loop's call (Python 3.11
+        makes a function of each comprehension). The same snapshot, step count and checks as `_e_Comp`;
+        the statement then reads the list from a temporary."""
+        src = self.expr(n.iter, f)
+        it, out, at = f.temp(), f.temp(), self.node(n.iter)
+        f.w(f"{it} = {src}")
+        if not self.flatness.new_list(n.iter):  # (a new list needs no copy)
+            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
+        f.w(f"st.steps += len({it})")
+        f.w("if st.steps > ev.limit:")
+        f.w(f"    raise h_steps(ev, {self.node(n)})")
+        f.tmp += 1
+        var = f"C{f.tmp}_{n.var}"
+        if self.items_flat(n.iter, f):
+            f.flat.add(var)
+        saved = f.comp.get(n.var)
+        f.comp[n.var] = var
+        try:
+            body = self.expr(n.expr, f)
+            cond = self.expr(n.cond, f) if n.cond is not None else None
+            flat = self.is_flat(n.expr, f)
+        finally:
+            if saved is None:
+                f.comp.pop(n.var)
+            else:
+                f.comp[n.var] = saved
+        f.w(f"{out} = []")
+        f.w(f"for {var} in {it}:")
+        if cond is None:
+            f.w(f"    {out}.append({body})")
+        else:
+            f.w(f"    if {cond}:")
+            f.w(f"        {out}.append({body})")
+        if not flat:
+            f.w(f"{out} = ev.nested({self.node(n)}, {out})")
+        return out
+
     def _e_Call(self, n: A.Call, f: Fn) -> str:
         rs = self.rs
         if n.func in self.prims:

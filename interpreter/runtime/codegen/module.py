@@ -116,7 +116,7 @@ class Builder(ResumeEmitter):
     def expression(self, n: Any, key: Any, extra: frozenset[str]) -> None:
         k = self.idx(n)
         f = self.dict_fn(key, extra)
-        code = self.expr(n, f)
+        code = self.lead(n, f)
         self.function(f"def E_{k}(ev, S):", f, tail=f"return {code}", node=n)
         self.table["E"].append(f"{k}: E_{k}")
 
@@ -129,7 +129,7 @@ class Builder(ResumeEmitter):
             var = f"O{f.tmp}_{fo.var}"
             # support.loop inlined: a snapshot of what is looped over, its passes counted
             it, at = f.temp(), self.node(fo.iter)
-            f.w(f"{it} = {self.expr(fo.iter, f)}")
+            f.w(f"{it} = {self.lead(fo.iter, f)}")
             if not self.flatness.new_list(fo.iter):  # (a new list needs no copy)
                 f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
             f.w(f"st.steps += len({it})")
@@ -140,7 +140,7 @@ class Builder(ResumeEmitter):
             vals.append(var)
             f.depth += 1
         if clause.guard is not None:
-            f.w(f"if {self.expr(clause.guard, f)}:")
+            f.w(f"if {self.lead(clause.guard, f)}:")
             f.depth += 1
         f.w(f"out.append({row.replace('VALS', '[' + ', '.join(vals) + ']')})")
         f.depth = depth

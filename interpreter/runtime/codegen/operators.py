@@ -30,6 +30,8 @@ class Fn:
         self.loops = 0  # Python loops around the current statement
         self.tmp = 0
         self.in_iter = 0  # > 0 while emitting what a comprehension loops over (no `:=` allowed there)
+        # True while nothing of the statement being written has been evaluated yet (OperatorEmitter.expr)
+        self.lead = False
 
     def w(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -75,6 +77,8 @@ def operand(code: str, f: Fn) -> tuple[str, str] | None:
     return f"({t} := {code})", t
 
 
+# Expressions that evaluate their first operand before anything else (operators.py, exprs.py).
+_LEADS = (A.BinOp, A.Compare, A.Attr, A.Index, A.Not, A.Neg, A.BoolOp)
 _CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
 _ARITH = {"*": "h_mul", "//": "h_floordiv", "%": "h_mod"}
 
@@ -89,7 +93,31 @@ class OperatorEmitter:
         return f"N[{self.idx(n)}]"
 
     def expr(self, n: Any, f: Fn) -> str:
-        return getattr(self, "_e_" + type(n).__name__)(n, f)
+        if not f.lead:
+            return getattr(self, "_e_" + type(n).__name__)(n, f)
+        # The first thing a statement evaluates (Fn.lead): a comprehension there runs as a loop of
+        # statements before it. An expression whose evaluation starts with its first operand hands the
+        # lead on to it; any other takes it.
+        t = type(n)
+        if t is A.Comp and not f.in_iter:
+            f.lead = False
+            return self.comp_loop(n, f)
+        if not (t in _LEADS or (t is A.Call and n.args) or (t is A.ListLit and n.items)):
+            f.lead = False
+        code = getattr(self, "_e_" + t.__name__)(n, f)
+        f.lead = False
+        return code
+
+    def lead(self, n: Any, f: Fn) -> str:
+        """`n`, the first thing evaluated by the statement being written (see `expr`)."""
+        f.lead = True
+        try:
+            return self.expr(n, f)
+        finally:
+            f.lead = False
+
+    def comp_loop(self, n: Any, f: Fn) -> str:  # pragma: no cover - provided by exprs.py
+        raise NotImplementedError
 
     def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
         a, b = self.expr(n.left, f), self.expr(n.right, f)

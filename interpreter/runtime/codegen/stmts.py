@@ -66,7 +66,7 @@ class StmtEmitter(AssignEmitter):
             f.w(self.expr(e, f))
             f.depth -= 1
             return
-        f.w(self.expr(e, f))
+        f.w(self.lead(e, f))
 
     def quiet_log(self, text: Any, f: Fn) -> None:
         """`log(text)` in a quiet game, which keeps no log line (nobody reads it): no text is built, but
@@ -104,7 +104,7 @@ class StmtEmitter(AssignEmitter):
 
     def _s_If(self, s: A.If, f: Fn) -> None:
         before = set(f.definite)
-        f.w(f"if {self.expr(s.test, f)}:")
+        f.w(f"if {self.lead(s.test, f)}:")
         after = self.branch(s.then, f, before)
         if s.orelse is not None:
             f.w("else:")
@@ -122,7 +122,7 @@ class StmtEmitter(AssignEmitter):
     def _s_For(self, s: A.For, f: Fn) -> None:
         before = set(f.definite)
         # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
-        it, code = f.temp(), self.expr(s.iter, f)
+        it, code = f.temp(), self.lead(s.iter, f)
         f.w(f"{it} = {code}")
         if code != "PLAYERS[:st.nplayers]" and not self.flatness.new_list(s.iter):  # (a new list needs no copy)
             f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {self.node(s.iter)})")
@@ -170,7 +170,7 @@ class StmtEmitter(AssignEmitter):
         f.w("continue" if f.loops else "raise ContinueSig()")
 
     def _s_Return(self, s: A.Return, f: Fn) -> None:
-        v = self.expr(s.value, f) if s.value is not None else "None"
+        v = self.lead(s.value, f) if s.value is not None else "None"
         f.w(f"return {v}" if f.returns else f"raise ReturnSig({v})")
 
     def _s_EndGame(self, s: A.EndGame, f: Fn) -> None:
