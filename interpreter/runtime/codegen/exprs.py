@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from meeple.language import ast as A
-from meeple.runtime.codegen.operators import Fn, OperatorEmitter, operand
+from meeple.runtime.codegen.lists import ListEmitter
+from meeple.runtime.codegen.operators import Fn, operand
 from meeple.runtime.codegen.support import U
 from meeple.runtime.codegen.tables import attr_table
 
@@ -26,13 +27,12 @@ _FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_
 _SEAT = re.compile(r"PLAYERS\[\d+\]")
 
 
-class ExprEmitter(OperatorEmitter):
+class ExprEmitter(ListEmitter):
     """Expression emission; the module builder (module.py) supplies names for shared objects."""
 
     rs: Any
     prims: Any
     maybe_local: set[str]
-    flatness: Any  # kinds.Flatness
     full_tables: dict[str, bool]  # attribute tables without a U entry (some)
 
     def shared(self, prefix: str, name: str) -> str:  # pragma: no cover - provided by the builder
@@ -159,111 +159,12 @@ class ExprEmitter(OperatorEmitter):
         v = f.temp()
         return f"{use.format(v)} if type({obj}) is Comp and ({v} := {table}[{obj}]) is not U"
 
-    def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
-        if n.op == "+" and self.flatness.new_list(n.left) and self.flatness.new_list(n.right):
-            # Two lists: support.add's list case. Lists of flat items join into one of flat items,
-            # which only the size limit can refuse (values.concat).
-            a, b = self.expr(n.left, f), self.expr(n.right, f)
-            flat = self.items_flat(n.left, f) and self.items_flat(n.right, f)
-            ops = operand(f"{a} + {b}", f) if flat else None
-            if ops is not None:
-                return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.concat({self.node(n)}, {ops[1]}, []))"
-            return f"ev.concat({self.node(n)}, {a}, {b})"
-        return OperatorEmitter._e_BinOp(self, n, f)
-
     def _e_Index(self, n: A.Index, f: Fn) -> str:
         return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
-
-    def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
-        items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
-        if all(self.is_flat(x, f) for x in n.items):
-            return items  # nothing inside can be a list or a map: within the limits by construction
-        return f"ev.nested({self.node(n)}, {items})"
-
-    def known_int(self, n: Any, f: Fn) -> bool:
-        return self.flatness.integer(n, self.shadower(f))
-
-    def is_flat(self, n: Any, f: Fn) -> bool:
-        """`n` never evaluates to a list or a map here (kinds.py)."""
-        return self.flatness.flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
-
-    def items_flat(self, n: Any, f: Fn) -> bool:
-        """Looping over `n` gives values that are never lists or maps (kinds.py)."""
-        return self.flatness.items_flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
-
-    def shadower(self, f: Fn) -> Any:
-        """Whether a variable of this name may hide the global of that name here (_e_Name)."""
-        def shadowed(x: str) -> bool:
-            return (x in f.comp or x in f.locals or x in f.definite
-                    or (f.mode == "dict" and x in self.maybe_local))
-        return shadowed
 
     def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
         pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
         return f"ev.make_map({self.node(n)}, [{pairs}])"
-
-    def _e_Comp(self, n: A.Comp, f: Fn) -> str:
-        f.in_iter += 1
-        try:
-            src = self.expr(n.iter, f)
-        finally:
-            f.in_iter -= 1
-        f.tmp += 1
-        var = f"C{f.tmp}_{n.var}"
-        if self.items_flat(n.iter, f):  # looping over a zone's components, a list of flat values...
-            f.flat.add(var)
-        saved = f.comp.get(n.var)
-        f.comp[n.var] = var
-        try:
-            body = self.expr(n.expr, f)
-            cond = f" if {self.expr(n.cond, f)}" if n.cond is not None else ""
-            flat = self.is_flat(n.expr, f)
-        finally:
-            if saved is None:
-                f.comp.pop(n.var)
-            else:
-                f.comp[n.var] = saved
-        items = f"[{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
-        return items if flat else f"ev.nested({self.node(n)}, {items})"
-
-    def comp_loop(self, n: A.Comp, f: Fn) -> str:
-        """A comprehension that is the first thing its statement evaluates, as statements written before
-        it: a Python loop, without the comprehension's function and support.loop's call (Python 3.11
-        makes a function of each comprehension). The same snapshot, step count and checks as `_e_Comp`;
-        the statement then reads the list from a temporary."""
-        src = self.expr(n.iter, f)
-        it, out, at = f.temp(), f.temp(), self.node(n.iter)
-        f.w(f"{it} = {src}")
-        if not self.flatness.new_list(n.iter):  # (a new list needs no copy)
-            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
-        f.w(f"st.steps += len({it})")
-        f.w("if st.steps > ev.limit:")
-        f.w(f"    raise h_steps(ev, {self.node(n)})")
-        f.tmp += 1
-        var = f"C{f.tmp}_{n.var}"
-        if self.items_flat(n.iter, f):
-            f.flat.add(var)
-        saved = f.comp.get(n.var)
-        f.comp[n.var] = var
-        try:
-            body = self.expr(n.expr, f)
-            cond = self.expr(n.cond, f) if n.cond is not None else None
-            flat = self.is_flat(n.expr, f)
-        finally:
-            if saved is None:
-                f.comp.pop(n.var)
-            else:
-                f.comp[n.var] = saved
-        f.w(f"{out} = []")
-        f.w(f"for {var} in {it}:")
-        if cond is None:
-            f.w(f"    {out}.append({body})")
-        else:
-            f.w(f"    if {cond}:")
-            f.w(f"        {out}.append({body})")
-        if not flat:
-            f.w(f"{out} = ev.nested({self.node(n)}, {out})")
-        return out
 
     def _e_Call(self, n: A.Call, f: Fn) -> str:
         rs = self.rs
