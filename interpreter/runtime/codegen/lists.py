@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
-from meeple.runtime.codegen.operators import Fn, OperatorEmitter, operand
+from meeple.runtime.codegen.operators import Fn, OperatorEmitter, operand, snapshot
 
 
 class ListEmitter(OperatorEmitter):
@@ -85,7 +85,7 @@ class ListEmitter(OperatorEmitter):
         it, out, at = f.temp(), f.temp(), self.node(n.iter)
         f.w(f"{it} = {src}")
         if not self.flatness.new_list(n.iter):  # (a new list needs no copy)
-            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
+            f.w(snapshot(it, at, f))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(n)})")

@@ -24,7 +24,7 @@ from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.kinds import Flatness
-from meeple.runtime.codegen.operators import Fn
+from meeple.runtime.codegen.operators import Fn, snapshot
 from meeple.runtime.codegen.resume import ResumeEmitter
 from meeple.runtime.codegen.roots import bound_names, expression_roots, framed_blocks, number_nodes, suspends
 from meeple.runtime.library import REGISTRY
@@ -131,7 +131,7 @@ class Builder(ResumeEmitter):
             it, at = f.temp(), self.node(fo.iter)
             f.w(f"{it} = {self.lead(fo.iter, f)}")
             if not self.flatness.new_list(fo.iter):  # (a new list needs no copy)
-                f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {at})")
+                f.w(snapshot(it, at, f))
             f.w(f"st.steps += len({it})")
             f.w("if st.steps > ev.limit:")
             f.w(f"    raise h_steps(ev, {at})")

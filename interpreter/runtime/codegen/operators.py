@@ -46,6 +46,14 @@ def simple(code: str) -> bool:
     return code.isidentifier() or code.lstrip("-").isdigit()
 
 
+def snapshot(it: str, at: str, f: Fn) -> str:
+    """The line that makes `it` (what a loop goes over) a snapshot list, as support.it does: a list's
+    copy, a zone's components, else the reference's iteration (a map's keys, or the error at `at`)."""
+    k = f.temp()
+    return (f"{it} = {it}[:] if ({k} := type({it})) is list else st.zones[{it}.key][:] if {k} is Zone "
+            f"else h_it(ev, {it}, {at})")
+
+
 def _int_literal(code: str) -> bool:
     """A number literal within the engine's limit (a folded constant may be past it)."""
     return code.lstrip("-").isdigit() and -MAX_INT <= int(code) <= MAX_INT

@@ -15,7 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.assign import AssignEmitter
-from meeple.runtime.codegen.operators import Fn
+from meeple.runtime.codegen.operators import Fn, snapshot
 from meeple.runtime.limits import MAX_ITEMS
 
 _COUNTER_OPS = ("gain", "pay", "score")
@@ -125,7 +125,7 @@ class StmtEmitter(AssignEmitter):
         it, code = f.temp(), self.lead(s.iter, f)
         f.w(f"{it} = {code}")
         if code != "PLAYERS[:st.nplayers]" and not self.flatness.new_list(s.iter):  # (a new list needs no copy)
-            f.w(f"{it} = {it}[:] if type({it}) is list else h_it(ev, {it}, {self.node(s.iter)})")
+            f.w(snapshot(it, self.node(s.iter), f))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(s)})")
