@@ -53,6 +53,8 @@ EDGES = {
     "a comprehension first in a loop": "for y in [bump(x) for x in xs if x > 1]:\n            r += y * 100",
     "a comprehension over a number": "ys = [x for x in vals[0]]",
     "a comprehension first, failing in its test": "r = count([x for x in xs if x > vals[1]])",
+    "comprehensions over constant lists": "r = count([w for w in words if w == \"a\"]) + count(flatten([n for n in nests]))",
+    "game zones counted and first": "r = count(pool) + first(pool).value % 7",
     "face down of a number": "r = vals[0].facedown",
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
@@ -65,6 +67,8 @@ name: Edges
 players: {min: 2, max: 2}
 constants:
   huge: 100000000000000000000000
+  words: ["a", "b", "a"]
+  nests: [[1], [2, [3]]]
 counters:
   game: {r: 0}
 zones:

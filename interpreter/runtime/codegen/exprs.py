@@ -15,7 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.lists import ListEmitter
-from meeple.runtime.codegen.operators import Fn, operand
+from meeple.runtime.codegen.operators import Fn, operand, zone_key
 from meeple.runtime.codegen.support import U
 from meeple.runtime.codegen.tables import attr_table
 
@@ -187,6 +187,13 @@ class ExprEmitter(ListEmitter):
                 if n.func == "first" and type(a0) in (A.Comp, A.ListLit) and not f.in_iter:
                     z = f.temp()  # certainly a list: its first item, or none
                     return f"({z}[0] if ({z} := {args[0]}) else None)"
+                zone = zone_key(args[0])  # a game zone by its name: certainly a zone
+                if zone is not None and n.func in ("count", "first"):
+                    if n.func == "count":
+                        return f"len(st.zones[{zone}])"
+                    if not f.in_iter:
+                        z = f.temp()
+                        return f"({z}[0] if ({z} := st.zones[{zone}]) else None)"
                 if n.func == "count" and (ops := operand(args[0], f)) is not None:
                     # support.count's zone and list cases inline
                     k = f.temp()

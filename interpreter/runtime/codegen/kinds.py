@@ -89,6 +89,9 @@ class Flatness:
         t = type(n)
         if t is A.ListLit:
             return all(self.flat(x, flat_vars, shadowed) for x in n.items)
+        if t is A.Name and n.name not in flat_vars and not shadowed(n.name):
+            v = self.rs.constants.get(n.name)  # a constant list (the reader's first global)
+            return type(v) is list and all(type(x) in _SCALARS for x in v)
         if t is A.Comp:
             inner = set(flat_vars) - {n.var}
             if self.items_flat(n.iter, flat_vars, shadowed):

@@ -83,9 +83,7 @@ class ListEmitter(OperatorEmitter):
         the statement then reads the list from a temporary."""
         src = self.expr(n.iter, f)
         it, out, at = f.temp(), f.temp(), self.node(n.iter)
-        f.w(f"{it} = {src}")
-        if not self.flatness.new_list(n.iter):  # (a new list needs no copy)
-            f.w(snapshot(it, at, f))
+        snapshot(it, src, at, f, fresh=self.flatness.new_list(n.iter))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(n)})")

@@ -129,9 +129,7 @@ class Builder(ResumeEmitter):
             var = f"O{f.tmp}_{fo.var}"
             # support.loop inlined: a snapshot of what is looped over, its passes counted
             it, at = f.temp(), self.node(fo.iter)
-            f.w(f"{it} = {self.lead(fo.iter, f)}")
-            if not self.flatness.new_list(fo.iter):  # (a new list needs no copy)
-                f.w(snapshot(it, at, f))
+            snapshot(it, self.lead(fo.iter, f), at, f, fresh=self.flatness.new_list(fo.iter))
             f.w(f"st.steps += len({it})")
             f.w("if st.steps > ev.limit:")
             f.w(f"    raise h_steps(ev, {at})")

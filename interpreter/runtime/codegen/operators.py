@@ -6,6 +6,7 @@ reference does."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from meeple.language import ast as A
@@ -46,12 +47,28 @@ def simple(code: str) -> bool:
     return code.isidentifier() or code.lstrip("-").isdigit()
 
 
-def snapshot(it: str, at: str, f: Fn) -> str:
-    """The line that makes `it` (what a loop goes over) a snapshot list, as support.it does: a list's
-    copy, a zone's components, else the reference's iteration (a map's keys, or the error at `at`)."""
-    k = f.temp()
-    return (f"{it} = {it}[:] if ({k} := type({it})) is list else st.zones[{it}.key][:] if {k} is Zone "
+def snapshot(it: str, src: str, at: str, f: Fn, fresh: bool) -> None:
+    """Write `it = ` a snapshot list of `src` (what a loop goes over), as support.it makes it: a list's
+    copy (none for a `fresh` list, which nothing else holds), a zone's components, else the reference's
+    iteration (a map's keys, or the error at `at`)."""
+    zone = zone_key(src)
+    if zone is not None:
+        f.w(f"{it} = st.zones[{zone}][:]")
+        return
+    f.w(f"{it} = {src}")
+    if not fresh:
+        k = f.temp()
+        f.w(f"{it} = {it}[:] if ({k} := type({it})) is list else st.zones[{it}.key][:] if {k} is Zone "
             f"else h_it(ev, {it}, {at})")
+
+
+_GAME_ZONE = re.compile(r"ZN_(\w+)")
+
+
+def zone_key(code: str) -> str | None:
+    """The key of a game zone that `code` certainly is (a global zone name, `ZN_<name>`), as a literal."""
+    m = _GAME_ZONE.fullmatch(code)
+    return repr(m.group(1)) if m else None
 
 
 def _int_literal(code: str) -> bool:

@@ -123,9 +123,8 @@ class StmtEmitter(AssignEmitter):
         before = set(f.definite)
         # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
         it, code = f.temp(), self.lead(s.iter, f)
-        f.w(f"{it} = {code}")
-        if code != "PLAYERS[:st.nplayers]" and not self.flatness.new_list(s.iter):  # (a new list needs no copy)
-            f.w(snapshot(it, self.node(s.iter), f))
+        snapshot(it, code, self.node(s.iter), f,
+                 fresh=code == "PLAYERS[:st.nplayers]" or self.flatness.new_list(s.iter))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(s)})")
