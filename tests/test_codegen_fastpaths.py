@@ -55,6 +55,8 @@ EDGES = {
     "a comprehension first, failing in its test": "r = count([x for x in xs if x > vals[1]])",
     "comprehensions over constant lists": "r = count([w for w in words if w == \"a\"]) + count(flatten([n for n in nests]))",
     "game zones counted and first": "r = count(pool) + first(pool).value % 7",
+    "comprehensions in comprehensions, in order": "ys = [[note(y) for y in [note(z) for z in xs] if note(y * 2) > 2] for x in xs if note(x + 10) > 10]\n        r = r * 10 + count(ys)",
+    "a comprehension in a comprehension failing": "ys = [[y for y in xs if y > vals[1]] for x in xs if x > 2]",
     "face down of a number": "r = vals[0].facedown",
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
@@ -89,6 +91,11 @@ procedures:
     do: |
       r += x
       return x
+  note:
+    params: [x]
+    do: |
+      r = (r * 7 + x) % 1000003
+      return x
 setup: |
   move(components("token"), pool)
 flow: |
@@ -120,7 +127,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "sum of strings", "count of a number", "floor division by zero", "joined lists past the size limit",
            "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number",
            "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
-           "a comprehension over a number", "a comprehension first, failing in its test"}
+           "a comprehension over a number", "a comprehension first, failing in its test",
+           "a comprehension in a comprehension failing"}
 
 
 @pytest.mark.parametrize("label", list(EDGES))

@@ -81,7 +81,7 @@ class ListEmitter(OperatorEmitter):
         it: a Python loop, without the comprehension's function and support.loop's call (Python 3.11
         makes a function of each comprehension). The same snapshot, step count and checks as `_e_Comp`;
         the statement then reads the list from a temporary."""
-        src = self.expr(n.iter, f)
+        src = self.lead(n.iter, f)  # what it loops over is evaluated first: it may be one too
         it, out, at = f.temp(), f.temp(), self.node(n.iter)
         snapshot(it, src, at, f, fresh=self.flatness.new_list(n.iter))
         f.w(f"st.steps += len({it})")
@@ -93,22 +93,24 @@ class ListEmitter(OperatorEmitter):
             f.flat.add(var)
         saved = f.comp.get(n.var)
         f.comp[n.var] = var
+        f.w(f"{out} = []")
+        f.w(f"for {var} in {it}:")
+        depth = f.depth
+        f.depth += 1
         try:
-            body = self.expr(n.expr, f)
-            cond = self.expr(n.cond, f) if n.cond is not None else None
+            # The test, then the item, each the first thing of its own statement in the loop: a
+            # comprehension first in either runs as a loop too, at its place.
+            if n.cond is not None:
+                f.w(f"if {self.lead(n.cond, f)}:")
+                f.depth += 1
+            f.w(f"{out}.append({self.lead(n.expr, f)})")
             flat = self.is_flat(n.expr, f)
         finally:
+            f.depth = depth
             if saved is None:
                 f.comp.pop(n.var)
             else:
                 f.comp[n.var] = saved
-        f.w(f"{out} = []")
-        f.w(f"for {var} in {it}:")
-        if cond is None:
-            f.w(f"    {out}.append({body})")
-        else:
-            f.w(f"    if {cond}:")
-            f.w(f"        {out}.append({body})")
         if not flat:
             f.w(f"{out} = ev.nested({self.node(n)}, {out})")
         return out
