@@ -57,6 +57,8 @@ EDGES = {
     "game zones counted and first": "r = count(pool) + first(pool).value % 7",
     "comprehensions in comprehensions, in order": "ys = [[note(y) for y in [note(z) for z in xs] if note(y * 2) > 2] for x in xs if note(x + 10) > 10]\n        r = r * 10 + count(ys)",
     "a comprehension in a comprehension failing": "ys = [[y for y in xs if y > vals[1]] for x in xs if x > 2]",
+    "a comprehension first in an augmented assignment": "r += sum([note(x) for x in xs])",
+    "a comprehension first in a log line of a quiet game": "log(\"{[note(x) for x in xs]} {r}\")",
     "face down of a number": "r = vals[0].facedown",
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
@@ -131,9 +133,10 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a comprehension in a comprehension failing"}
 
 
+@pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])
 @pytest.mark.parametrize("label", list(EDGES))
-def test_each_fast_path_ends_as_the_reference(edges, label):
-    games = [cls.new(edges, 2, 1) for cls in (GeneratedGame, ReferenceGame)]
+def test_each_fast_path_ends_as_the_reference(edges, label, narrate):
+    games = [cls.new(edges, 2, 1, narrate=narrate) for cls in (GeneratedGame, ReferenceGame)]
     i = list(EDGES).index(label)
     results = [outcome(lambda g=g: g.apply_index(i)) for g in games]
     assert results[0] == results[1]

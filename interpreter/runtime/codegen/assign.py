@@ -117,7 +117,7 @@ class AssignEmitter(ExprEmitter):
     def _s_AugAssign(self, s: A.AugAssign, f: Fn) -> None:
         cur, d = f.temp(), f.temp()
         f.w(f"{cur} = {self.expr(s.target, f)}")
-        f.w(f"{d} = {self.expr(s.value, f)}")
+        f.w(f"{d} = {self.lead(s.value, f)}")  # (the target was read on the line before)
         plus = s.op == "+"
         # Numbers inline (the common case); lists, errors and numbers past the limit go to h_aug.
         r = f"{cur} {s.op} {d}"

@@ -47,7 +47,7 @@ class StmtEmitter(AssignEmitter):
             f.depth += 1
             n, target = self.node(e), e.args[0]
             k, cur = f.temp(), f.temp()
-            f.w(f"{k} = h_amount(ev, {n}, {self.expr(e.args[1], f)})")
+            f.w(f"{k} = h_amount(ev, {n}, {self.lead(e.args[1], f)})")
             f.w(f"{cur} = h_counter(ev, {n}, {self.node(target)}, {self.expr(target, f)})")
             if e.func == "score":
                 f.w(f"{cur} = ev.number({n}, {cur} + {k})")
@@ -83,7 +83,7 @@ class StmtEmitter(AssignEmitter):
         temps = []
         for h in holes:
             temps.append(f.temp())
-            f.w(f"{temps[-1]} = {self.expr(h, f)}")
+            f.w(f"{temps[-1]} = {self.lead(h, f)}")
         each = (MAX_ITEMS - sum(len(p) for p in text.parts if type(p) is str)) // len(holes)
         # The longest text of a QSHORT value: a component's name, or a number (Python prints at most
         # 4,300 digits of one).
