@@ -47,7 +47,7 @@ class Document:
     data: Any
     _index: dict[tuple, tuple[Node | None, Node]] = field(default_factory=dict, repr=False)
     _lines: list[str] = field(default_factory=list, repr=False)
-    _maps: dict[int, list[tuple[int, int]] | None] = field(default_factory=dict, repr=False)
+    _maps: dict[int, tuple[list[tuple[int, int]] | None, list[int]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._lines = split_lines(self.text)
@@ -92,10 +92,10 @@ class Document:
         if entry is None or entry[1].kind != "scalar" or not isinstance(entry[1].value, str):
             return self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
         node = entry[1]
-        if id(node) not in self._maps:  # checkers may locate many references in one script
-            self._maps[id(node)] = yamlpos.positions(node, self._lines)
-        (sl, sc), (el, ec) = yamlpos.locate(node, self._lines, self._maps[id(node)], line, col,
-                                            end_line, end_col)
+        maps = self._maps.get(id(node))
+        if maps is None:  # the parser locates every AST node of a script, checkers many references
+            maps = self._maps[id(node)] = (yamlpos.positions(node, self._lines), yamlpos.line_starts(node.value))
+        (sl, sc), (el, ec) = yamlpos.locate(node, self._lines, maps[0], line, col, end_line, end_col, maps[1])
         return Span(self.path, sl + 1, sc + 1, el + 1, ec + 1)
 
 def load_yaml_text(text: str | bytes, path: str) -> Document:
