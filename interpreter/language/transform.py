@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lark import Token, Transformer, v_args
-from lark.exceptions import GrammarError, VisitError
+from lark.exceptions import VisitError
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language import ast as A
 from meeple.language import parse_errors as PE
@@ -28,19 +28,15 @@ class Build(Transformer):
         self.parse_hole = parse_hole
 
     def _call_userfunc(self, tree, new_children=None):
-        # lark's own version looks the method up by name at every node, and each lookup of a
-        # `v_args` method builds a new wrapper (functools.update_wrapper): a third of the time of
-        # transforming a script. The same calls, from a table made once (_METHODS, below).
+        # lark's own looks the method up at every node, and each lookup of a `v_args` method builds a
+        # new wrapper (update_wrapper): a third of the transform's time. The same calls, from _METHODS.
         found = _METHODS.get(tree.data)
         if found is None:
             return super()._call_userfunc(tree, new_children)
-        fn, with_meta = found
-        children = new_children if new_children is not None else tree.children
+        (fn, with_meta), children = found, new_children if new_children is not None else tree.children
         try:
             return fn(self, tree.meta, children) if with_meta else fn(self, children)
-        except GrammarError:
-            raise
-        except Exception as e:  # as lark does: the caller unwraps VisitError
+        except Exception as e:  # as lark does (Build raises no GrammarError): the caller unwraps VisitError
             raise VisitError(tree.data, tree, e) from e
 
     def sp(self, meta) -> Span:
@@ -289,7 +285,7 @@ def _join(a: Span, b: Span) -> Span:
 
 def _methods(cls: type) -> dict[str, tuple[Callable, bool]]:
     """Rule name -> (plain function, whether it takes lark's meta), for every method of `cls`."""
-    meta_wrapper = v_args(meta=True)(_methods).visit_wrapper  # what `@v_args(meta=True)` attaches
+    meta_wrapper = v_args(meta=True)(_methods).visit_wrapper  # type: ignore[attr-defined]
     out = {}
     for name, attr in vars(cls).items():
         if name.startswith("_"):
