@@ -119,7 +119,7 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
                     _nul_span(path, text))
     text = text.removeprefix("\ufeff")
     try:
-        root = compose(Loader(text), path)
+        root = _compose(text, path)
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -143,6 +143,25 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
     if builder.duplicates:
         raise RulesetError(builder.duplicates)
     return Document(path, text, data, builder.index)
+
+
+# The node graphs of the texts composed last. `extends:` and `import:` read a file twice (once to see that
+# it is a ruleset at all, then as a layer), and composing is most of the time of reading YAML. A graph
+# does not depend on the file's name and nothing changes it once composed; only texts that composed
+# without a problem are kept (a problem's message names the file).
+_COMPOSED: dict[str, Node | None] = {}
+KEEP_COMPOSED = 4
+
+
+def _compose(text: str, path: str) -> Node | None:
+    if text in _COMPOSED:
+        root = _COMPOSED.pop(text)
+    else:
+        root = compose(Loader(text), path)
+        while len(_COMPOSED) >= KEEP_COMPOSED:
+            del _COMPOSED[next(iter(_COMPOSED))]  # the one used longest ago
+    _COMPOSED[text] = root
+    return root
 
 
 def load_yaml_file(path: str | os.PathLike) -> Document:
