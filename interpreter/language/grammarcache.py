@@ -1,6 +1,6 @@
 """The grammar's LALR parser, built once per machine and kept in Meeple's cache folder.
 
-Building the parser (analysing the grammar, computing the LALR tables) takes about 0.2 s, as long as
+Building the parser (analysing the grammar, computing the LALR tables) takes about 0.1 s, as long as
 parsing every script of a large ruleset; a process that finds it in the cache loads it in under 10 ms.
 The entry is `<cache>/grammar/<key>.lark`, keyed by a hash of the grammar, the parser's options and the
 lark and Python versions (so an edited grammar or an upgrade is a new entry). It holds a header, a

@@ -22,7 +22,7 @@ from meeple.loading.resources import data_dir
 from meeple.loading.schemacheck import Check, Unsupported, compile_schema
 from meeple.loading.yamlsrc import Document
 
-if TYPE_CHECKING:  # jsonschema is imported when a document is checked (known_valid spares it, see there)
+if TYPE_CHECKING:  # jsonschema is imported only for a document that schemacheck does not pass
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
