@@ -7,7 +7,7 @@ lark and Python versions (so an edited grammar or an upgrade is a new entry). It
 SHA-256 of the payload, and the payload: lark's own serialisation of the parser (`Lark.save`), a pickle
 of plain lists, dicts and strings, read by an unpickler that refuses every global (so a planted file
 cannot run code). An entry that is missing, damaged or foreign is built again and replaced; a folder that
-cannot be written is skipped; neither ever fails a load (tests/test_loadcache.py).
+cannot be written is skipped; neither ever fails a load (tests/test_grammarcache.py).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,15 +89,25 @@ class Document:
 
         The end follows lark (`end_line`, `end_column`): the position just after the last character.
         The returned Span's end is inclusive, like every Span."""
+        return self.locator(path)(line, col, end_line, end_col)
+
+    def locator(self, path: tuple) -> Callable[..., Span]:
+        """`locate` for the string at `path`, with its node and character positions looked up once: the
+        parser locates every node of a script's AST."""
         entry = self._index.get(tuple(path))
         if entry is None or entry[1].kind != "scalar" or not isinstance(entry[1].value, str):
-            return self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
+            span = self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
+            return lambda line, col, end_line=None, end_col=None: span
         node = entry[1]
         maps = self._maps.get(id(node))
-        if maps is None:  # the parser locates every AST node of a script, checkers many references
+        if maps is None:  # checkers may locate many references in one script
             maps = self._maps[id(node)] = (yamlpos.positions(node, self._lines), yamlpos.line_starts(node.value))
-        (sl, sc), (el, ec) = yamlpos.locate(node, self._lines, maps[0], line, col, end_line, end_col, maps[1])
-        return Span(self.path, sl + 1, sc + 1, el + 1, ec + 1)
+        where, starts, lines, file = maps[0], maps[1], self._lines, self.path
+
+        def at(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+            (sl, sc), (el, ec) = yamlpos.locate(node, lines, where, line, col, end_line, end_col, starts)
+            return Span(file, sl + 1, sc + 1, el + 1, ec + 1)
+        return at
 
 def load_yaml_text(text: str | bytes, path: str) -> Document:
     if len(text) > MAX_BYTES or (isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_BYTES):
