@@ -311,3 +311,17 @@ def test_all_duplicate_keys_in_one_run() -> None:
 def test_tab_indentation_is_explained() -> None:
     problem = only(load_error("a:\n\tb: 1\n"), "Y001")
     assert problem.message == "a tab cannot be used to indent"
+
+
+def test_a_text_read_twice_under_two_names_keeps_each_name():
+    # extends/import read a file twice; the second read reuses the composed nodes, never the name
+    text = "a: 1\nb:\n  - x\n  - {c: 2}\n"
+    one, two = load_yaml_text(text, "one.yaml"), load_yaml_text(text, "two.yaml")
+    assert one.data == two.data and one.data is not two.data
+    assert (one.span(("b", 1, "c")), two.span(("b", 1, "c"))) == (Span("one.yaml", 4, 9, 4, 9),
+                                                                  Span("two.yaml", 4, 9, 4, 9))
+    bad = "a: 1\na: 2\n"
+    for name in ("one.yaml", "two.yaml"):
+        with pytest.raises(RulesetError) as e:
+            load_yaml_text(bad, name)
+        assert e.value.problems[0].span.file == name

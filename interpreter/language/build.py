@@ -29,9 +29,7 @@ class Builder:
 
     # -- parsing helpers that record problems instead of stopping
     def origin(self, doc: Document, path: tuple) -> Origin:
-        def o(line: int, col: int, end_line: int, end_col: int) -> Span:
-            return doc.locate(path, line, col, end_line, end_col)
-        return o
+        return doc.locator(path)  # the string's place in the file looked up once, not at every node
 
     def _parse(self, kind: str, doc: Document, path: tuple, what: str) -> Any:
         text = _get(doc.data, path)

@@ -16,6 +16,7 @@ from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import DedentError, Indenter
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language import ast as A
+from meeple.language import grammarcache
 from meeple.language import parse_errors as PE
 from meeple.language.literals import Origin
 from meeple.language.transform import Build
@@ -33,8 +34,8 @@ class _Indenter(Indenter):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["start", "expression", "options"],
-                propagate_positions=True, maybe_placeholders=False, cache=True)
+    return grammarcache.parser(grammar, _Indenter(), parser="lalr", start=["start", "expression", "options"],
+                               propagate_positions=True, maybe_placeholders=False)
 
 
 KEYWORDS = {"if", "elif", "else", "for", "in", "while", "repeat", "choose", "option", "options", "when",

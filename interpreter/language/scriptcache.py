@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import hashlib
 import io
+import operator
 import os
 import pickle
 import sys
@@ -55,7 +56,10 @@ def parser_version() -> str:
 
 def _reducer(cls: type) -> Any:
     names = tuple(f.name for f in dataclasses.fields(cls))
-    return lambda obj: (cls, tuple(getattr(obj, n) for n in names))
+    if len(names) == 1:
+        return lambda obj: (cls, (getattr(obj, names[0]),))
+    fields = operator.attrgetter(*names)  # the fields as a tuple, without a Python loop per node
+    return lambda obj: (cls, fields(obj))
 
 
 @functools.cache

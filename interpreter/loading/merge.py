@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,10 @@ class Source:
                end_col: int | None = None) -> Span:
         doc, inner = self.layers.owner(path)
         return doc.locate(inner, line, col, end_line, end_col)
+
+    def locator(self, path: tuple) -> Callable[..., Span]:
+        doc, inner = self.layers.owner(path)
+        return doc.locator(inner)
 
 
 def fail(code: str, message: str, span: Span | None, hint: str | None = None) -> RulesetError:

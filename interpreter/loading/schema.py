@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from meeple.errors import Problem, Span, UsageError
 from meeple.loading.cache import cache_dir, prune, write_atomic
 from meeple.loading.resources import data_dir
+from meeple.loading.schemacheck import Check, Unsupported, compile_schema
 from meeple.loading.yamlsrc import Document
 
-if TYPE_CHECKING:  # jsonschema is imported when a document is checked (known_valid spares it, see there)
+if TYPE_CHECKING:  # jsonschema is imported only for a document that schemacheck does not pass
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
@@ -47,6 +48,15 @@ def load_schema(name: str = "meeple") -> dict:
         return json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(Problem("IO01", f"no schema called `{name}`")) from None
+
+
+@functools.cache
+def _quick(name: str) -> Check | None:
+    """The schema `name` compiled by schemacheck, or None if it uses a keyword schemacheck does not know."""
+    try:
+        return compile_schema(load_schema(name))
+    except Unsupported:
+        return None
 
 
 @functools.cache
@@ -97,6 +107,9 @@ def remember_valid(doc: Document, name: str = "meeple") -> None:
 
 
 def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
+    quick = _quick(name)
+    if quick is not None and quick(doc.data):  # jsonschema would find nothing: see schemacheck.py
+        return []
     problems: list[Problem] = []
     for error in _validator(name).iter_errors(doc.data):
         problems.extend(_explain(_leaf(error), doc))

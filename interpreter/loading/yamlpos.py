@@ -27,25 +27,34 @@ class Scalar(Protocol):
     style: str | None
 
 
+def line_starts(value: str) -> list[int]:
+    """The index in `value` where each of its lines starts, plus one past the end."""
+    starts = [0]
+    for text in value.split("\n"):
+        starts.append(starts[-1] + len(text) + 1)
+    return starts
+
+
 def locate(node: Scalar, src: list[str], where: list[Pos] | None, line: int, col: int,
-           end_line: int | None = None, end_col: int | None = None) -> tuple[Pos, Pos]:
+           end_line: int | None = None, end_col: int | None = None,
+           starts: list[int] | None = None) -> tuple[Pos, Pos]:
     """0-based file positions of the first and last character of a 1-based range in the scalar.
 
-    `where` is `positions(node, src)`, passed in so callers can cache it per node. The end follows
-    lark: `end_line`/`end_col` is just after the last character."""
-    lines = node.value.split("\n")
-    starts = [0]
-    for text in lines:
-        starts.append(starts[-1] + len(text) + 1)
+    `where` is `positions(node, src)` and `starts` is `line_starts(node.value)`, passed in so callers
+    can cache them per node (a script's every AST node is located). The end follows lark:
+    `end_line`/`end_col` is just after the last character."""
+    if starts is None:
+        starts = line_starts(node.value)
+    lines = len(starts) - 1
 
     def index(ln: int, c: int) -> int:
-        ln = min(max(ln, 1), len(lines))
+        ln = min(max(ln, 1), lines)
         return min(starts[ln - 1] + max(c, 1) - 1, len(node.value))
 
     def at(idx: int) -> Pos:
         if where is not None:
             return where[min(idx, len(where) - 1)]
-        ln = max(n for n in range(len(lines)) if starts[n] <= idx)
+        ln = max(n for n in range(lines) if starts[n] <= idx)
         return _approx(node, src, ln + 1, idx - starts[ln] + 1)
 
     first = index(line, col)

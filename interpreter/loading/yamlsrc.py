@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +48,7 @@ class Document:
     data: Any
     _index: dict[tuple, tuple[Node | None, Node]] = field(default_factory=dict, repr=False)
     _lines: list[str] = field(default_factory=list, repr=False)
-    _maps: dict[int, list[tuple[int, int]] | None] = field(default_factory=dict, repr=False)
+    _maps: dict[int, tuple[list[tuple[int, int]] | None, list[int]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._lines = split_lines(self.text)
@@ -88,15 +89,25 @@ class Document:
 
         The end follows lark (`end_line`, `end_column`): the position just after the last character.
         The returned Span's end is inclusive, like every Span."""
+        return self.locator(path)(line, col, end_line, end_col)
+
+    def locator(self, path: tuple) -> Callable[..., Span]:
+        """`locate` for the string at `path`, with its node and character positions looked up once: the
+        parser locates every node of a script's AST."""
         entry = self._index.get(tuple(path))
         if entry is None or entry[1].kind != "scalar" or not isinstance(entry[1].value, str):
-            return self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
+            span = self.span(tuple(path)) or Span(self.path, 1, 1, 1, 1)
+            return lambda line, col, end_line=None, end_col=None: span
         node = entry[1]
-        if id(node) not in self._maps:  # checkers may locate many references in one script
-            self._maps[id(node)] = yamlpos.positions(node, self._lines)
-        (sl, sc), (el, ec) = yamlpos.locate(node, self._lines, self._maps[id(node)], line, col,
-                                            end_line, end_col)
-        return Span(self.path, sl + 1, sc + 1, el + 1, ec + 1)
+        maps = self._maps.get(id(node))
+        if maps is None:  # checkers may locate many references in one script
+            maps = self._maps[id(node)] = (yamlpos.positions(node, self._lines), yamlpos.line_starts(node.value))
+        where, starts, lines, file = maps[0], maps[1], self._lines, self.path
+
+        def at(line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+            (sl, sc), (el, ec) = yamlpos.locate(node, lines, where, line, col, end_line, end_col, starts)
+            return Span(file, sl + 1, sc + 1, el + 1, ec + 1)
+        return at
 
 def load_yaml_text(text: str | bytes, path: str) -> Document:
     if len(text) > MAX_BYTES or (isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_BYTES):
@@ -119,7 +130,7 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
                     _nul_span(path, text))
     text = text.removeprefix("\ufeff")
     try:
-        root = compose(Loader(text), path)
+        root = _compose(text, path)
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         col = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
@@ -143,6 +154,25 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
     if builder.duplicates:
         raise RulesetError(builder.duplicates)
     return Document(path, text, data, builder.index)
+
+
+# The node graphs of the texts composed last. `extends:` and `import:` read a file twice (once to see that
+# it is a ruleset at all, then as a layer), and composing is most of the time of reading YAML. A graph
+# does not depend on the file's name and nothing changes it once composed; only texts that composed
+# without a problem are kept (a problem's message names the file).
+_COMPOSED: dict[str, Node | None] = {}
+KEEP_COMPOSED = 4
+
+
+def _compose(text: str, path: str) -> Node | None:
+    if text in _COMPOSED:
+        root = _COMPOSED.pop(text)
+    else:
+        root = compose(Loader(text), path)
+        while len(_COMPOSED) >= KEEP_COMPOSED:
+            del _COMPOSED[next(iter(_COMPOSED))]  # the one used longest ago
+    _COMPOSED[text] = root
+    return root
 
 
 def load_yaml_file(path: str | os.PathLike) -> Document:
