@@ -7,6 +7,7 @@ import pytest
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import MctsAgent, make_agent
 from meeple.tools.simulate import play_game
+from test_agents import BIDS  # a sealed auction: the highest bid scores, every bid is paid
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = load_ruleset(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
@@ -130,29 +131,6 @@ def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_dec
     assert make_agent("mcts:5:follow").follow and not make_agent("mcts:5").follow
 
 
-# A sealed auction for two: the highest bid scores, and every bid is paid.
-BIDS = """\
-meeple: 1
-name: Bids
-players: {min: 2, max: 2}
-counters:
-  player: {coins: 5, points: 0}
-flow: |
-  repeat 2:
-      bids = {}
-      simultaneous q in players:
-          choose q "Your secret bid":
-              option "Bid {n}" for n in between(0, q.coins):
-                  bids[q] = n
-      best = max([bids[p] for p in players])
-      for p in players:
-          pay(p.coins, bids[p])
-          if bids[p] == best:
-              score(p.points, 1)
-scoring:
-  score: p.points
-  tiebreak: [p.coins]
-"""
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +164,7 @@ def test_a_rollouts_sealed_choice_does_not_see_the_choices_made_before_it(bids):
 
 def test_sealed_greedy_plays_whole_games_with_sealed_decisions(bids):
     r = play_game(bids, 2, 3, "mcts:10:cut=4:prior=2:sealed=greedy,greedy")
-    assert r.winners and r.decisions == 4
+    assert r.winners and r.decisions == 6  # three rounds of two sealed bids
 
 
 def test_with_others_greedy_only_the_searching_seat_explores():
