@@ -7,6 +7,7 @@ import pytest
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import MctsAgent, make_agent
 from meeple.tools.simulate import play_game
+from test_agents import BIDS  # a sealed auction: the highest bid scores, every bid is paid
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = load_ruleset(ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml")
@@ -73,38 +74,63 @@ def test_the_heuristic_finds_the_win_and_the_block_with_few_playouts(cells, best
         assert cell_of(g, seat, make_agent("mcts:12:guide=1:prior=4", seed).choose(g, seat)) in best
 
 
+def played_cell(g, seat, agent):
+    """The cell (1-9) a rollout decision of `agent` marks in `g` (on a copy: `g` is kept)."""
+    h = agent._rollout_step(g.copy(), seat)
+    (cell,) = [i + 1 for i, (a, b) in enumerate(zip(g.evaluate("board"), h.evaluate("board"))) if a != b]
+    return cell
+
+
 def test_guided_rollouts_take_a_winning_move_when_one_is_on_the_menu():
     g = play_cells([1, 4, 2, 5])  # X to move: cell 3 wins
     agent = MctsAgent(0, guide=1.0)
-    picks = {cell_of(g, 0, agent._rollout_pick(g, 0)) for _ in range(20)}
+    picks = {played_cell(g, 0, agent) for _ in range(20)}
     assert picks == {3}
     random_agent = MctsAgent(0, guide=0.0)
-    assert len({cell_of(g, 0, random_agent._rollout_pick(g, 0)) for _ in range(40)}) > 1
+    assert len({played_cell(g, 0, random_agent) for _ in range(40)}) > 1
 
 
-# A sealed auction for two: the highest bid scores, and every bid is paid.
-BIDS = """\
+# Each player picks a row, then a column; only row 2 scores (row times column), so the row's worth shows
+# only after the player's own next decision.
+ROWS = """\
 meeple: 1
-name: Bids
+name: Rows
 players: {min: 2, max: 2}
 counters:
-  player: {coins: 5, points: 0}
+  player: {points: 0}
 flow: |
-  repeat 2:
-      bids = {}
-      simultaneous q in players:
-          choose q "Your secret bid":
-              option "Bid {n}" for n in between(0, q.coins):
-                  bids[q] = n
-      best = max([bids[p] for p in players])
-      for p in players:
-          pay(p.coins, bids[p])
-          if bids[p] == best:
-              score(p.points, 1)
+  for p in players:
+      choose p "Pick a row":
+          option "Row {r}" for r in [1, 2, 3]:
+              row = r
+      choose p "Pick a column":
+          option "Column {c}" for c in [1, 2]:
+              score(p.points, row * c if row == 2 else 0)
 scoring:
   score: p.points
-  tiebreak: [p.coins]
 """
+
+
+def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_decisions(tmp_path):
+    path = tmp_path / "rows.yaml"
+    path.write_text(ROWS)
+    g = load_ruleset(path).new_game(2, 0)
+    followed = MctsAgent(0, guide=1.0, follow=True)
+    for _ in range(10):
+        h = followed._rollout_step(g.copy(), 0)
+        # The whole run is taken as greedy takes it: row 2, then column 2; P2 decides next.
+        assert h.deciders == [1] and h.evaluate("players[0].points") == 4
+    plain = MctsAgent(0, guide=1.0)  # one move ahead every row is worth 0: a random row
+    points = set()
+    for _ in range(30):
+        h = plain._rollout_step(g.copy(), 0)
+        assert h.deciders == [0]  # one decision taken: the column is still to pick
+        h.apply_index(1, 0)  # column 2
+        points.add(h.evaluate("players[0].points"))
+    assert points == {0, 4}  # row 2 sometimes, and sometimes another row
+    assert make_agent("mcts:5:follow").follow and not make_agent("mcts:5").follow
+
+
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +164,7 @@ def test_a_rollouts_sealed_choice_does_not_see_the_choices_made_before_it(bids):
 
 def test_sealed_greedy_plays_whole_games_with_sealed_decisions(bids):
     r = play_game(bids, 2, 3, "mcts:10:cut=4:prior=2:sealed=greedy,greedy")
-    assert r.winners and r.decisions == 4
+    assert r.winners and r.decisions == 6  # three rounds of two sealed bids
 
 
 def test_with_others_greedy_only_the_searching_seat_explores():

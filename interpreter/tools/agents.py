@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]`.
+`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
-MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S]"
+MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]"
 AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
               f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
@@ -38,7 +38,8 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "worth its heuristic value, from greedy's judgement at the root, default 0; sealed=greedy "
               "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
               "others=greedy makes every choice of the other seats in the tree as greedy would; default "
-              "search for both). Comma-separated, one per seat in order, cycled over the seats: "
+              "search for both; follow judges options as greedy does, after the seat's own follow-up "
+              "decisions, in guided rollouts, priors and models, instead of one move ahead). Comma-separated, one per seat in order, cycled over the seats: "
               "mcts:400,greedy.")
 
 
@@ -69,6 +70,7 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     prior = 0.0
     sealed = "search"
     others = "search"
+    follow = False
     for p in params:
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
@@ -92,14 +94,17 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             if m[1] not in ("search", "greedy"):
                 raise _bad(spec, "others= is `search` (every seat by the search) or `greedy`")
             others = m[1]
+        elif p == "follow":
+            follow = True
         else:
-            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S or others=S")
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
+                       "others=S or follow")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
     agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed,
-                       others=others)
+                       others=others, follow=follow)
     if exploration is not None:
         agent.exploration = exploration
     return agent

@@ -32,6 +32,13 @@ Two optional models of the other seats, for small budgets where their own search
   rollout, choose as the greedy bot does (others' choices guessed at random, own follow-ups taken).
 - `others="greedy"`: every choice of another seat in the tree is the best one move ahead (as greedy,
   with follow-ups at sealed decisions), so the tree branches only on the searching seat's options.
+
+`follow` makes every judgement above the greedy bot's own: an option is judged after the seat's own
+follow-up decisions (the next card, the sale that completes it), and a guided rollout then takes that
+whole run. One move ahead misses what an option is worth only through the seat's next decisions (a card
+that leads an auction only with a second one), which greedy sees; without `follow` the rollouts' players
+and the modelled seats play unlike the greedy bots at the table. It costs several times as much per
+rollout decision, so it pays with fewer iterations.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from meeple.tools.policy import (
     FOLLOW_UPS,
     GreedyAgent,
     after,
+    follow_path,
     follow_up,
     forget_sealed,
     heuristic,
@@ -103,7 +111,8 @@ class MctsAgent:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
-                 prior: float = 0.0, sealed: str = "search", others: str = "search") -> None:
+                 prior: float = 0.0, sealed: str = "search", others: str = "search",
+                 follow: bool = False) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
@@ -113,6 +122,7 @@ class MctsAgent:
         self.prior = prior
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
         self.others = others  # "search" (every seat searches) or "greedy" (other seats decide as greedy)
+        self.follow = follow  # guided rollouts judge an option after the seat's own follow-ups, as greedy
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
@@ -172,7 +182,7 @@ class MctsAgent:
                     # A sealed choice modelled as greedy's is judged as greedy judges it, after the
                     # seat's own follow-ups (one move ahead shows little there); else one move ahead,
                     # as guided rollouts judge (follow-ups at every node would cost 3 times as much).
-                    as_greedy = modelled and sealed
+                    as_greedy = (modelled and sealed) or self.follow
                     for k, p in zip(keys, scaled(self._one_ply(g, s, as_greedy)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
@@ -203,7 +213,7 @@ class MctsAgent:
         steps = 0
         while not g.is_over and (cutoff is None or steps < cutoff):
             s = g.deciders[0]
-            g.apply_index(self._rollout_pick(g, s), s)
+            g = self._rollout_step(g, s)
             steps += 1
         reward = rewards(g)
         for stats, s, k in path:
@@ -211,23 +221,31 @@ class MctsAgent:
             st[0] += 1
             st[1] += reward[s]
 
-    def _rollout_pick(self, g: Game, seat: int) -> int:
+    def _rollout_step(self, g: Game, seat: int) -> Game:
+        """The game after one rollout decision of `seat` (`g` itself, or a copy of it): at random, or
+        guided one move ahead (with `follow`, after the seat's own follow-up decisions, which the
+        rollout then takes as greedy would)."""
         rng = self.rng
         n = g.num_actions(seat)
         if n > 1 and self.sealed == "greedy" and len(g.state.pending["players"]) > 1:
-            return self._sealed_pick(g, seat)
+            g.apply_index(self._sealed_pick(g, seat), seat)
+            return g
         if n == 1 or self.guide <= 0 or rng.random() >= self.guide:
-            return rng.randrange(n)
-        best: list[int] = []
+            g.apply_index(rng.randrange(n), seat)
+            return g
+        best: list[Game] = []
         best_value = -math.inf
         for j in (range(n) if n <= SAMPLE else rng.sample(range(n), SAMPLE)):
             h = g.copy()
             h.apply_index(j, seat)
-            v = value(h, seat)
+            if self.follow and not h.is_over:
+                v, h = follow_path(h, seat, [FOLLOW_UPS])
+            else:
+                v = value(h, seat)
             if v > best_value + 1e-9:
-                best, best_value = [j], v
+                best, best_value = [h], v
             elif v >= best_value - 1e-9:
-                best.append(j)
+                best.append(h)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
     def _sealed_pick(self, g: Game, seat: int) -> int:

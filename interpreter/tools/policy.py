@@ -181,6 +181,12 @@ def follow_up(g: Game, player: int, budget: list[int]) -> float:
     auction brings), it takes its best next option, one move ahead, within a budget of evaluations
     (`budget[0]`, spent in place). An option whose worth shows only in the choices it leads to is judged
     by them."""
+    return follow_path(g, player, budget)[0]
+
+
+def follow_path(g: Game, player: int, budget: list[int]) -> tuple[float, Game]:
+    """`follow_up`'s value and the game it reaches (`g` itself, or a copy along the best next options)."""
+    known = None  # the heuristic of `g`, once a step has worked it out
     while not g.is_over and g.deciders == [player] and budget[0] > 0:
         best, best_value = None, None
         for j in range(g.num_actions(player)):
@@ -194,5 +200,5 @@ def follow_up(g: Game, player: int, budget: list[int]) -> float:
                 best, best_value = h, v
         if best is None:
             break
-        g = best
-    return heuristic(g, player)
+        g, known = best, best_value
+    return (heuristic(g, player) if known is None else known), g
