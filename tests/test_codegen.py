@@ -13,7 +13,7 @@ from meeple.language.parser import parse_expr, plain_origin
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from test_differential import GeneratedGame, ReferenceGame, lockstep
+from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome
 
 FAILING = """\
 meeple: 1
@@ -159,6 +159,11 @@ ints = st.recursive(
         e.map(lambda x: f"bump({x})"),
         e.map(lambda x: f"index_of(xs, {x})"),
         e.map(lambda x: f"xs[{x} % 3]"),
+        e.map(lambda x: f"xs[{x}]"),
+        st.tuples(e, e).map(lambda t: f"min([{t[0]}, {t[1]}])"),
+        st.tuples(e, e).map(lambda t: f"max([{t[0]}, {t[1]}])"),
+        e.map(lambda x: f"max([y - {x} for y in xs if y > {x}], 0)"),
+        e.map(lambda x: f"min([y * {x} for y in xs])"),
         st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} > {t[2]} else {t[2]})"),
         e.map(lambda x: f"sum([y + {x} for y in xs if y != {x}])"),
         e.map(lambda x: f"find({x})"),
@@ -377,7 +382,7 @@ procedures:
   bump:
     params: [k]
     do: |
-      total += k
+      total += max([k, count([k])])
   down:
     params: [k]
     do: |
@@ -391,8 +396,9 @@ scoring:
 
 
 def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_reference(tmp_path):
-    # Generated code keeps no depth in a procedure without calls (nothing in it reads it), but still
-    # refuses to enter one past the limit: here `bump`, called one level deeper than `down` each time.
+    # Generated code keeps no depth in a procedure that calls no procedure (nothing in it reads it; its
+    # built-ins call nothing), but still refuses to enter one past the limit: here `bump`, called one
+    # level deeper than `down` each time.
     path = tmp_path / "deep.yaml"
     path.write_text(DEEP)
     rs = load_ruleset(path)
@@ -402,6 +408,37 @@ def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_
             cls.new(rs, 2, 0)
         failures.append([(p.message, p.span) for p in e.value.problems])
     assert failures[0] == failures[1] and "deep" in failures[0][0][0]
+
+
+EXTREMES = """\
+meeple: 1
+name: Extremes
+players: {min: 2, max: 2}
+constants:
+  words: ["b", "a"]
+counters:
+  game: {total: 0}
+flow: |
+  xs = [3, 1, 2]
+  total += min([xs[0], xs[-1]]) + max([xs[1], 4]) + min(xs) + max(xs) + xs[-3]
+  total += count([w for w in [min(words), max(words), max([words[0], words[1]])] if w == "b"])
+  total += 1 if max([true, false]) else 0
+  total += min([total, xs[%s]])
+scoring:
+  score: total
+"""
+
+
+@pytest.mark.parametrize("index", ["2", "-3", "-4", "3"])
+def test_min_max_of_two_and_list_indexes_end_as_in_the_reference(tmp_path, index):
+    # Two numbers are compared inline, a list of numbers by Python's own min/max, and a list indexed
+    # inline; strings, booleans and indexes out of range go to the built-ins (and their errors).
+    path = tmp_path / "extremes.yaml"
+    path.write_text(EXTREMES % index)
+    rs = load_ruleset(path)
+    ends = [outcome(lambda cls=cls: cls.new(rs, 2, 0, narrate=False).scores) for cls in (GeneratedGame, ReferenceGame)]
+    assert ends[0] == ends[1]
+    assert ends[0][0] == ("ok" if index in ("2", "-3") else "error")
 
 
 # ---------------------------------------------------------------- node caches and rulesets that are gone

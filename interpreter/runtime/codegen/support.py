@@ -211,6 +211,27 @@ def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
     return fn(ev, [v], n, None)
 
 
+def least(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    """`min(xs)` of a non-empty list: Python's `min`, as the built-in's; anything else (a zone, an empty
+    list, values that do not compare) goes to the built-in."""
+    if type(v) is list and v:
+        try:
+            return min(v)
+        except TypeError:
+            pass
+    return fn(ev, [v], n, None)
+
+
+def most(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+    """`max(xs)`, as `least`."""
+    if type(v) is list and v:
+        try:
+            return max(v)
+        except TypeError:
+            pass
+    return fn(ev, [v], n, None)
+
+
 def total(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
     """`sum(xs)` of a list: Python's sum, as the built-in's; a sum past the limit, or of values that
     are not numbers, goes to the built-in, which raises its located error."""
@@ -273,6 +294,6 @@ HELPERS = {
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_sum": total, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_sum": total, "h_min": least, "h_max": most, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
