@@ -441,6 +441,51 @@ def test_min_max_of_two_and_list_indexes_end_as_in_the_reference(tmp_path, index
     assert ends[0][0] == ("ok" if index in ("2", "-3") else "error")
 
 
+MOVING = """\
+meeple: 1
+name: Moving
+players: {min: 2, max: 2}
+counters:
+  game: {total: 0}
+zones:
+  game:
+    pool: {visibility: public}
+    pile: {visibility: public}
+components:
+  token:
+    items:
+      - {id: a, name: A, value: 1}
+      - {id: b, name: B, value: 2}
+      - {id: c, name: C, value: 3}
+procedures:
+  take:
+    params: [c]
+    do: |
+      move(c, pile)
+      return c.value
+setup: |
+  move(components("token"), pool)
+flow: |
+  shuffle(pool)
+  xs = [c.value for c in pool]
+  total += sum([c.value * 10 for c in pool if c.value > 1]) + sum(xs)
+  total += sum([take(c) for c in pool]) * 100
+  total += count(pool) * 1000 + count([c for c in pile]) * 10000
+scoring:
+  score: total
+"""
+
+
+def test_a_comprehension_that_moves_components_loops_over_a_snapshot_of_the_zone(tmp_path):
+    # A comprehension that can change nothing loops over the zone's own list; one that calls a procedure
+    # (which may move the components) over a copy taken first, as the reference does: every token is taken.
+    path = tmp_path / "moving.yaml"
+    path.write_text(MOVING)
+    rs = load_ruleset(path)
+    ends = [cls.new(rs, 2, 0, narrate=False).scores for cls in (GeneratedGame, ReferenceGame)]
+    assert ends[0] == ends[1] == [30000 + 600 + 50 + 6] * 2
+
+
 # ---------------------------------------------------------------- node caches and rulesets that are gone
 BUNDLED = sorted(str(p) for d in ("rulesets", "rulesets/variants", "rulesets/reference")
                  for p in (Path(__file__).resolve().parent.parent / d).glob("*.yaml"))

@@ -15,6 +15,8 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
+from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_INT
 
 # Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
@@ -139,3 +141,9 @@ class Flatness:
         if t is A.BinOp and n.op == "+":
             return self.new_list(n.left) and self.new_list(n.right)
         return False
+
+    def still(self, n: Any) -> bool:
+        """Whether evaluating `n` can never move a component (nor change a zone any other way): it calls
+        no procedure and only built-ins that change nothing (`pure`). A comprehension that is still may
+        loop over a zone's own list, uncopied."""
+        return all(type(x) is not A.Call or (x.func in REGISTRY and REGISTRY[x.func].pure) for x in walk(n))

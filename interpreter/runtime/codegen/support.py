@@ -40,7 +40,7 @@ def it(ev: Any, v: Any, n: Any) -> list:
     """What `for` and comprehensions loop over: a snapshot list."""
     t = type(v)
     if t is list:
-        return v[:]
+        return v  # a value: nothing changes it in place
     if t is Zone:
         return ev.st.zones[v.key][:]
     return list(ev.iterate(v, n))
@@ -49,7 +49,18 @@ def it(ev: Any, v: Any, n: Any) -> list:
 def loop(ev: Any, v: Any, n: Any, at: Any) -> list:
     """A snapshot to loop over, its passes counted against the step budget (at the node `at`)."""
     t = type(v)  # `it`, inlined: this is every generated loop's entry
-    items = v[:] if t is list else ev.st.zones[v.key][:] if t is Zone else list(ev.iterate(v, n))
+    items = v if t is list else ev.st.zones[v.key][:] if t is Zone else list(ev.iterate(v, n))
+    st = ev.st
+    st.steps += len(items)
+    if st.steps > ev.limit:
+        raise ev.fail(at, STEPS_MESSAGE)
+    return items
+
+
+def still_loop(ev: Any, v: Any, n: Any, at: Any) -> list:
+    """`loop` for a comprehension in which nothing can move a component: a zone's own list, uncopied."""
+    t = type(v)
+    items = v if t is list else ev.st.zones[v.key] if t is Zone else list(ev.iterate(v, n))
     st = ev.st
     st.steps += len(items)
     if st.steps > ev.limit:
@@ -290,7 +301,7 @@ def scope_of(*pairs: Any) -> dict:
 QSHORT = frozenset({int, bool, type(None), Player, Comp})
 
 HELPERS = {
-    "QSHORT": QSHORT, "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "QSHORT": QSHORT, "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_still": still_loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
