@@ -471,19 +471,24 @@ flow: |
   total += sum([c.value * 10 for c in pool if c.value > 1]) + sum(xs)
   total += sum([take(c) for c in pool]) * 100
   total += count(pool) * 1000 + count([c for c in pile]) * 10000
+  for c in pile:
+      total += c.value * 100000
+  for c in pile:
+      move(c, pool)
+  total += count(pool) * 1000000
 scoring:
   score: total
 """
 
 
-def test_a_comprehension_that_moves_components_loops_over_a_snapshot_of_the_zone(tmp_path):
-    # A comprehension that can change nothing loops over the zone's own list; one that calls a procedure
-    # (which may move the components) over a copy taken first, as the reference does: every token is taken.
+def test_a_loop_that_moves_components_loops_over_a_snapshot_of_the_zone(tmp_path):
+    # A comprehension or a `for` that can change nothing loops over the zone's own list; one that calls a
+    # procedure or `move` over a copy taken first, as the reference does: every token is moved.
     path = tmp_path / "moving.yaml"
     path.write_text(MOVING)
     rs = load_ruleset(path)
     ends = [cls.new(rs, 2, 0, narrate=False).scores for cls in (GeneratedGame, ReferenceGame)]
-    assert ends[0] == ends[1] == [30000 + 600 + 50 + 6] * 2
+    assert ends[0] == ends[1] == [3_000_000 + 600_000 + 30_000 + 600 + 50 + 6] * 2
 
 
 # ---------------------------------------------------------------- node caches and rulesets that are gone

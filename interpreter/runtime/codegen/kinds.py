@@ -27,6 +27,7 @@ _SCALARS = (int, str, bool, type(None))
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
 # Built-ins that always make a new list (queries.py).
 _NEW_LISTS = _SUBLISTS | {"between"}
+_MOVERS = (A.Trigger, A.Phase, A.Choose, A.Simultaneous)
 
 
 class Flatness:
@@ -143,7 +144,14 @@ class Flatness:
         return False
 
     def still(self, n: Any) -> bool:
-        """Whether evaluating `n` can never move a component (nor change a zone any other way): it calls
-        no procedure and only built-ins that change nothing (`pure`). A comprehension that is still may
-        loop over a zone's own list, uncopied."""
-        return all(type(x) is not A.Call or (x.func in REGISTRY and REGISTRY[x.func].pure) for x in walk(n))
+        """Whether running `n` (an expression or a block) can never move a component (nor change a zone
+        any other way): it calls no procedure and only built-ins that change nothing (`pure`), triggers
+        no effect, runs no phase and waits for no decision. A comprehension or a `for` that is still
+        may loop over a zone's own list, uncopied."""
+        for x in walk(n):
+            t = type(x)
+            if t is A.Call and not (x.func in REGISTRY and REGISTRY[x.func].pure):
+                return False
+            if t in _MOVERS:  # handlers and phases run any script; a decision waits for what follows it
+                return False
+        return True
