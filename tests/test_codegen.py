@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from meeple.errors import RulesetError, RuntimeRuleError
 from meeple.language.parser import parse_expr, plain_origin
 from meeple.runtime.codegen import cache
+from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
 from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome
@@ -521,3 +522,21 @@ def test_a_holes_parts_are_never_another_nodes():
     a, b = parse_expr("x.name", plain_origin("<a>")), parse_expr("y + z", plain_origin("<b>"))
     rs.derived()[("subnodes", id(b))] = (a, subnodes(rs, a))  # as if `b` had taken the id of a node that is gone
     assert [type(n).__name__ for n in subnodes(rs, b)] == ["BinOp", "Name", "Name"]
+
+
+@pytest.mark.parametrize("expr,flat", [
+    ("index_of([1, 2], 2)", True), ("abs(-3)", True), ("text([1, 2])", True), ("zone_of(first(pool))", True),
+    ("min([3, 1])", True), ("max([c for c in pool], first(pool))", True), ("max([[1], [2]])", False),
+    ("min(xs)", False), ("max([1, 2], [3])", False),
+])
+def test_which_calls_are_known_never_to_make_a_list_or_a_map(tmp_path, expr, flat):
+    # Generated code leaves out the size check of a new list whose items are all flat (kinds.py): a call
+    # is flat only if the built-in can return no list or map; `min`/`max` return an item or the default.
+    path = tmp_path / "moving.yaml"
+    path.write_text(MOVING)
+    rs = load_ruleset(path)
+    node = parse_expr(expr, plain_origin("<e>"))
+    assert Flatness(rs).flat(node, set(), lambda x: x == "xs") is flat
+    game = ReferenceGame.new(rs, 2, 0, narrate=False)
+    value = game._query(game._ev.eval, node, {"xs": [[1]]})
+    assert not flat or type(value) not in (list, dict)

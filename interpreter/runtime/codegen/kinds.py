@@ -20,8 +20,10 @@ from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_INT
 
 # Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
-# numbers, booleans, a player. `first` is flat only of a flat argument (below).
-_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player"})
+# numbers, booleans, strings, a player, a zone or none. `first`, `min` and `max` are flat only of a list of
+# flat items (below).
+_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player", "index_of", "abs", "text", "left_of", "right_of",
+                         "owner", "zone_of"})
 _SCALARS = (int, str, bool, type(None))
 # Built-ins whose result is made of the items of their first argument (queries.py), or of a map's keys.
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
@@ -82,6 +84,9 @@ class Flatness:
                 return True
             if n.func == "first" and len(n.args) == 1:  # an item of the list, zone or map, or none
                 return self.items_flat(n.args[0], flat_vars, shadowed)
+            if n.func in ("min", "max") and n.args:  # an item of the list, zone or map, or the default
+                return (self.items_flat(n.args[0], flat_vars, shadowed)
+                        and all(self.flat(x, flat_vars, shadowed) for x in n.args[1:]))
         return False
 
     def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
@@ -120,8 +125,9 @@ class Flatness:
         if t is A.Name:  # a constant number (the reader folds it into a literal)
             v = self.rs.constants.get(n.name)
             return not shadowed(n.name) and type(v) is int and -MAX_INT <= v <= MAX_INT
-        if t is A.Call:
-            return n.func in ("count", "sum") and len(n.args) == 1 and n.func not in self.rs.procedures
+        if t is A.Call:  # `index_of`: an index into a list or -1
+            return (n.func in ("count", "sum", "index_of") and len(n.args) == (2 if n.func == "index_of" else 1)
+                    and n.func not in self.rs.procedures)
         if t is A.BinOp:
             return (n.op in ("+", "-", "*", "//", "%") and self.integer(n.left, shadowed)
                     and self.integer(n.right, shadowed))
