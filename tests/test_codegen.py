@@ -464,6 +464,13 @@ procedures:
     do: |
       move(c, pile)
       return c.value
+  listed:
+    params: [c]
+    do: |
+      xs = [c]
+      if c == none:
+          return 0
+      return xs
 setup: |
   move(components("token"), pool)
 flow: |
@@ -527,11 +534,12 @@ def test_a_holes_parts_are_never_another_nodes():
 @pytest.mark.parametrize("expr,flat", [
     ("index_of([1, 2], 2)", True), ("abs(-3)", True), ("text([1, 2])", True), ("zone_of(first(pool))", True),
     ("min([3, 1])", True), ("max([c for c in pool], first(pool))", True), ("max([[1], [2]])", False),
-    ("min(xs)", False), ("max([1, 2], [3])", False),
+    ("min(xs)", False), ("max([1, 2], [3])", False), ("take(first(pool))", True), ("listed(first(pool))", False),
 ])
 def test_which_calls_are_known_never_to_make_a_list_or_a_map(tmp_path, expr, flat):
     # Generated code leaves out the size check of a new list whose items are all flat (kinds.py): a call
-    # is flat only if the built-in can return no list or map; `min`/`max` return an item or the default.
+    # is flat only if the built-in can return no list or map (`min`/`max` return an item or the default),
+    # or the procedure returns nothing but flat values.
     path = tmp_path / "moving.yaml"
     path.write_text(MOVING)
     rs = load_ruleset(path)

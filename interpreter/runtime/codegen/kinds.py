@@ -38,6 +38,7 @@ class Flatness:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._attrs: dict[str, bool] = {}
+        self._procs: dict[str, bool] = {}
 
     def attr(self, name: str) -> bool:
         """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
@@ -79,6 +80,8 @@ class Flatness:
             return self.flat(n.left, flat_vars, shadowed) and self.flat(n.right, flat_vars, shadowed)
         if t is A.CondExpr:
             return self.flat(n.then, flat_vars, shadowed) and self.flat(n.orelse, flat_vars, shadowed)
+        if t is A.Call and n.func in self.rs.procedures and n.func not in REGISTRY:
+            return self.returns_flat(n.func)
         if t is A.Call and n.func not in self.rs.procedures:
             if n.func in _FLAT_CALLS:
                 return True
@@ -88,6 +91,27 @@ class Flatness:
                 return (self.items_flat(n.args[0], flat_vars, shadowed)
                         and all(self.flat(x, flat_vars, shadowed) for x in n.args[1:]))
         return False
+
+    def returns_flat(self, name: str) -> bool:
+        """Whether the procedure `name` only ever returns flat values: every `return` in it returns a
+        flat value or none (as does the end of its body), its parameters and local variables being
+        unknown (a recursive call, while this is worked out, is not known flat)."""
+        got = self._procs.get(name)
+        if got is None:
+            self._procs[name] = False
+            proc = self.rs.procedures[name]
+            names, values = set(proc.params), []
+            for x in walk(proc.body):
+                t = type(x)
+                if t in (A.Assign, A.AugAssign) and type(x.target) is A.Name:
+                    names.add(x.target.name)
+                var = getattr(x, "var", None)  # what a loop, a comprehension or an option binds
+                if type(var) is str:
+                    names.add(var)
+                if t is A.Return and x.value is not None:
+                    values.append(x.value)
+            got = self._procs[name] = all(self.flat(v, set(), lambda x: x in names) for v in values)
+        return got
 
     def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
         """Whether every item of `n` (what looping over it gives) is flat: the components of a zone,
