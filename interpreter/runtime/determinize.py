@@ -74,9 +74,10 @@ def _known(rs: Any) -> list[tuple[tuple, tuple, tuple]]:
     place (its kind), face down in sight (its kind and the attributes its kind prints on the back), and
     its slots (zone key, visibility)."""
     cache = rs.derived()
-    info = cache.get("determinize")
+    info: list[tuple[tuple, tuple, tuple]] | None = cache.get("determinize")
     if info is None:
-        info = cache["determinize"] = []
+        info = []
+        cache["determinize"] = info
         for c, d in enumerate(rs.components):  # a component (Comp) is its index here
             kind = rs.kinds[d.kind]
             info.append(((d.kind,), (d.kind, *(d.attrs.get(a) for a in kind.back)),

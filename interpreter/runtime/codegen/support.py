@@ -59,13 +59,7 @@ def loop(ev: Any, v: Any, n: Any, at: Any) -> list:
 
 def still_loop(ev: Any, v: Any, n: Any, at: Any) -> list:
     """`loop` for a comprehension in which nothing can move a component: a zone's own list, uncopied."""
-    t = type(v)
-    items = v if t is list else ev.st.zones[v.key] if t is Zone else list(ev.iterate(v, n))
-    st = ev.st
-    st.steps += len(items)
-    if st.steps > ev.limit:
-        raise ev.fail(at, STEPS_MESSAGE)
-    return items
+    return loop(ev, ev.st.zones[v.key] if type(v) is Zone else v, n, at)
 
 
 def enter(ev: Any, n: Any) -> None:
@@ -222,25 +216,20 @@ def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
     return fn(ev, [v], n, None)
 
 
-def least(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
-    """`min(xs)` of a non-empty list: Python's `min`, as the built-in's; anything else (a zone, an empty
-    list, values that do not compare) goes to the built-in."""
-    if type(v) is list and v:
-        try:
-            return min(v)
-        except TypeError:
-            pass
-    return fn(ev, [v], n, None)
+def _extreme(pick: Callable) -> Callable:
+    """`min(xs)` / `max(xs)` of a non-empty list: Python's, as the built-in's; anything else (a zone, an
+    empty list, values that do not compare) goes to the built-in."""
+    def extreme(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+        if type(v) is list and v:
+            try:
+                return pick(v)
+            except TypeError:
+                pass
+        return fn(ev, [v], n, None)
+    return extreme
 
 
-def most(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
-    """`max(xs)`, as `least`."""
-    if type(v) is list and v:
-        try:
-            return max(v)
-        except TypeError:
-            pass
-    return fn(ev, [v], n, None)
+least, most = _extreme(min), _extreme(max)
 
 
 def total(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
