@@ -234,6 +234,8 @@ class OperatorEmitter:
                 code = f"({a} == {b})"  # only a string equals a string
             elif const is None or type(const) is bool:
                 code = f"({a} is {b})"
+            elif self.ints(n.left, a, f) and self.ints(n.right, b, f):
+                code = f"({a} == {b})"  # certainly numbers (never a boolean): Python's equality
             elif _int_literal(b) and (oa := operand(a, f)) is not None:
                 code = f"(type({oa[0]}) is int and {oa[1]} == {b})"
             elif _int_literal(a) and (ob := operand(b, f)) is not None:
