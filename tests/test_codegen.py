@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from meeple.errors import RulesetError, RuntimeRuleError
 from meeple.language.parser import parse_expr, plain_origin
 from meeple.runtime.codegen import cache
+from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from test_differential import GeneratedGame, ReferenceGame, lockstep
+from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome
 
 FAILING = """\
 meeple: 1
@@ -159,6 +160,11 @@ ints = st.recursive(
         e.map(lambda x: f"bump({x})"),
         e.map(lambda x: f"index_of(xs, {x})"),
         e.map(lambda x: f"xs[{x} % 3]"),
+        e.map(lambda x: f"xs[{x}]"),
+        st.tuples(e, e).map(lambda t: f"min([{t[0]}, {t[1]}])"),
+        st.tuples(e, e).map(lambda t: f"max([{t[0]}, {t[1]}])"),
+        e.map(lambda x: f"max([y - {x} for y in xs if y > {x}], 0)"),
+        e.map(lambda x: f"min([y * {x} for y in xs])"),
         st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} > {t[2]} else {t[2]})"),
         e.map(lambda x: f"sum([y + {x} for y in xs if y != {x}])"),
         e.map(lambda x: f"find({x})"),
@@ -377,7 +383,7 @@ procedures:
   bump:
     params: [k]
     do: |
-      total += k
+      total += max([k, count([k])])
   down:
     params: [k]
     do: |
@@ -391,8 +397,9 @@ scoring:
 
 
 def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_reference(tmp_path):
-    # Generated code keeps no depth in a procedure without calls (nothing in it reads it), but still
-    # refuses to enter one past the limit: here `bump`, called one level deeper than `down` each time.
+    # Generated code keeps no depth in a procedure that calls no procedure (nothing in it reads it; its
+    # built-ins call nothing), but still refuses to enter one past the limit: here `bump`, called one
+    # level deeper than `down` each time.
     path = tmp_path / "deep.yaml"
     path.write_text(DEEP)
     rs = load_ruleset(path)
@@ -402,6 +409,94 @@ def test_a_procedure_that_calls_nothing_still_fails_past_the_depth_limit_as_the_
             cls.new(rs, 2, 0)
         failures.append([(p.message, p.span) for p in e.value.problems])
     assert failures[0] == failures[1] and "deep" in failures[0][0][0]
+
+
+EXTREMES = """\
+meeple: 1
+name: Extremes
+players: {min: 2, max: 2}
+constants:
+  words: ["b", "a"]
+counters:
+  game: {total: 0}
+flow: |
+  xs = [3, 1, 2]
+  total += min([xs[0], xs[-1]]) + max([xs[1], 4]) + min(xs) + max(xs) + xs[-3]
+  total += count([w for w in [min(words), max(words), max([words[0], words[1]])] if w == "b"])
+  total += 1 if max([true, false]) else 0
+  total += min([total, xs[%s]])
+scoring:
+  score: total
+"""
+
+
+@pytest.mark.parametrize("index", ["2", "-3", "-4", "3"])
+def test_min_max_of_two_and_list_indexes_end_as_in_the_reference(tmp_path, index):
+    # Two numbers are compared inline, a list of numbers by Python's own min/max, and a list indexed
+    # inline; strings, booleans and indexes out of range go to the built-ins (and their errors).
+    path = tmp_path / "extremes.yaml"
+    path.write_text(EXTREMES % index)
+    rs = load_ruleset(path)
+    ends = [outcome(lambda cls=cls: cls.new(rs, 2, 0, narrate=False).scores) for cls in (GeneratedGame, ReferenceGame)]
+    assert ends[0] == ends[1]
+    assert ends[0][0] == ("ok" if index in ("2", "-3") else "error")
+
+
+MOVING = """\
+meeple: 1
+name: Moving
+players: {min: 2, max: 2}
+counters:
+  game: {total: 0}
+zones:
+  game:
+    pool: {visibility: public}
+    pile: {visibility: public}
+components:
+  token:
+    items:
+      - {id: a, name: A, value: 1}
+      - {id: b, name: B, value: 2}
+      - {id: c, name: C, value: 3}
+procedures:
+  take:
+    params: [c]
+    do: |
+      move(c, pile)
+      return c.value
+  listed:
+    params: [c]
+    do: |
+      xs = [c]
+      if c == none:
+          return 0
+      return xs
+setup: |
+  move(components("token"), pool)
+flow: |
+  shuffle(pool)
+  xs = [c.value for c in pool]
+  total += sum([c.value * 10 for c in pool if c.value > 1]) + sum(xs)
+  total += sum([take(c) for c in pool]) * 100
+  total += count(pool) * 1000 + count([c for c in pile]) * 10000
+  for c in pile:
+      total += c.value * 100000
+  for c in pile:
+      move(c, pool)
+  total += count(pool) * 1000000
+scoring:
+  score: total
+"""
+
+
+def test_a_loop_that_moves_components_loops_over_a_snapshot_of_the_zone(tmp_path):
+    # A comprehension or a `for` that can change nothing loops over the zone's own list; one that calls a
+    # procedure or `move` over a copy taken first, as the reference does: every token is moved.
+    path = tmp_path / "moving.yaml"
+    path.write_text(MOVING)
+    rs = load_ruleset(path)
+    ends = [cls.new(rs, 2, 0, narrate=False).scores for cls in (GeneratedGame, ReferenceGame)]
+    assert ends[0] == ends[1] == [3_000_000 + 600_000 + 30_000 + 600 + 50 + 6] * 2
 
 
 # ---------------------------------------------------------------- node caches and rulesets that are gone
@@ -434,3 +529,22 @@ def test_a_holes_parts_are_never_another_nodes():
     a, b = parse_expr("x.name", plain_origin("<a>")), parse_expr("y + z", plain_origin("<b>"))
     rs.derived()[("subnodes", id(b))] = (a, subnodes(rs, a))  # as if `b` had taken the id of a node that is gone
     assert [type(n).__name__ for n in subnodes(rs, b)] == ["BinOp", "Name", "Name"]
+
+
+@pytest.mark.parametrize("expr,flat", [
+    ("index_of([1, 2], 2)", True), ("abs(-3)", True), ("text([1, 2])", True), ("zone_of(first(pool))", True),
+    ("min([3, 1])", True), ("max([c for c in pool], first(pool))", True), ("max([[1], [2]])", False),
+    ("min(xs)", False), ("max([1, 2], [3])", False), ("take(first(pool))", True), ("listed(first(pool))", False),
+])
+def test_which_calls_are_known_never_to_make_a_list_or_a_map(tmp_path, expr, flat):
+    # Generated code leaves out the size check of a new list whose items are all flat (kinds.py): a call
+    # is flat only if the built-in can return no list or map (`min`/`max` return an item or the default),
+    # or the procedure returns nothing but flat values.
+    path = tmp_path / "moving.yaml"
+    path.write_text(MOVING)
+    rs = load_ruleset(path)
+    node = parse_expr(expr, plain_origin("<e>"))
+    assert Flatness(rs).flat(node, set(), lambda x: x == "xs") is flat
+    game = ReferenceGame.new(rs, 2, 0, narrate=False)
+    value = game._query(game._ev.eval, node, {"xs": [[1]]})
+    assert not flat or type(value) not in (list, dict)

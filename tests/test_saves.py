@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from meeple.errors import IllegalAction, SaveError
+from meeple.runtime.frames import BLOCK, CALL, FOR, copy_frames
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 
@@ -320,3 +321,15 @@ def test_lists_and_maps_are_values_so_a_save_or_copy_continues_like_the_game(tmp
         game.apply_index(0)
         assert game.state.counters["seen"] == [7, 0, 0, 1]
     assert g.state.counters["table"] == {"a": [0, 8]}
+
+
+def test_a_copy_of_the_frames_shares_each_scope_as_the_original_does():
+    # Frames of one procedure call share its scope, wherever they lie on the stack: their copies share one
+    # new scope each (a write through one frame is seen by the others), and nothing with the original.
+    a, b = {"x": [1]}, {"y": 2}
+    stack = [[BLOCK, None, a, 0], [FOR, None, a, 1], [CALL, None, None], [BLOCK, None, b, 0], [BLOCK, None, a, 2]]
+    dup = copy_frames(stack)
+    assert dup == stack
+    assert dup[0][2] is dup[1][2] is dup[4][2] and dup[3][2] is not dup[0][2]
+    assert all(g[2] is not f[2] for f, g in zip(stack, dup) if f[2] is not None)
+    assert all(g is not f for f, g in zip(stack, dup))

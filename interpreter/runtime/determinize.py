@@ -45,22 +45,21 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
     sees, the attributes its kind prints on the back."""
     rs, st, ev = game.rs, game.state, game._ev
     out: list[tuple[str, int, tuple]] = []
+    info = _known(rs)
+    facedown = st.facedown
 
     def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
         hidden = inside_hidden or not can_see(vis, owner, viewer)
         for i, c in enumerate(st.zones[key]):
-            unseen = hidden or (c in st.facedown and owner != viewer)
-            d = rs.components[c]
-            kind = rs.kinds[d.kind]
+            unseen = hidden or (c in facedown and owner != viewer)
+            kind, back, slots = info[c]
             if unseen:
-                back = tuple(d.attrs.get(a) for a in kind.back) if not hidden else ()
-                out.append((key, i, (d.kind, *back)))
-            slots = kind.slots
+                out.append((key, i, kind if hidden else back))
             if slots:
                 o = ev.owner(c)
                 o_i = None if o is None else int(o)
-                for name, decl in slots.items():
-                    zone(f"#{c}.{name}", decl.visibility, o_i, unseen)
+                for slot_key, vis_ in slots:
+                    zone(slot_key, vis_, o_i, unseen)
 
     for name, d in rs.game_zones.items():
         zone(name, d.visibility, None, False)
@@ -68,6 +67,22 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
         for name, d in rs.player_zones.items():
             zone(f"{p}.{name}", d.visibility, p, False)
     return out
+
+
+def _known(rs: Any) -> list[tuple[tuple, tuple, tuple]]:
+    """Per component (by id), worked out once per ruleset: what a viewer knows of it unseen in a hidden
+    place (its kind), face down in sight (its kind and the attributes its kind prints on the back), and
+    its slots (zone key, visibility)."""
+    cache = rs.derived()
+    info: list[tuple[tuple, tuple, tuple]] | None = cache.get("determinize")
+    if info is None:
+        info = []
+        cache["determinize"] = info
+        for c, d in enumerate(rs.components):  # a component (Comp) is its index here
+            kind = rs.kinds[d.kind]
+            info.append(((d.kind,), (d.kind, *(d.attrs.get(a) for a in kind.back)),
+                         tuple((f"#{c}.{name}", decl.visibility) for name, decl in kind.slots.items())))
+    return info
 
 
 def determinize(game: Game, viewer: int, seed: int) -> Game:
@@ -116,7 +131,9 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.result, ns.coverage, ns.actions = st.result, None, []
     ns.log = [x for x in st.log if x[0] in (-1, viewer)]
     # Slot zones and component counters follow the place: `#new.x` takes what `#old.x` held.
-    ns.zones = {k: [Comp(sigma.get(c, c)) for c in st.zones[_ren_key(k, inverse)]] for k in st.zones}
+    moved = {a: Comp(b) for a, b in sigma.items() if a != b}  # the others keep their place
+    zones = st.zones
+    ns.zones = {k: [moved.get(c, c) for c in zones[k if k[0] != "#" else _ren_key(k, inverse)]] for k in zones}
     ns.loc = {c: k for k, z in ns.zones.items() for c in z}
     ns.owned = set(ns.zones)  # new lists, shared with no other state
     ns.facedown = {sigma.get(c, c) for c in st.facedown}

@@ -7,24 +7,28 @@ once and referred to by index.
 
 from __future__ import annotations
 
-from meeple.runtime.data import copy_values, decode, encode
+from meeple.runtime.data import decode, encode
 
 BLOCK, FOR, WHILE, REPEAT, CALL, CHOOSE, SIMUL, TRIGGER = range(8)
 LOOPS = (FOR, WHILE, REPEAT)
 
 
 def copy_frames(stack: list) -> list:
+    out = [f[:] for f in stack]
+    # The frames of one block, its loops and branches, lie next to each other and share a scope: the
+    # scope of the frame before is reused without a look-up. A scope is copied as copy_values does.
+    last = new = None
     scopes: dict[int, dict] = {}
-    out = []
-    for f in stack:
-        g = f[:]
-        sc = f[2]
-        if sc is not None:
+    for g in out:
+        sc = g[2]
+        if sc is last:
+            g[2] = new
+        elif sc is not None:
             new = scopes.get(id(sc))
             if new is None:
-                new = scopes[id(sc)] = copy_values(sc)
+                new = scopes[id(sc)] = sc.copy()
             g[2] = new
-        out.append(g)
+            last = sc
     return out
 
 

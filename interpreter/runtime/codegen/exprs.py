@@ -23,7 +23,8 @@ _SCALARS = (int, str, bool, type(None))
 # Built-ins whose argument is a list literal or comprehension: the same as Python's built-in on it.
 _ON_LISTS = {"count": "len", "any": "any", "all": "all"}
 # Built-ins with a fast path for lists and zones in support.py (the rest of the cases go to the built-in).
-_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player", "sum": "h_sum"}
+_FAST = {"count": "h_count", "first": "h_first", "list": "h_list", "player": "h_player", "sum": "h_sum",
+         "min": "h_min", "max": "h_max"}
 _SEAT = re.compile(r"PLAYERS\[\d+\]")
 
 
@@ -160,7 +161,13 @@ class ExprEmitter(ListEmitter):
         return f"{use.format(v)} if type({obj}) is Comp and ({v} := {table}[{obj}]) is not U"
 
     def _e_Index(self, n: A.Index, f: Fn) -> str:
-        return f"h_index(ev, {self.node(n)}, {self.expr(n.obj, f)}, {self.expr(n.index, f)})"
+        obj, ix = self.expr(n.obj, f), self.expr(n.index, f)
+        o, i = operand(obj, f), operand(ix, f)
+        if o is None or i is None:
+            return f"h_index(ev, {self.node(n)}, {obj}, {ix})"
+        # support.index's list case inline (both operands evaluated first, as the helper's arguments)
+        return (f"({o[1]}[{i[1]}] if (type({o[0]}) is list) & (type({i[0]}) is int) and -len({o[1]}) <= {i[1]} "
+                f"< len({o[1]}) else h_index(ev, {self.node(n)}, {o[1]}, {i[1]}))")
 
     def _e_MapLit(self, n: A.MapLit, f: Fn) -> str:
         pairs = ", ".join(f"({self.expr(k, f)}, {self.expr(v, f)})" for k, v in n.pairs)
@@ -175,11 +182,14 @@ class ExprEmitter(ListEmitter):
             lits: list[Any] = [a.value for a in n.args if type(a) is A.Num]
             if n.func == "between" and len(lits) == len(n.args) == 2 and lits[1] - lits[0] <= 64:
                 return repr(list(range(lits[0], lits[1] + 1)))  # a fresh list each time, as the built-in's
+            a0: Any = n.args[0] if n.args else None
+            if (n.func in ("min", "max") and len(n.args) == 1 and type(a0) is A.ListLit and len(a0.items) == 2
+                    and not f.in_iter):
+                return self.extreme2(n, a0, f)
             args = [self.expr(a, f) for a in n.args]
             if len(args) == 1:
                 if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
-                a0: Any = n.args[0]
                 if n.func == "player" and type(a0) is A.Num and type(a0.value) is int:
                     if 0 <= a0.value < rs.min_players:  # a seat every game has: the modulo changes nothing
                         return f"PLAYERS[{a0.value}]"
@@ -217,6 +227,15 @@ class ExprEmitter(ListEmitter):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
         args = [self.expr(a, f) for a in n.args]
         return f"PR_{n.func}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
+
+    def extreme2(self, n: A.Call, lst: A.ListLit, f: Fn) -> str:
+        """`min([a, b])`, `max([a, b])` of two numbers: Python's own on the two (the built-in is Python's
+        `min`/`max` of the list: the first of equal items); anything else goes to the built-in."""
+        a, b = self.expr(lst.items[0], f), self.expr(lst.items[1], f)
+        x, y = f.temp(), f.temp()
+        op = "<" if n.func == "min" else ">"
+        return (f"(({y} if {y} {op} {x} else {x}) if (type(({x} := {a})) is int) & (type(({y} := {b})) is int) "
+                f"else {self.shared('R', n.func)}(ev, [ev.nested({self.node(lst)}, [{x}, {y}])], {self.node(n)}, None))")
 
     def scope_dict(self, f: Fn) -> str:
         """The variables in scope as a dict, for the rare calls into the reference evaluator."""

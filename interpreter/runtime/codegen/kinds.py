@@ -15,16 +15,21 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import walk
+from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_INT
 
 # Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
-# numbers, booleans, a player. `first` is flat only of a flat argument (below).
-_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player"})
+# numbers, booleans, strings, a player, a zone or none. `first`, `min` and `max` are flat only of a list of
+# flat items (below).
+_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player", "index_of", "abs", "text", "left_of", "right_of",
+                         "owner", "zone_of"})
 _SCALARS = (int, str, bool, type(None))
 # Built-ins whose result is made of the items of their first argument (queries.py), or of a map's keys.
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
 # Built-ins that always make a new list (queries.py).
 _NEW_LISTS = _SUBLISTS | {"between"}
+_MOVERS = (A.Trigger, A.Phase, A.Choose, A.Simultaneous)
 
 
 class Flatness:
@@ -33,6 +38,7 @@ class Flatness:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self._attrs: dict[str, bool] = {}
+        self._procs: dict[str, bool] = {}
 
     def attr(self, name: str) -> bool:
         """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
@@ -74,12 +80,38 @@ class Flatness:
             return self.flat(n.left, flat_vars, shadowed) and self.flat(n.right, flat_vars, shadowed)
         if t is A.CondExpr:
             return self.flat(n.then, flat_vars, shadowed) and self.flat(n.orelse, flat_vars, shadowed)
+        if t is A.Call and n.func in self.rs.procedures and n.func not in REGISTRY:
+            return self.returns_flat(n.func)
         if t is A.Call and n.func not in self.rs.procedures:
             if n.func in _FLAT_CALLS:
                 return True
             if n.func == "first" and len(n.args) == 1:  # an item of the list, zone or map, or none
                 return self.items_flat(n.args[0], flat_vars, shadowed)
+            if n.func in ("min", "max") and n.args:  # an item of the list, zone or map, or the default
+                return (self.items_flat(n.args[0], flat_vars, shadowed)
+                        and all(self.flat(x, flat_vars, shadowed) for x in n.args[1:]))
         return False
+
+    def returns_flat(self, name: str) -> bool:
+        """Whether the procedure `name` only ever returns flat values: every `return` in it returns a
+        flat value or none (as does the end of its body), its parameters and local variables being
+        unknown (a recursive call, while this is worked out, is not known flat)."""
+        got = self._procs.get(name)
+        if got is None:
+            self._procs[name] = False
+            proc = self.rs.procedures[name]
+            names, values = set(proc.params), []
+            for x in walk(proc.body):
+                t = type(x)
+                if t in (A.Assign, A.AugAssign) and type(x.target) is A.Name:
+                    names.add(x.target.name)
+                var = getattr(x, "var", None)  # what a loop, a comprehension or an option binds
+                if type(var) is str:
+                    names.add(var)
+                if t is A.Return and x.value is not None:
+                    values.append(x.value)
+            got = self._procs[name] = all(self.flat(v, set(), lambda x: x in names) for v in values)
+        return got
 
     def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
         """Whether every item of `n` (what looping over it gives) is flat: the components of a zone,
@@ -117,8 +149,9 @@ class Flatness:
         if t is A.Name:  # a constant number (the reader folds it into a literal)
             v = self.rs.constants.get(n.name)
             return not shadowed(n.name) and type(v) is int and -MAX_INT <= v <= MAX_INT
-        if t is A.Call:
-            return n.func in ("count", "sum") and len(n.args) == 1 and n.func not in self.rs.procedures
+        if t is A.Call:  # `index_of`: an index into a list or -1
+            return (n.func in ("count", "sum", "index_of") and len(n.args) == (2 if n.func == "index_of" else 1)
+                    and n.func not in self.rs.procedures)
         if t is A.BinOp:
             return (n.op in ("+", "-", "*", "//", "%") and self.integer(n.left, shadowed)
                     and self.integer(n.right, shadowed))
@@ -139,3 +172,16 @@ class Flatness:
         if t is A.BinOp and n.op == "+":
             return self.new_list(n.left) and self.new_list(n.right)
         return False
+
+    def still(self, n: Any) -> bool:
+        """Whether running `n` (an expression or a block) can never move a component (nor change a zone
+        any other way): it calls no procedure and only built-ins that change nothing (`pure`), triggers
+        no effect, runs no phase and waits for no decision. A comprehension or a `for` that is still
+        may loop over a zone's own list, uncopied."""
+        for x in walk(n):
+            t = type(x)
+            if t is A.Call and not (x.func in REGISTRY and REGISTRY[x.func].pure):
+                return False
+            if t in _MOVERS:  # handlers and phases run any script; a decision waits for what follows it
+                return False
+        return True

@@ -45,6 +45,9 @@ class ListEmitter(OperatorEmitter):
         """Looping over `n` gives values that are never lists or maps (kinds.py)."""
         return self.flatness.items_flat(n, {x for x, v in f.comp.items() if v in f.flat}, self.shadower(f))
 
+    def still(self, n: A.Comp) -> bool:
+        return self.flatness.still(n)
+
     def shadower(self, f: Fn) -> Any:
         """Whether a variable of this name may hide the global of that name here (_e_Name)."""
         def shadowed(x: str) -> bool:
@@ -73,7 +76,8 @@ class ListEmitter(OperatorEmitter):
                 f.comp.pop(n.var)
             else:
                 f.comp[n.var] = saved
-        items = f"[{body} for {var} in h_loop(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
+        loop = "h_still" if self.still(n) else "h_loop"
+        items = f"[{body} for {var} in {loop}(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
         return items if flat else f"ev.nested({self.node(n)}, {items})"
 
     def comp_loop(self, n: A.Comp, f: Fn) -> str:
@@ -83,7 +87,7 @@ class ListEmitter(OperatorEmitter):
         the statement then reads the list from a temporary."""
         src = self.lead(n.iter, f)  # what it loops over is evaluated first: it may be one too
         it, out, at = f.temp(), f.temp(), self.node(n.iter)
-        snapshot(it, src, at, f, fresh=self.flatness.new_list(n.iter))
+        snapshot(it, src, at, f, fresh=self.flatness.new_list(n.iter), still=self.still(n))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(n)})")

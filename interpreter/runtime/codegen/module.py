@@ -99,9 +99,11 @@ class Builder(ResumeEmitter):
         f = Fn("py", True)
         f.locals |= set(params)
         f.definite |= set(params)
-        # Only procedure calls, phases and handlers go a level deeper (limits.py): a procedure without
-        # any call, `trigger` or phase in it checks the depth it would reach but need not keep it.
-        leaf = call and not any(type(x) in (A.Call, A.Trigger, A.Phase) for x in walk(body))
+        # Only procedure calls, phases and handlers go a level deeper (limits.py): a procedure that calls
+        # no procedure (built-ins only evaluate their arguments) and has no `trigger` or phase in it checks
+        # the depth it would reach but need not keep it.
+        leaf = call and not any(type(x) in (A.Trigger, A.Phase) or (type(x) is A.Call and x.func not in self.prims)
+                                for x in walk(body))
         f.depth = 2 if call and not leaf else 1
         self.block(body, f)
         args = ("ev, _call" if call else "ev") + "".join(", L_" + p for p in params)

@@ -47,18 +47,20 @@ def simple(code: str) -> bool:
     return code.isidentifier() or code.lstrip("-").isdigit()
 
 
-def snapshot(it: str, src: str, at: str, f: Fn, fresh: bool) -> None:
-    """Write `it = ` a snapshot list of `src` (what a loop goes over), as support.it makes it: a list's
-    copy (none for a `fresh` list, which nothing else holds), a zone's components, else the reference's
-    iteration (a map's keys, or the error at `at`)."""
+def snapshot(it: str, src: str, at: str, f: Fn, fresh: bool, still: bool = False) -> None:
+    """Write `it = ` a snapshot list of `src` (what a loop goes over), as support.it makes it: a list as
+    it is (lists are values that nothing changes in place), a copy of a zone's components (the zone
+    itself where the loop is `still`: nothing in it can move a component), else the reference's
+    iteration (a map's keys, or the error at `at`). `fresh`: certainly a new list."""
+    copy = "" if still else "[:]"
     zone = zone_key(src)
     if zone is not None:
-        f.w(f"{it} = st.zones[{zone}][:]")
+        f.w(f"{it} = st.zones[{zone}]{copy}")
         return
     f.w(f"{it} = {src}")
     if not fresh:
         k = f.temp()
-        f.w(f"{it} = {it}[:] if ({k} := type({it})) is list else st.zones[{it}.key][:] if {k} is Zone "
+        f.w(f"{it} = {it} if ({k} := type({it})) is list else st.zones[{it}.key]{copy} if {k} is Zone "
             f"else h_it(ev, {it}, {at})")
 
 
@@ -232,6 +234,8 @@ class OperatorEmitter:
                 code = f"({a} == {b})"  # only a string equals a string
             elif const is None or type(const) is bool:
                 code = f"({a} is {b})"
+            elif self.ints(n.left, a, f) and self.ints(n.right, b, f):
+                code = f"({a} == {b})"  # certainly numbers (never a boolean): Python's equality
             elif _int_literal(b) and (oa := operand(a, f)) is not None:
                 code = f"(type({oa[0]}) is int and {oa[1]} == {b})"
             elif _int_literal(a) and (ob := operand(b, f)) is not None:

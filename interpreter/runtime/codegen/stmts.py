@@ -124,7 +124,8 @@ class StmtEmitter(AssignEmitter):
         # h_loop inlined: a snapshot of what is looped over, its passes counted against the step budget
         it, code = f.temp(), self.lead(s.iter, f)
         snapshot(it, code, self.node(s.iter), f,
-                 fresh=code == "PLAYERS[:st.nplayers]" or self.flatness.new_list(s.iter))
+                 fresh=code == "PLAYERS[:st.nplayers]" or self.flatness.new_list(s.iter),
+                 still=self.flatness.still(s.body))
         f.w(f"st.steps += len({it})")
         f.w("if st.steps > ev.limit:")
         f.w(f"    raise h_steps(ev, {self.node(s)})")

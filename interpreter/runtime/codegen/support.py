@@ -40,7 +40,7 @@ def it(ev: Any, v: Any, n: Any) -> list:
     """What `for` and comprehensions loop over: a snapshot list."""
     t = type(v)
     if t is list:
-        return v[:]
+        return v  # a value: nothing changes it in place
     if t is Zone:
         return ev.st.zones[v.key][:]
     return list(ev.iterate(v, n))
@@ -49,12 +49,17 @@ def it(ev: Any, v: Any, n: Any) -> list:
 def loop(ev: Any, v: Any, n: Any, at: Any) -> list:
     """A snapshot to loop over, its passes counted against the step budget (at the node `at`)."""
     t = type(v)  # `it`, inlined: this is every generated loop's entry
-    items = v[:] if t is list else ev.st.zones[v.key][:] if t is Zone else list(ev.iterate(v, n))
+    items = v if t is list else ev.st.zones[v.key][:] if t is Zone else list(ev.iterate(v, n))
     st = ev.st
     st.steps += len(items)
     if st.steps > ev.limit:
         raise ev.fail(at, STEPS_MESSAGE)
     return items
+
+
+def still_loop(ev: Any, v: Any, n: Any, at: Any) -> list:
+    """`loop` for a comprehension in which nothing can move a component: a zone's own list, uncopied."""
+    return loop(ev, ev.st.zones[v.key] if type(v) is Zone else v, n, at)
 
 
 def enter(ev: Any, n: Any) -> None:
@@ -211,6 +216,22 @@ def count(ev: Any, n: Any, v: Any, fn: Callable) -> int:
     return fn(ev, [v], n, None)
 
 
+def _extreme(pick: Callable) -> Callable:
+    """`min(xs)` / `max(xs)` of a non-empty list: Python's, as the built-in's; anything else (a zone, an
+    empty list, values that do not compare) goes to the built-in."""
+    def extreme(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
+        if type(v) is list and v:
+            try:
+                return pick(v)
+            except TypeError:
+                pass
+        return fn(ev, [v], n, None)
+    return extreme
+
+
+least, most = _extreme(min), _extreme(max)
+
+
 def total(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
     """`sum(xs)` of a list: Python's sum, as the built-in's; a sum past the limit, or of values that
     are not numbers, goes to the built-in, which raises its located error."""
@@ -269,10 +290,10 @@ def scope_of(*pairs: Any) -> dict:
 QSHORT = frozenset({int, bool, type(None), Player, Comp})
 
 HELPERS = {
-    "QSHORT": QSHORT, "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
+    "QSHORT": QSHORT, "U": U, "PLAYERS": PLAYERS, "MAXI": MAX_INT, "MAXS": MAX_ITEMS, "MAXD": MAX_DEPTH, "h_loop": loop, "h_still": still_loop, "h_enter": enter, "h_neg": neg, "Comp": Comp, "Player": Player, "Zone": Zone,
     "BreakSig": BreakSig, "ContinueSig": ContinueSig, "ReturnSig": ReturnSig, "EndGameSig": EndGameSig,
     "h_steps": steps_exceeded, "h_it": it, "h_eq": same, "h_add": add, "h_sub": sub, "h_lt": lt, "h_le": le,
     "h_gt": gt, "h_ge": ge, "h_index": index, "h_aug": aug,
-    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_sum": total, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
+    "h_amount": counter_amount, "h_counter": counter_value, "h_gain": gain, "h_pay": pay, "h_count": count, "h_sum": total, "h_min": least, "h_max": most, "h_mul": mul, "h_floordiv": floordiv, "h_mod": mod, "h_in": contains, "h_first": first, "h_list": snapshot, "h_player": player_at,
     "h_repeat": repeat_count, "h_fail": fail, "h_scope": scope_of,
 }
