@@ -35,6 +35,14 @@ class StartEmitter(StmtEmitter):
     def hop(self, call: str, f: Fn) -> None:
         f.lines += ["    " * f.depth + line for line in self.hop_lines(call, "")]
 
+    def first_pass(self, body: A.Block, f: Fn) -> None:
+        """A loop's first pass, under the test just written: its body, then the loop's frame popped (the
+        body's last stretch starts the next pass itself, see resume.py)."""
+        f.depth += 1
+        self.enter_block(body, "S", f)
+        f.depth -= 1
+        f.w("_stk.pop()")
+
     def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
         """Push a frame for block `b` (a script that suspends) and run its first stretch."""
         if self._stops(b):
@@ -100,28 +108,19 @@ class StartEmitter(StmtEmitter):
             f.w("if _it:")
             f.w(f"    S[{s.var!r}] = _it[0]")
             f.w("    _L[4] = 1")
-            f.depth += 1
-            self.enter_block(s.body, "S", f)
-            f.depth -= 1
-            f.w("_stk.pop()")
+            self.first_pass(s.body, f)
         elif t is A.While:
             f.w(f"_stk.append([{WHILE}, {n}, S])")
             f.w(f"if {self.expr(s.test, f)}:")  # the machine's first pass of the WHILE frame
             self.step(f, n, "    ")
-            f.depth += 1
-            self.enter_block(s.body, "S", f)
-            f.depth -= 1
-            f.w("_stk.pop()")
+            self.first_pass(s.body, f)
         elif t is A.Repeat:
             f.w(f"_L = [{REPEAT}, {n}, S, h_repeat(ev, {self.node(s.count)}, {self.expr(s.count, f)})]")
             f.w("_stk.append(_L)")
             f.w("if _L[3] > 0:")  # the machine's first pass of the REPEAT frame
             self.step(f, n, "    ")
             f.w("    _L[3] -= 1")
-            f.depth += 1
-            self.enter_block(s.body, "S", f)
-            f.depth -= 1
-            f.w("_stk.pop()")
+            self.first_pass(s.body, f)
         elif t is A.Phase:
             f.w(f"st.phase = {s.name!r}")
             self.enter_block(self.rs.phases[s.name], "{}", f)
