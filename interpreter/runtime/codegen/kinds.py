@@ -14,16 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.language.builtins import SIGNATURES
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_INT
 
-# Built-ins whose result is never a list or a map, whatever their arguments (queries.py, builtins.py):
-# numbers, booleans, strings, a player, a zone or none. `first`, `min` and `max` are flat only of a list of
-# flat items (below).
-_FLAT_CALLS = frozenset({"count", "sum", "any", "all", "player", "index_of", "abs", "text", "left_of", "right_of",
-                         "owner", "zone_of"})
+# Built-ins whose result is never a list or a map, whatever their arguments: those whose signature (the
+# one the checker reads) returns a number, a boolean, a string, a player, a component, a zone or none.
+# `first`, `min` and `max` return `any`: flat only of a list of flat items (below).
+_FLAT_CALLS = frozenset(name for name, sig in SIGNATURES.items()
+                        if sig.returns in ("num", "bool", "str", "player", "comp", "zone", "none"))
 _SCALARS = (int, str, bool, type(None))
 # Built-ins whose result is made of the items of their first argument (queries.py), or of a map's keys.
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
