@@ -30,6 +30,10 @@ _SCALARS = (int, str, bool, type(None))
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
 # Built-ins that always make a new list (queries.py).
 _NEW_LISTS = _SUBLISTS | {"between"}
+# Built-ins whose list holds only numbers, players or components (queries.py, actions.py).
+_FLAT_ITEMS = frozenset({"between", "turn_order", "others", "components", "draw"})
+# Built-ins that return an item of their first argument (or none).
+_AN_ITEM = frozenset({"first", "last", "random_pick"})
 _MOVERS = (A.Trigger, A.Phase, A.Choose, A.Simultaneous)
 
 
@@ -40,6 +44,15 @@ class Flatness:
         self.rs = rs
         self._attrs: dict[str, bool] = {}
         self._procs: dict[str, bool] = {}
+        self._items_procs: dict[str, bool] = {}
+        # Variables flat (and whose items are flat) wherever they are read (`variables`); empty until then
+        self.flat_names: frozenset[str] = frozenset()
+        self.items_names: frozenset[str] = frozenset()
+
+    def forget(self) -> None:
+        """Drop what was worked out of procedures (flatvars.py changes what variables are known)."""
+        self._procs.clear()
+        self._items_procs.clear()
 
     def attr(self, name: str) -> bool:
         """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
@@ -63,7 +76,7 @@ class Flatness:
         if t is A.Const:
             return type(n.value) in _SCALARS
         if t is A.Name:
-            if n.name in flat_vars:
+            if n.name in flat_vars or n.name in self.flat_names:
                 return True
             if shadowed(n.name):
                 return False
@@ -86,7 +99,7 @@ class Flatness:
         if t is A.Call and n.func not in self.rs.procedures:
             if n.func in _FLAT_CALLS:
                 return True
-            if n.func == "first" and len(n.args) == 1:  # an item of the list, zone or map, or none
+            if n.func in _AN_ITEM and len(n.args) == 1:  # an item of the list, zone or map, or none
                 return self.items_flat(n.args[0], flat_vars, shadowed)
             if n.func in ("min", "max") and n.args:  # an item of the list, zone or map, or the default
                 return (self.items_flat(n.args[0], flat_vars, shadowed)
@@ -96,10 +109,17 @@ class Flatness:
     def returns_flat(self, name: str) -> bool:
         """Whether the procedure `name` only ever returns flat values: every `return` in it returns a
         flat value or none (as does the end of its body), its parameters and local variables being
-        unknown (a recursive call, while this is worked out, is not known flat)."""
-        got = self._procs.get(name)
+        unknown unless flatvars.py knows them (a recursive call, while this is worked out, is not)."""
+        return self._returns(name, self._procs, self.flat)
+
+    def returns_items(self, name: str) -> bool:
+        """Whether the procedure `name` only ever returns flat values or lists of flat items."""
+        return self._returns(name, self._items_procs, self.items_flat)
+
+    def _returns(self, name: str, cache: dict[str, bool], test: Any) -> bool:
+        got = cache.get(name)
         if got is None:
-            self._procs[name] = False
+            cache[name] = False
             proc = self.rs.procedures[name]
             names, values = set(proc.params), []
             for x in walk(proc.body):
@@ -111,7 +131,7 @@ class Flatness:
                     names.add(var)
                 if t is A.Return and x.value is not None:
                     values.append(x.value)
-            got = self._procs[name] = all(self.flat(v, set(), lambda x: x in names) for v in values)
+            got = cache[name] = all(test(v, set(), lambda x: x in names) for v in values)
         return got
 
     def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
@@ -122,7 +142,12 @@ class Flatness:
         t = type(n)
         if t is A.ListLit:
             return all(self.flat(x, flat_vars, shadowed) for x in n.items)
+        if t is A.Name and n.name in self.items_names:
+            return True
         if t is A.Name and n.name not in flat_vars and not shadowed(n.name):
+            rs = self.rs  # the players of the game (values.global_value's order)
+            if n.name == "players" and n.name not in rs.constants and n.name not in rs.game_counters:
+                return True
             v = self.rs.constants.get(n.name)  # a constant list (the reader's first global)
             return type(v) is list and all(type(x) in _SCALARS for x in v)
         if t is A.Comp:
@@ -130,6 +155,10 @@ class Flatness:
             if self.items_flat(n.iter, flat_vars, shadowed):
                 inner.add(n.var)
             return self.flat(n.expr, inner, lambda x: x == n.var or shadowed(x))
+        if t is A.Call and n.func in _FLAT_ITEMS and n.func not in self.rs.procedures:
+            return True
+        if t is A.Call and n.func in self.rs.procedures and n.func not in REGISTRY:
+            return self.returns_items(n.func)
         if t is A.Call and n.func in _SUBLISTS and n.args and n.func not in self.rs.procedures:
             # the items of its first argument; `flatten`: the items of each of them, and those of a
             # flat one are a zone's components

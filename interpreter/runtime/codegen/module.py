@@ -22,6 +22,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
+from meeple.runtime.codegen.flatvars import flat_variables
 from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.operators import Fn, snapshot
@@ -43,6 +44,7 @@ class Builder(ResumeEmitter):
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
         self.flow = Definite(rs).at
         self.flatness = Flatness(rs)
+        flat_variables(self.flatness, rs, self.nodes)
         self.full_tables: dict[str, bool] = {}
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []

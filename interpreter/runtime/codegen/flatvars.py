@@ -1,0 +1,107 @@
+"""Variables whose values are flat (never a list or a map), or lists of flat items, wherever they are read.
+
+kinds.py knows what an expression evaluates to from the expression alone; a variable is unknown there,
+since any script may bind any value to it. This module looks at every binding of every name in the whole
+ruleset at once: an assignment, a `+=`, a loop, a comprehension or an option binding its variable, an
+entry set (`xs[i] = v`), a call of a procedure binding its parameters (a procedure is only ever called
+from the ruleset's scripts: scenarios and `Game.evaluate` run the reference evaluator). A name is *flat* if every value any of them binds to it is flat, and if the
+global that a read of it falls back to before it is bound is flat too (or there is none: the read fails).
+It holds *flat items* if every value bound to it is flat or a list of flat items, and setting an entry
+stores a flat value. Handlers bind `self` to a component and `owner` to a player or none: flat values.
+
+Both are greatest fixpoints: every candidate is assumed to hold, and a name is dropped as soon as one of
+its bindings is not known to bind such a value under what is still assumed. What is left is sound by
+induction over a game: each binding binds such a value while every name in the set holds one.
+The other scopes the Game API makes bind `p` to a player (scores, the greedy heuristic) and `self`,
+`owner` (statuses): flat values too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.runtime.codegen.kinds import _SCALARS, Flatness
+from meeple.runtime.library import REGISTRY
+
+
+def flat_variables(fl: Flatness, rs: Ruleset, nodes: list[Any]) -> None:
+    """Work out `fl.flat_names` and `fl.items_names` from every node of every script (`nodes`)."""
+    binds: dict[str, list[tuple[str, Any]]] = {}
+    left_out: set[str] = set()
+    procs = rs.procedures
+    for n in nodes:
+        t = type(n)
+        if t is A.Call and n.func in procs and n.func not in REGISTRY:  # built-ins come first (Evaluator.call)
+            params = procs[n.func].params
+            if len(params) == len(n.args):  # else the call fails
+                for x, a in zip(params, n.args):
+                    binds.setdefault(x, []).append(("set", a))
+        elif t in (A.Assign, A.AugAssign):
+            how = "set" if t is A.Assign else "add"
+            target = n.target
+            if type(target) is A.Name:
+                binds.setdefault(target.name, []).append((how, n.value))
+            elif type(target) is A.Index:
+                root: Any = target.obj
+                if type(root) is A.Name:  # a copy of the list or map with the entry set (values.py)
+                    binds.setdefault(root.name, []).append(("entry", n.value))
+                else:
+                    while type(root) is A.Index:
+                        root = root.obj
+                    if type(root) is A.Name:  # an entry of an entry: it holds lists or maps
+                        left_out.add(root.name)
+        elif t in (A.For, A.OptionFor, A.Comp):
+            binds.setdefault(n.var, []).append(("item", n.iter))
+        elif t is A.Simultaneous:
+            binds.setdefault(n.var, []).append(("item", n.players))
+    bound = set(binds) | left_out
+
+    def shadowed(x: str) -> bool:
+        return x in bound
+
+    # Both at once: whether a name is flat may rest on a list's items being flat, and the other way round.
+    fl.flat_names = frozenset(x for x in binds if x not in left_out and _global_flat(rs, x))
+    fl.items_names = frozenset(x for x in binds if x not in left_out and _global_items(rs, x))
+    while True:
+        fl.forget()  # what procedures return was worked out under the names assumed so far
+        flat = frozenset(x for x in fl.flat_names if all(_binds_flat(fl, how, v, shadowed) for how, v in binds[x]))
+        items = frozenset(x for x in fl.items_names
+                          if all(_binds_items(fl, how, v, shadowed) for how, v in binds[x]))
+        if flat == fl.flat_names and items == fl.items_names:
+            break
+        fl.flat_names, fl.items_names = flat, items
+    fl.forget()
+
+def _binds_flat(fl: Flatness, how: str, v: Any, shadowed: Any) -> bool:
+    if how == "item":
+        return fl.items_flat(v, set(), shadowed)
+    if how == "entry":
+        return True  # sets an entry of a list or map (no flat value), or fails
+    return fl.flat(v, set(), shadowed)  # `x = v`; `x += v` of a flat x: numbers or strings, or an error
+
+
+def _binds_items(fl: Flatness, how: str, v: Any, shadowed: Any) -> bool:
+    if how == "item":  # an item of a list of flat items is flat: its own items (a zone's) are too
+        return fl.items_flat(v, set(), shadowed)
+    if how == "entry":
+        return fl.flat(v, set(), shadowed)
+    if how == "add":  # a list joined with a list of flat items, or one flat item appended; or arithmetic
+        return fl.flat(v, set(), shadowed) or fl.items_flat(v, set(), shadowed)
+    return fl.items_flat(v, set(), shadowed)
+
+
+def _global_flat(rs: Ruleset, x: str) -> bool:
+    """The global a read of `x` falls back to is flat, or there is none (the read fails): values.global_value."""
+    if x in rs.constants:
+        return type(rs.constants[x]) in _SCALARS
+    return x not in rs.game_counters and x != "players"
+
+
+def _global_items(rs: Ruleset, x: str) -> bool:
+    """The global a read of `x` falls back to is flat, a list of flat items, or there is none."""
+    if x in rs.constants:
+        v = rs.constants[x]
+        return type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
+    return x not in rs.game_counters
