@@ -28,6 +28,11 @@ EDGES = {
     "items of the list a procedure returns": "for x in picks():\n            r += x.value",
     "the players, their items flat": "r = count([[p] for p in players])",
     "turn order and others": "r = count([p for p in turn_order(player(1))] + [p for p in others(player(0))])",
+    "a counter of flat items joined with a new list": "t = first(pool)\n        t.tally = t.tally + [t, 2]\n        r = count(t.tally)",
+    "a counter of flat items joined past the size limit": "t = first(pool)\n        t.tally = between(1, 1000000)\n        t.tally = t.tally + [t]",
+    "a number counter joined with a list": "t = first(pool)\n        t.level = t.level + [1]",
+    "a counter that holds lists, nested too deep": "t = first(pool)\n        repeat 70:\n            t.bag = [t.bag]",
+    "a player counter appended to": "player(0).seen += player(1)\n        player(0).seen += first(pool)\n        r = count(player(0).seen)",
 }
 
 HEAD = """\
@@ -36,10 +41,12 @@ name: Flat variables
 players: {min: 2, max: 2}
 counters:
   game: {r: 0, stash: [[1]]}
+  player: {seen: []}
 zones:
   game: {pool: {}}
 components:
   token:
+    counters: {tally: [], bag: [], level: 0}
     items:
       - id: a
         name: A
@@ -86,7 +93,8 @@ def edges(tmp_path_factory):
     return _ruleset(tmp_path_factory.mktemp("flatvars"))
 
 
-FAILING = {"appended past the size limit", "a parameter given a list, nested too deep",
+FAILING = {"appended past the size limit", "a counter of flat items joined past the size limit",
+           "a number counter joined with a list", "a counter that holds lists, nested too deep", "a parameter given a list, nested too deep",
            "a variable that is a list elsewhere, nested too deep", "an entry set to a list, nested too deep"}
 
 
@@ -114,3 +122,7 @@ def test_only_names_every_binding_keeps_flat_are_known(edges):
     # list, an entry of an entry, a name whose global is a counter: nothing is known
     for name in ("w", "ys", "v", "es", "gs", "stash"):
         assert name not in fl.flat_names and name not in fl.items_names, name
+    # counters: by their initial values and every assignment to `x.name`
+    # (level starts a number, but an option stores a list in it)
+    assert {"tally", "seen", "level"} <= fl.items_attrs
+    assert "bag" not in fl.items_attrs and not {"tally", "seen", "bag", "level"} & fl.flat_attrs

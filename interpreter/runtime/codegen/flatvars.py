@@ -27,8 +27,11 @@ from meeple.runtime.library import REGISTRY
 
 
 def flat_variables(fl: Flatness, rs: Ruleset, nodes: list[Any]) -> None:
-    """Work out `fl.flat_names` and `fl.items_names` from every node of every script (`nodes`)."""
-    binds: dict[str, list[tuple[str, Any]]] = {}
+    """Work out `fl.flat_names`, `fl.items_names` (variables and game counters) and `fl.flat_attrs`,
+    `fl.items_attrs` (counters of players and components) from every node of every script (`nodes`)."""
+    # handlers bind `self` and `owner` (a component, a player or none); game counters start flat or not
+    binds: dict[str, list[tuple[str, Any]]] = {x: [] for x in ("self", "owner", *rs.game_counters)}
+    attrs: dict[str, list[tuple[str, Any]]] = {x: [] for x in _counter_names(rs)}
     left_out: set[str] = set()
     procs = rs.procedures
     for n in nodes:
@@ -41,38 +44,58 @@ def flat_variables(fl: Flatness, rs: Ruleset, nodes: list[Any]) -> None:
         elif t in (A.Assign, A.AugAssign):
             how = "set" if t is A.Assign else "add"
             target = n.target
-            if type(target) is A.Name:
+            if type(target) is A.Name:  # a variable, or the game counter of that name (Evaluator.assign)
                 binds.setdefault(target.name, []).append((how, n.value))
+            elif type(target) is A.Attr:  # a counter of a player or a component (or an error)
+                attrs.setdefault(target.name, []).append((how, n.value))
             elif type(target) is A.Index:
                 root: Any = target.obj
-                if type(root) is A.Name:  # a copy of the list or map with the entry set (values.py)
-                    binds.setdefault(root.name, []).append(("entry", n.value))
+                if type(root) in (A.Name, A.Attr):  # a copy of the list or map with the entry set (values.py)
+                    (binds if type(root) is A.Name else attrs).setdefault(root.name, []).append(("entry", n.value))
                 else:
                     while type(root) is A.Index:
                         root = root.obj
-                    if type(root) is A.Name:  # an entry of an entry: it holds lists or maps
-                        left_out.add(root.name)
+                    if type(root) in (A.Name, A.Attr):  # an entry of an entry: it holds lists or maps
+                        left_out.add(root.name if type(root) is A.Name else "." + root.name)
         elif t in (A.For, A.OptionFor, A.Comp):
             binds.setdefault(n.var, []).append(("item", n.iter))
         elif t is A.Simultaneous:
             binds.setdefault(n.var, []).append(("item", n.players))
-    bound = set(binds) | left_out
+    bound = set(binds) - set(rs.game_counters) | left_out
 
     def shadowed(x: str) -> bool:
         return x in bound
 
-    # Both at once: whether a name is flat may rest on a list's items being flat, and the other way round.
+    # All at once: whether a name is flat may rest on a list's items being flat, and the other way round.
     fl.flat_names = frozenset(x for x in binds if x not in left_out and _global_flat(rs, x))
     fl.items_names = frozenset(x for x in binds if x not in left_out and _global_items(rs, x))
+    fl.flat_attrs = frozenset(x for x in attrs if "." + x not in left_out and _initial_flat(rs, x, False))
+    fl.items_attrs = frozenset(x for x in attrs if "." + x not in left_out and _initial_flat(rs, x, True))
     while True:
         fl.forget()  # what procedures return was worked out under the names assumed so far
-        flat = frozenset(x for x in fl.flat_names if all(_binds_flat(fl, how, v, shadowed) for how, v in binds[x]))
-        items = frozenset(x for x in fl.items_names
-                          if all(_binds_items(fl, how, v, shadowed) for how, v in binds[x]))
-        if flat == fl.flat_names and items == fl.items_names:
+        now = (_keep(fl, fl.flat_names, binds, _binds_flat, shadowed), _keep(fl, fl.items_names, binds, _binds_items, shadowed),
+               _keep(fl, fl.flat_attrs, attrs, _binds_flat, shadowed), _keep(fl, fl.items_attrs, attrs, _binds_items, shadowed))
+        if now == (fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs):
             break
-        fl.flat_names, fl.items_names = flat, items
+        fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs = now
     fl.forget()
+
+
+def _keep(fl: Flatness, names: frozenset[str], binds: dict, test: Any, shadowed: Any) -> frozenset[str]:
+    return frozenset(x for x in names if all(test(fl, how, v, shadowed) for how, v in binds[x]))
+
+
+def _counter_names(rs: Ruleset) -> set[str]:
+    return set(rs.player_counters) | {x for k in rs.kinds.values() for x in k.counters}
+
+
+def _initial_flat(rs: Ruleset, name: str, items: bool) -> bool:
+    """Every counter called `name` (of the players, of any kind) starts flat (or a list of flat items)."""
+    decls = [rs.player_counters[name]] if name in rs.player_counters else []
+    decls += [k.counters[name] for k in rs.kinds.values() if name in k.counters]
+    return all(type(d.initial) in _SCALARS or (items and type(d.initial) is list
+                                               and all(type(y) in _SCALARS for y in d.initial)) for d in decls)
+
 
 def _binds_flat(fl: Flatness, how: str, v: Any, shadowed: Any) -> bool:
     if how == "item":
@@ -93,15 +116,16 @@ def _binds_items(fl: Flatness, how: str, v: Any, shadowed: Any) -> bool:
 
 
 def _global_flat(rs: Ruleset, x: str) -> bool:
-    """The global a read of `x` falls back to is flat, or there is none (the read fails): values.global_value."""
+    """The global a read of `x` falls back to is flat, or there is none (the read fails): values.global_value
+    (a game counter: its initial value; what scripts store in it are bindings of its name)."""
     if x in rs.constants:
         return type(rs.constants[x]) in _SCALARS
-    return x not in rs.game_counters and x != "players"
+    if x in rs.game_counters:
+        return type(rs.game_counters[x].initial) in _SCALARS
+    return x != "players"
 
 
 def _global_items(rs: Ruleset, x: str) -> bool:
     """The global a read of `x` falls back to is flat, a list of flat items, or there is none."""
-    if x in rs.constants:
-        v = rs.constants[x]
-        return type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
-    return x not in rs.game_counters
+    v = rs.constants[x] if x in rs.constants else rs.game_counters[x].initial if x in rs.game_counters else None
+    return type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))

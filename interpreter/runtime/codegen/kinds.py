@@ -48,6 +48,8 @@ class Flatness:
         # Variables flat (and whose items are flat) wherever they are read (`variables`); empty until then
         self.flat_names: frozenset[str] = frozenset()
         self.items_names: frozenset[str] = frozenset()
+        self.flat_attrs: frozenset[str] = frozenset()  # ... and counters of players and components
+        self.items_attrs: frozenset[str] = frozenset()
 
     def forget(self) -> None:
         """Drop what was worked out of procedures (flatvars.py changes what variables are known)."""
@@ -56,15 +58,23 @@ class Flatness:
 
     def attr(self, name: str) -> bool:
         """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
-        (an assignment may store any value in a counter)."""
+        that may hold one (flatvars.py: from its initial values and every assignment to `x.name`)."""
         got = self._attrs.get(name)
         if got is None:
-            rs = self.rs
-            got = (name not in rs.player_counters
-                   and not any(name in k.counters for k in rs.kinds.values())
-                   and not any(type(c.attrs.get(name)) in (list, dict) for c in rs.components))
-            self._attrs[name] = got
-        return got
+            got = self._attrs[name] = not any(type(c.attrs.get(name)) in (list, dict) for c in self.rs.components)
+        return got and (name in self.flat_attrs or not self._counter(name))
+
+    def attr_items(self, name: str) -> bool:
+        """Every item of `x.name` is flat: a printed value is flat or a list of flat values, and a counter
+        of that name is known to hold such (flatvars.py); a slot is a zone."""
+        if self._counter(name) and name not in self.items_attrs:
+            return False
+        return all(type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
+                   for v in (c.attrs.get(name) for c in self.rs.components))
+
+    def _counter(self, name: str) -> bool:
+        rs = self.rs
+        return name in rs.player_counters or any(name in k.counters for k in rs.kinds.values())
 
     def flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
         """Whether `n` never evaluates to a list or a map. `flat_vars`: comprehension variables known to
@@ -144,6 +154,8 @@ class Flatness:
             return all(self.flat(x, flat_vars, shadowed) for x in n.items)
         if t is A.Name and n.name in self.items_names:
             return True
+        if t is A.Attr:
+            return self.attr_items(n.name)
         if t is A.Name and n.name not in flat_vars and not shadowed(n.name):
             rs = self.rs  # the players of the game (values.global_value's order)
             if n.name == "players" and n.name not in rs.constants and n.name not in rs.game_counters:

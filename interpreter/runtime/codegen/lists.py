@@ -26,6 +26,15 @@ class ListEmitter(OperatorEmitter):
             if ops is not None:
                 return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.concat({self.node(n)}, {ops[1]}, []))"
             return f"ev.concat({self.node(n)}, {a}, {b})"
+        if (n.op == "+" and self.flatness.new_list(n.right) and self.items_flat(n.left, f)
+                and self.items_flat(n.right, f) and not f.in_iter):
+            # A list of flat items (a variable, a counter: kinds.py, flatvars.py) joined with a new list
+            # of flat items: only the size can fail. Anything but a list on the left goes to h_add.
+            a, b = self.expr(n.left, f), self.expr(n.right, f)
+            oa, ob = operand(a, f), operand(b, f)
+            if oa is not None and ob is not None:
+                return (f"({oa[1]} + {ob[1]} if (type({oa[0]}) is list) & (len({ob[0]}) <= MAXS) "
+                        f"and len({oa[1]}) + len({ob[1]}) <= MAXS else h_add(ev, {self.node(n)}, {oa[1]}, {ob[1]}))")
         return OperatorEmitter._e_BinOp(self, n, f)
 
     def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
