@@ -63,6 +63,12 @@ EDGES = {
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
     "first of an empty comprehension": "r = first([c for c in pool if c.value > huge]) == none",
+    "a comprehension after operands that change the game": "r = note(1) + sum([note(x) for x in xs]) + note(2)",
+    "a comprehension after a failing operand": "r = vals[9] + count([note(x) for x in xs])",
+    "a comprehension after an operand, failing in it": "r = note(5) + count([x for x in xs if x > vals[1]])",
+    "a comprehension among the items of a list": "ys = [note(1), [note(x) for x in xs], note(3)]\n        r = r + count(ys)",
+    "a comprehension as a later argument": "r = r + index_of([note(7), note(8)], first([note(x) for x in xs if x > 1]))",
+    "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
 }
 
 HEAD = """\
@@ -130,7 +136,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number",
            "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
            "a comprehension over a number", "a comprehension first, failing in its test",
-           "a comprehension in a comprehension failing"}
+           "a comprehension in a comprehension failing", "a comprehension after a failing operand",
+           "a comprehension after an operand, failing in it"}
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

@@ -20,7 +20,7 @@ class ListEmitter(OperatorEmitter):
         if n.op == "+" and self.flatness.new_list(n.left) and self.flatness.new_list(n.right):
             # Two lists: support.add's list case. Lists of flat items join into one of flat items,
             # which only the size limit can refuse (values.concat).
-            a, b = self.expr(n.left, f), self.expr(n.right, f)
+            a, b = self.operands((n.left, n.right), f)
             flat = self.items_flat(n.left, f) and self.items_flat(n.right, f)
             ops = operand(f"{a} + {b}", f) if flat else None
             if ops is not None:
@@ -30,7 +30,7 @@ class ListEmitter(OperatorEmitter):
                 and self.items_flat(n.right, f) and not f.in_iter):
             # A list of flat items (a variable, a counter: kinds.py, flatvars.py) joined with a new list
             # of flat items: only the size can fail. Anything but a list on the left goes to h_add.
-            a, b = self.expr(n.left, f), self.expr(n.right, f)
+            a, b = self.operands((n.left, n.right), f)
             oa, ob = operand(a, f), operand(b, f)
             if oa is not None and ob is not None:
                 return (f"({oa[1]} + {ob[1]} if (type({oa[0]}) is list) & (len({ob[0]}) <= MAXS) "
@@ -38,7 +38,7 @@ class ListEmitter(OperatorEmitter):
         return OperatorEmitter._e_BinOp(self, n, f)
 
     def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
-        items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
+        items = "[" + ", ".join(self.operands(n.items, f)) + "]"
         if all(self.is_flat(x, f) for x in n.items):
             return items  # nothing inside can be a list or a map: within the limits by construction
         return f"ev.nested({self.node(n)}, {items})"
