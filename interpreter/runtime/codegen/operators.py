@@ -154,7 +154,8 @@ class OperatorEmitter:
         before it are evaluated first, into temporaries written before the statement (the same order:
         nothing else runs in between), so that the comprehension is first in what is left and runs as a
         loop too (lists.py)."""
-        lead, out = f.lead, []
+        lead = f.lead
+        out: list[str] = []
         for i, x in enumerate(nodes):
             if i and lead and not f.in_iter and any(_holds_comp(y) for y in nodes[i:]):
                 out = [c if simple(c) else self.spill(c, f) for c in out]
