@@ -95,11 +95,19 @@ def _flatten(ev, a, n, s):
     return out
 
 
+_ONE_TYPE = (str, int, Comp, Player)
+
+
 @primitive("distinct")
 def _distinct(ev, a, n, s):
     # A set finds repeats in linear time; lists and maps cannot be in a set, so they are compared one by one.
+    xs = _items(ev, a[0], n)
+    if xs:
+        t = type(xs[0])
+        if t in _ONE_TYPE and all(type(x) is t for x in xs):  # one type: `==` is Python's, and so are repeats
+            return list(dict.fromkeys(xs))
     out, seen, unhashable = [], set(), []
-    for x in _items(ev, a[0], n):
+    for x in xs:
         if type(x) is list or type(x) is dict:
             if x not in unhashable:
                 ev.spend(len(unhashable), n)
