@@ -188,7 +188,10 @@ class Flatness:
         t = type(n)
         if t is A.Num:
             return type(n.value) is int
-        if t is A.Name:  # a constant number (the reader folds it into a literal)
+        if t is A.Name:  # a constant number (the reader folds it into a literal), or the player count
+            rs = self.rs
+            if n.name == "nplayers" and not shadowed(n.name) and n.name not in rs.constants:
+                return n.name not in rs.game_counters and n.name not in rs.game_zones
             v = self.rs.constants.get(n.name)
             return not shadowed(n.name) and type(v) is int and -MAX_INT <= v <= MAX_INT
         if t is A.Call:  # `index_of`: an index into a list or -1
