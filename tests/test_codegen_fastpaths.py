@@ -68,6 +68,10 @@ EDGES = {
     "a comprehension after an operand, failing in it": "r = note(5) + count([x for x in xs if x > vals[1]])",
     "a comprehension among the items of a list": "ys = [note(1), [note(x) for x in xs], note(3)]\n        r = r + count(ys)",
     "a comprehension as a later argument": "r = r + index_of([note(7), note(8)], first([note(x) for x in xs if x > 1]))",
+    "strings in lists": "r = count([w for w in words if w in [\"a\", \"c\"]]) * 10 + count([w for w in words if not (w in [\"b\"])])",
+    "numbers, players and booleans in lists": "r = count([x for x in [vals[2] in [0, 1], vals[3] in [1], 1 in [vals[3], 1], vals[2] in [0, vals[2]], 2 in xs, 9 in xs, vals[1] in [3]] if x])",
+    "membership in a zone, a string, a list of lists": "r = count([x for x in [first(pool) in pool, \"b\" in \"abc\", [1] in [[1], 2], [2] in [[1]], none in [none]] if x])",
+    "membership in a number": "r = 1 in vals[0]",
     "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
 }
 
@@ -137,7 +141,7 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
            "a comprehension over a number", "a comprehension first, failing in its test",
            "a comprehension in a comprehension failing", "a comprehension after a failing operand",
-           "a comprehension after an operand, failing in it"}
+           "a comprehension after an operand, failing in it", "membership in a number"}
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

@@ -287,5 +287,14 @@ class OperatorEmitter:
             return helper
         if op in ("in", "not in"):
             code = f"h_in(ev, {self.node(n)}, {a}, {b})"
+            oa, ob = operand(a, f), operand(b, f)
+            if oa is not None and ob is not None:
+                # support.contains inlined for a list: a string is in it as Python finds it (only a string
+                # equals a string), and what Python does not find in it is not in it (`==` is stricter
+                # than Python's); the rest (an equal item of another type, a zone, an error) goes to h_in
+                tb = f.temp()
+                code = (f"({oa[1]} in {ob[1]} if (type({oa[0]}) is str) & (({tb} := type({ob[0]})) is list) "
+                        f"else False if {tb} is list and {oa[1]} not in {ob[1]} "
+                        f"else h_in(ev, {self.node(n)}, {oa[1]}, {ob[1]}))")
             return code if op == "in" else f"(not {code})"
         return f"ev.compare({self.node(n)}, {a}, {b})"
