@@ -72,6 +72,13 @@ EDGES = {
     "numbers, players and booleans in lists": "r = count([x for x in [vals[2] in [0, 1], vals[3] in [1], 1 in [vals[3], 1], vals[2] in [0, vals[2]], 2 in xs, 9 in xs, vals[1] in [3]] if x])",
     "membership in a zone, a string, a list of lists": "r = count([x for x in [first(pool) in pool, \"b\" in \"abc\", [1] in [[1], 2], [2] in [[1]], none in [none]] if x])",
     "membership in a number": "r = 1 in vals[0]",
+    "a comprehension test of two parts": "r = count([x for x in xs if x > 1 and count([note(y) for y in xs if y < x]) > 0])",
+    "a comprehension test failing in its second part": "r = count([x for x in xs if x > 2 and vals[1] > x])",
+    "a comprehension test of or and and": "r = count([x for x in xs if x == 1 or x > 2 and note(x) > 0])",
+    "a comprehension test of ands in ands": "r = count([x for x in xs if (x > 1 and note(x) > 1) and (note(x * 3) > 0 and x < 3)])",
+    "an option test of two parts": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 1 and count([note(y) for y in xs if y < x]) > 1:\n                r = x",
+    "an option test failing in its second part": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 2 and vals[1] > x:\n                r = x",
+    "an option test of or and and": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x == 1 or x > 2 and note(x) > 0:\n                r = x\n            option \"none\" when r > 99 and note(1) > 0:\n                r = 0",
     "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
 }
 
@@ -141,7 +148,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
            "a comprehension over a number", "a comprehension first, failing in its test",
            "a comprehension in a comprehension failing", "a comprehension after a failing operand",
-           "a comprehension after an operand, failing in it", "membership in a number"}
+           "a comprehension after an operand, failing in it", "membership in a number",
+           "a comprehension test failing in its second part", "an option test failing in its second part"}
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

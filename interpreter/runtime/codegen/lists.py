@@ -89,6 +89,17 @@ class ListEmitter(OperatorEmitter):
         items = f"[{body} for {var} in {loop}(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
         return items if flat else f"ev.nested({self.node(n)}, {items})"
 
+    def test_open(self, n: Any, f: Fn) -> None:
+        """`if <n>:` with no `else`, the block under it left open (f.depth). A test `a and b` is `if a:`
+        then `if b:` under it: the same truth and short circuit, and `b` is first in its own statement,
+        so that a comprehension in it runs as a loop (`when c in held and not any(...)`)."""
+        if type(n) is A.BoolOp and n.op == "and":
+            self.test_open(n.left, f)
+            self.test_open(n.right, f)
+            return
+        f.w(f"if {self.lead(n, f)}:")
+        f.depth += 1
+
     def comp_loop(self, n: A.Comp, f: Fn) -> str:
         """A comprehension that is the first thing its statement evaluates, as statements written before
         it: a Python loop, without the comprehension's function and support.loop's call (Python 3.11
@@ -114,8 +125,7 @@ class ListEmitter(OperatorEmitter):
             # The test, then the item, each the first thing of its own statement in the loop: a
             # comprehension first in either runs as a loop too, at its place.
             if n.cond is not None:
-                f.w(f"if {self.lead(n.cond, f)}:")
-                f.depth += 1
+                self.test_open(n.cond, f)
             f.w(f"{out}.append({self.lead(n.expr, f)})")
             flat = self.is_flat(n.expr, f)
         finally:

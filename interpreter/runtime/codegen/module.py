@@ -142,8 +142,7 @@ class Builder(ResumeEmitter):
             vals.append(var)
             f.depth += 1
         if clause.guard is not None:
-            f.w(f"if {self.lead(clause.guard, f)}:")
-            f.depth += 1
+            self.test_open(clause.guard, f)
         f.w(f"out.append({row.replace('VALS', '[' + ', '.join(vals) + ']')})")
         f.depth = depth
         for fo in clause.fors:
