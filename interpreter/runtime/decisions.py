@@ -249,6 +249,15 @@ def resolve(ev: Evaluator) -> tuple | None:
     return None
 
 
+def start_added_option(ev: Evaluator, f: list, opt: list) -> None:
+    """A chosen option that a component adds (`options ... from`), its CHOOSE frame `f` already popped
+    (a generated resolver, codegen/resume.py): its body pushed as `resolve` pushes it, for the machine."""
+    clause, scope = option_scope(ev, f, opt, -1)
+    _count(ev, clause)
+    ev.st.stack.append([CALL, None, None])
+    ev.st.stack.append([BLOCK, clause.body, scope, 0])
+
+
 def _count(ev: Evaluator, clause: A.Option) -> None:
     cov = ev.st.coverage
     if cov is not None:
