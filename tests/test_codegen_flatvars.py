@@ -126,3 +126,30 @@ def test_only_names_every_binding_keeps_flat_are_known(edges):
     # (level starts a number, but an option stores a list in it)
     assert {"tally", "seen", "level"} <= fl.items_attrs
     assert "bag" not in fl.items_attrs and not {"tally", "seen", "bag", "level"} & fl.flat_attrs
+
+
+def _outside(game, text):
+    """Run a script from outside the ruleset on the game, as a scenario's `setup` does."""
+    from meeple.language.parser import parse_script, plain_origin
+    block = parse_script(text, plain_origin("<scenario>"))
+    return outcome(lambda: game._rules(game._ev.exec_block, block, {}))
+
+
+@pytest.mark.parametrize("text, refused", [
+    ("p1.coins = 5", False),                # a number, as the ruleset stores
+    ("p1.coins = [1]", True),               # coins is only ever a number in the ruleset's scripts
+    ("first(row).queue = [p1, p1]", False),  # a list of players, as the ruleset stores
+    ("first(row).queue = [[1]]", True),     # a list of lists in a counter of flat items
+    ("c = first(row)\nc.queue = [p1]\nc.queue[0] = [1]", True),  # an entry of it set to a list
+    ("round = [1]", True),                  # a game counter the ruleset keeps a number
+    ("x = [[1]]", False),                   # the script's own variable: no script of the ruleset reads it
+    ("round = 2\nround = [2]", True),       # ... but a game counter's name is the counter
+])
+def test_a_script_from_outside_the_ruleset_cannot_break_what_generated_code_assumes(text, refused):
+    rs = load_ruleset("speicherstadt")
+    for cls in (GeneratedGame, ReferenceGame):
+        g = cls.new(rs, 2, 1)
+        got = _outside(g, text.replace("p1", "player(0)"))
+        assert got[0] == ("error" if refused and cls is GeneratedGame else "ok"), (cls, got)
+        if got[0] == "error":
+            assert "compiled engine" in got[1][0][1] and got[1][0][2].file == "<scenario>"

@@ -3,8 +3,7 @@
 kinds.py knows what an expression evaluates to from the expression alone; a variable is unknown there,
 since any script may bind any value to it. This module looks at every binding of every name in the whole
 ruleset at once: an assignment, a `+=`, a loop, a comprehension or an option binding its variable, an
-entry set (`xs[i] = v`), a call of a procedure binding its parameters (a procedure is only ever called
-from the ruleset's scripts: scenarios and `Game.evaluate` run the reference evaluator). A name is *flat* if every value any of them binds to it is flat, and if the
+entry set (`xs[i] = v`), a call of a procedure binding its parameters. A name is *flat* if every value any of them binds to it is flat, and if the
 global that a read of it falls back to before it is bound is flat too (or there is none: the read fails).
 It holds *flat items* if every value bound to it is flat or a list of flat items, and setting an entry
 stores a flat value. Handlers bind `self` to a component and `owner` to a player or none: flat values.
@@ -14,6 +13,12 @@ its bindings is not known to bind such a value under what is still assumed. What
 induction over a game: each binding binds such a value while every name in the set holds one.
 The other scopes the Game API makes bind `p` to a player (scores, the greedy heuristic) and `self`,
 `owner` (statuses): flat values too.
+
+Scripts and expressions from outside the ruleset (a scenario's `setup` and steps, `before_flow`,
+`Game.evaluate`) are not part of this: they run through the reference path of the game's generated
+evaluator, which refuses to store a value that would break what generated code assumes
+(`stray_binding`), with a located error that names the variable or counter. Whatever else they do
+(a procedure called with other arguments, run by the reference path) assumes nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.kinds import _SCALARS, Flatness
+from meeple.runtime.codegen.roots import number_nodes
 from meeple.runtime.library import REGISTRY
 
 
@@ -129,3 +135,45 @@ def _global_items(rs: Ruleset, x: str) -> bool:
     """The global a read of `x` falls back to is flat, a list of flat items, or there is none."""
     v = rs.constants[x] if x in rs.constants else rs.game_counters[x].initial if x in rs.game_counters else None
     return type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
+
+
+def known(rs: Ruleset) -> Flatness:
+    """The ruleset's flat names and counters, as the generator worked them out (once per ruleset)."""
+    cache = rs.derived()
+    fl = cache.get("flatness")
+    if fl is None:
+        fl = cache["flatness"] = Flatness(rs)
+        flat_variables(fl, rs, number_nodes(rs))
+    return fl
+
+
+def _flat_value(v: Any) -> bool:
+    return type(v) is not list and type(v) is not dict
+
+
+def _items_value(v: Any) -> bool:
+    return _flat_value(v) or (type(v) is list and all(_flat_value(x) for x in v))
+
+
+def stray_binding(rs: Ruleset, target: Any, value: Any, scope: dict) -> str | None:
+    """The counter whose values generated code assumes flat (or lists of flat items) that storing `value`
+    at `target` would break, or None. Only counters matter: a script from outside the ruleset binds its
+    variables in its own scope, which no generated code reads, and a name's entry set is stored back
+    through `assign` (values.py)."""
+    if _flat_value(value):
+        return None
+    fl = known(rs)
+    if type(target) is A.Name:  # a game counter of that name unless the scope holds one (Evaluator.assign)
+        name = target.name
+        if name not in rs.game_counters or name in scope:
+            return None
+        flat, items = fl.flat_names, fl.items_names
+    elif type(target) is A.Attr:
+        name, flat, items = target.name, fl.flat_attrs, fl.items_attrs
+    elif type(target) is A.Index and type(target.obj) is A.Attr:  # an entry of a counter: stored as an item
+        return target.obj.name if target.obj.name in fl.items_attrs else None
+    else:  # an entry of a variable (assigned whole afterwards), an entry of an entry (in neither set)
+        return None
+    if name in flat or (name in items and not _items_value(value)):
+        return name
+    return None
