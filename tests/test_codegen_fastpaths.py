@@ -79,6 +79,11 @@ EDGES = {
     "an option test of two parts": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 1 and count([note(y) for y in xs if y < x]) > 1:\n                r = x",
     "an option test failing in its second part": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 2 and vals[1] > x:\n                r = x",
     "an option test of or and and": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x == 1 or x > 2 and note(x) > 0:\n                r = x\n            option \"none\" when r > 99 and note(1) > 0:\n                r = 0",
+    "a menu whose guard moves what it loops over": "shuffle(pool)\n        choose player(0) \"Inner\":\n            option \"take {c.name}\" for c in pool when shift(c):\n                r = 1",
+    "a menu whose guard calls a procedure that moves nothing": "shuffle(pool)\n        choose player(0) \"Inner\":\n            option \"see {c.name}\" for c in pool when look(c) > 3:\n                r = 1",
+    "a loop whose body moves what it loops over": "shuffle(pool)\n        for c in pool:\n            r += count(pool) * 10 + note(c.value % 7) * 0 + (1 if shift(c) else 0)",
+    "a loop whose body calls a procedure that moves nothing": "shuffle(pool)\n        for c in pool:\n            r += look(c)",
+    "a comprehension that moves what it loops over": "shuffle(pool)\n        r = count([c for c in pool if shift(c)]) + count(spare) * 10",
     "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
 }
 
@@ -93,7 +98,7 @@ constants:
 counters:
   game: {r: 0}
 zones:
-  game: {pool: {}}
+  game: {pool: {}, spare: {}}
 components:
   token:
     items:
@@ -110,6 +115,15 @@ procedures:
     do: |
       r += x
       return x
+  shift:
+    params: [c]
+    do: |
+      move(c, spare)
+      return true
+  look:
+    params: [c]
+    do: |
+      return note(c.value % 5) + count(pool)
   note:
     params: [x]
     do: |

@@ -45,6 +45,7 @@ class Flatness:
         self._attrs: dict[str, bool] = {}
         self._procs: dict[str, bool] = {}
         self._items_procs: dict[str, bool] = {}
+        self._still: dict[str, bool] = {}
         # Variables flat (and whose items are flat) wherever they are read (`variables`); empty until then
         self.flat_names: frozenset[str] = frozenset()
         self.items_names: frozenset[str] = frozenset()
@@ -220,13 +221,21 @@ class Flatness:
 
     def still(self, n: Any) -> bool:
         """Whether running `n` (an expression or a block) can never move a component (nor change a zone
-        any other way): it calls no procedure and only built-ins that change nothing (`pure`), triggers
-        no effect, runs no phase and waits for no decision. A comprehension or a `for` that is still
-        may loop over a zone's own list, uncopied."""
+        any other way): it calls only built-ins that change nothing (`pure`) and procedures that are
+        still themselves, triggers no effect, runs no phase and waits for no decision. A comprehension,
+        a `for` or a menu's option loop that is still may loop over a zone's own list, uncopied."""
         for x in walk(n):
             t = type(x)
-            if t is A.Call and not (x.func in REGISTRY and REGISTRY[x.func].pure):
+            if t is A.Call and not (REGISTRY[x.func].pure if x.func in REGISTRY
+                                    else x.func in self.rs.procedures and self._still_proc(x.func)):
                 return False
             if t in _MOVERS:  # handlers and phases run any script; a decision waits for what follows it
                 return False
         return True
+
+    def _still_proc(self, name: str) -> bool:
+        got = self._still.get(name)
+        if got is None:
+            self._still[name] = False  # a recursive call, while this is worked out, is not known still
+            got = self._still[name] = self.still(self.rs.procedures[name].body)
+        return got

@@ -128,12 +128,15 @@ class Builder(ResumeEmitter):
         """Append `row` (a list expression over the option variables) for every binding the guard allows."""
         depth = f.depth
         vals = []
+        # Building the menu runs what its options loop over and its guard, never a body or a label: if
+        # none of it can move a component, the loops go over zones' own lists (kinds.Flatness.still).
+        still = all(self.flatness.still(x) for x in [*(fo.iter for fo in clause.fors), clause.guard] if x is not None)
         for fo in clause.fors:
             f.tmp += 1
             var = f"O{f.tmp}_{fo.var}"
             # support.loop inlined: a snapshot of what is looped over, its passes counted
             it, at = f.temp(), self.node(fo.iter)
-            snapshot(it, self.lead(fo.iter, f), at, f, fresh=self.flatness.new_list(fo.iter))
+            snapshot(it, self.lead(fo.iter, f), at, f, fresh=self.flatness.new_list(fo.iter), still=still)
             f.w(f"st.steps += len({it})")
             f.w("if st.steps > ev.limit:")
             f.w(f"    raise h_steps(ev, {at})")
