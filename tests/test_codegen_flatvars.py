@@ -33,6 +33,12 @@ EDGES = {
     "a number counter joined with a list": "t = first(pool)\n        t.level = t.level + [1]",
     "a counter that holds lists, nested too deep": "t = first(pool)\n        repeat 70:\n            t.bag = [t.bag]",
     "a player counter appended to": "player(0).seen += player(1)\n        player(0).seen += first(pool)\n        r = count(player(0).seen)",
+    "a counter of numbers, added to and compared": "player(0).gold += 2\n        gain(player(0).gold, 3)\n        score(player(0).gold, 4)\n        r = (player(0).gold >= 9) + player(0).gold * 10",
+    "a counter of numbers past the limit": "player(0).gold = 9007199254740991\n        player(0).gold += 1",
+    "a counter of numbers gained past the limit": "player(0).gold = 9007199254740991\n        gain(player(0).gold, 1)",
+    "a counter of numbers paid below zero": "pay(player(0).gold, 1)",
+    "a loop over numbers": "for i in between(1, 3):\n            r += i * first(pool).value\n        for i in [4, 5]:\n            r += i",
+    "a printed number compared": "r = count([c for c in pool if c.value > 2 and c.value + 1 < 9])",
 }
 
 HEAD = """\
@@ -41,7 +47,7 @@ name: Flat variables
 players: {min: 2, max: 2}
 counters:
   game: {r: 0, stash: [[1]]}
-  player: {seen: []}
+  player: {seen: [], gold: 0}
 zones:
   game: {pool: {}}
 components:
@@ -94,7 +100,9 @@ def edges(tmp_path_factory):
 
 
 FAILING = {"appended past the size limit", "a counter of flat items joined past the size limit",
-           "a number counter joined with a list", "a counter that holds lists, nested too deep", "a parameter given a list, nested too deep",
+           "a number counter joined with a list", "a counter that holds lists, nested too deep",
+           "a counter of numbers past the limit", "a counter of numbers gained past the limit",
+           "a counter of numbers paid below zero", "a parameter given a list, nested too deep",
            "a variable that is a list elsewhere, nested too deep", "an entry set to a list, nested too deep"}
 
 
@@ -126,6 +134,9 @@ def test_only_names_every_binding_keeps_flat_are_known(edges):
     # (level starts a number, but an option stores a list in it)
     assert {"tally", "seen", "level"} <= fl.items_attrs
     assert "bag" not in fl.items_attrs and not {"tally", "seen", "bag", "level"} & fl.flat_attrs
+    # numbers: gold only ever holds numbers, i only loops over them; level is given a list somewhere
+    assert "gold" in fl.int_attrs and "i" in fl.int_names and "level" not in fl.int_attrs
+    assert fl.attr_int("value") and not fl.attr_int("name")
 
 
 def _outside(game, text):
@@ -138,6 +149,9 @@ def _outside(game, text):
 @pytest.mark.parametrize("text, refused", [
     ("p1.coins = 5", False),                # a number, as the ruleset stores
     ("p1.coins = [1]", True),               # coins is only ever a number in the ruleset's scripts
+    ("p1.coins = \"5\"", True),              # ... within the limit
+    ("p1.coins = true", True),
+    ("gain(p1.coins, 3)", False),
     ("first(row).queue = [p1, p1]", False),  # a list of players, as the ruleset stores
     ("first(row).queue = [[1]]", True),     # a list of lists in a counter of flat items
     ("c = first(row)\nc.queue = [p1]\nc.queue[0] = [1]", True),  # an entry of it set to a list

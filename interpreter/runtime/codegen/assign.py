@@ -126,5 +126,7 @@ class AssignEmitter(ExprEmitter):
         if plus and self.items_flat(s.target, f) and self.is_flat(s.value, f):
             # A list of flat items with one flat item appended (values.concat: only the size can fail).
             slow = f"{cur} + [{d}] if type({cur}) is list and len({cur}) < MAXS else {slow}"
-        f.w(f"{cur} = {r} if type({cur}) is int and type({d}) is int and -MAXI <= {r} <= MAXI else {slow}")
+        ints = "" if self.known_int(s.target, f) and self.known_int(s.value, f) else \
+            f"type({cur}) is int and type({d}) is int and "  # else both certainly numbers (flatvars.py)
+        f.w(f"{cur} = {r} if {ints}-MAXI <= {r} <= MAXI else {slow}")
         self.assign(s.target, cur, f)

@@ -62,7 +62,7 @@ class GeneratedEvaluator(Evaluator):
         name = stray_binding(self.rs, target, value, scope)
         if name is not None:
             raise self.fail(target, f"the ruleset's own scripts never store {type_name(value)} like this in "
-                                    f"`{name}`, and the compiled engine relies on that",
+                                    f"`{name}`, and the compiled engine relies on that (flatvars.py)",
                             hint="store it under another name, or run with MEEPLE_EVALUATOR=reference")
 
     def eval(self, node: Any, scope: dict) -> Any:

@@ -30,6 +30,7 @@ from meeple.language.model import Ruleset
 from meeple.runtime.codegen.kinds import _SCALARS, Flatness
 from meeple.runtime.codegen.roots import number_nodes
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.limits import MAX_INT
 
 
 def flat_variables(fl: Flatness, rs: Ruleset, nodes: list[Any]) -> None:
@@ -77,18 +78,46 @@ def flat_variables(fl: Flatness, rs: Ruleset, nodes: list[Any]) -> None:
     fl.items_names = frozenset(x for x in binds if x not in left_out and _global_items(rs, x))
     fl.flat_attrs = frozenset(x for x in attrs if "." + x not in left_out and _initial_flat(rs, x, False))
     fl.items_attrs = frozenset(x for x in attrs if "." + x not in left_out and _initial_flat(rs, x, True))
+    # ... and numbers within the limit (kinds.Flatness.integer): their comparisons and sums are Python's
+    fl.int_names = frozenset(x for x in binds if x not in left_out and x not in ("self", "owner") and _global_int(rs, x))
+    fl.int_attrs = frozenset(x for x in attrs if "." + x not in left_out and _initial_int(rs, x))
     while True:
         fl.forget()  # what procedures return was worked out under the names assumed so far
         now = (_keep(fl, fl.flat_names, binds, _binds_flat, shadowed), _keep(fl, fl.items_names, binds, _binds_items, shadowed),
-               _keep(fl, fl.flat_attrs, attrs, _binds_flat, shadowed), _keep(fl, fl.items_attrs, attrs, _binds_items, shadowed))
-        if now == (fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs):
+               _keep(fl, fl.flat_attrs, attrs, _binds_flat, shadowed), _keep(fl, fl.items_attrs, attrs, _binds_items, shadowed),
+               _keep(fl, fl.int_names, binds, _binds_int, shadowed), _keep(fl, fl.int_attrs, attrs, _binds_int, shadowed))
+        if now == (fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs, fl.int_names, fl.int_attrs):
             break
-        fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs = now
+        fl.flat_names, fl.items_names, fl.flat_attrs, fl.items_attrs, fl.int_names, fl.int_attrs = now
     fl.forget()
 
 
 def _keep(fl: Flatness, names: frozenset[str], binds: dict, test: Any, shadowed: Any) -> frozenset[str]:
     return frozenset(x for x in names if all(test(fl, how, v, shadowed) for how, v in binds[x]))
+
+
+def _binds_int(fl: Flatness, how: str, v: Any, shadowed: Any) -> bool:
+    if how == "item":  # a loop over numbers: `between`, or a list literal of them
+        if type(v) is A.Call:
+            return v.func == "between" and v.func not in fl.rs.procedures
+        return type(v) is A.ListLit and all(fl.integer(x, shadowed) for x in v.items)
+    # `x = v`, `x += v` (the sum of two such numbers is checked: values.binop), or an entry set (a
+    # number has none: it fails)
+    return how == "entry" or fl.integer(v, shadowed)
+
+
+def _global_int(rs: Ruleset, x: str) -> bool:
+    """The global a read of `x` falls back to is a number within the limit, or there is none."""
+    v = rs.constants[x] if x in rs.constants else rs.game_counters[x].initial if x in rs.game_counters else None
+    if x in rs.constants or x in rs.game_counters:
+        return type(v) is int and -MAX_INT <= v <= MAX_INT
+    return x not in rs.game_zones and x != "players" and not (x in rs.items and len(rs.items[x]) == 1)
+
+
+def _initial_int(rs: Ruleset, name: str) -> bool:
+    decls = [rs.player_counters[name]] if name in rs.player_counters else []
+    decls += [k.counters[name] for k in rs.kinds.values() if name in k.counters]
+    return all(type(d.initial) is int and -MAX_INT <= d.initial <= MAX_INT for d in decls)
 
 
 def _counter_names(rs: Ruleset) -> set[str]:
@@ -156,23 +185,25 @@ def _items_value(v: Any) -> bool:
 
 
 def stray_binding(rs: Ruleset, target: Any, value: Any, scope: dict) -> str | None:
-    """The counter whose values generated code assumes flat (or lists of flat items) that storing `value`
-    at `target` would break, or None. Only counters matter: a script from outside the ruleset binds its
-    variables in its own scope, which no generated code reads, and a name's entry set is stored back
-    through `assign` (values.py)."""
-    if _flat_value(value):
-        return None
+    """The counter whose values generated code assumes flat, lists of flat items or numbers within the
+    limit, that storing `value` at `target` would break, or None. Only counters matter: a script from
+    outside the ruleset binds its variables in its own scope, which no generated code reads, and a
+    name's entry set is stored back through `assign` (values.py)."""
     fl = known(rs)
     if type(target) is A.Name:  # a game counter of that name unless the scope holds one (Evaluator.assign)
         name = target.name
         if name not in rs.game_counters or name in scope:
             return None
-        flat, items = fl.flat_names, fl.items_names
+        flat, items, ints = fl.flat_names, fl.items_names, fl.int_names
     elif type(target) is A.Attr:
-        name, flat, items = target.name, fl.flat_attrs, fl.items_attrs
+        name, flat, items, ints = target.name, fl.flat_attrs, fl.items_attrs, fl.int_attrs
     elif type(target) is A.Index and type(target.obj) is A.Attr:  # an entry of a counter: stored as an item
-        return target.obj.name if target.obj.name in fl.items_attrs else None
+        return target.obj.name if target.obj.name in fl.items_attrs and not _flat_value(value) else None
     else:  # an entry of a variable (assigned whole afterwards), an entry of an entry (in neither set)
+        return None
+    if name in ints and not (type(value) is int and -MAX_INT <= value <= MAX_INT):
+        return name
+    if _flat_value(value):
         return None
     if name in flat or (name in items and not _items_value(value)):
         return name

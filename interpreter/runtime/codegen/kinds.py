@@ -35,6 +35,8 @@ _FLAT_ITEMS = frozenset({"between", "turn_order", "others", "components", "draw"
 # Built-ins that return an item of their first argument (or none).
 _AN_ITEM = frozenset({"first", "last", "random_pick"})
 _MOVERS = (A.Trigger, A.Phase, A.Choose, A.Simultaneous)
+# What `x.name` reads when nothing else of that name is there (values.attribute): no numbers but these
+_FIXED = frozenset({"name", "kind", "id", "owner", "zone", "facedown"})
 
 
 class Flatness:
@@ -51,6 +53,8 @@ class Flatness:
         self.items_names: frozenset[str] = frozenset()
         self.flat_attrs: frozenset[str] = frozenset()  # ... and counters of players and components
         self.items_attrs: frozenset[str] = frozenset()
+        self.int_names: frozenset[str] = frozenset()  # ... numbers within the limit
+        self.int_attrs: frozenset[str] = frozenset()
 
     def forget(self) -> None:
         """Drop what was worked out of procedures (flatvars.py changes what variables are known)."""
@@ -72,6 +76,18 @@ class Flatness:
             return False
         return all(type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
                    for v in (c.attrs.get(name) for c in self.rs.components))
+
+    def attr_int(self, name: str) -> bool:
+        """`x.name` is a number within the limit wherever it reads a value: every component that prints
+        it prints such a number, a counter of that name only ever holds one (flatvars.py), and no slot,
+        zone or fixed property (values.attribute) has that name."""
+        rs = self.rs
+        if name in _FIXED or name in rs.player_zones or any(name in k.slots for k in rs.kinds.values()):
+            return False
+        if self._counter(name) and name not in self.int_attrs:
+            return False
+        return all(type(v) is int and -MAX_INT <= v <= MAX_INT
+                   for v in (c.attrs[name] for c in rs.components if name in c.attrs))
 
     def _counter(self, name: str) -> bool:
         rs = self.rs
@@ -189,8 +205,10 @@ class Flatness:
         t = type(n)
         if t is A.Num:
             return type(n.value) is int
-        if t is A.Name:  # a constant number (the reader folds it into a literal), or the player count
-            rs = self.rs
+        if t is A.Name:  # a constant number (the reader folds it into a literal), the player count, or
+            rs = self.rs  # a variable or game counter only ever given such numbers (flatvars.py)
+            if n.name in self.int_names:
+                return True
             if n.name == "nplayers" and not shadowed(n.name) and n.name not in rs.constants:
                 return n.name not in rs.game_counters and n.name not in rs.game_zones
             v = self.rs.constants.get(n.name)
@@ -201,6 +219,8 @@ class Flatness:
         if t is A.BinOp:
             return (n.op in ("+", "-", "*", "//", "%") and self.integer(n.left, shadowed)
                     and self.integer(n.right, shadowed))
+        if t is A.Attr:
+            return self.attr_int(n.name)
         if t is A.Neg:
             return self.integer(n.operand, shadowed)
         if t is A.CondExpr:
