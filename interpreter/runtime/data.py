@@ -105,3 +105,39 @@ def decode(v: Any) -> Any:
             return {decode(k): decode(x) for k, x in v["$m"]}
         raise ValueError(f"unknown value {v!r}")
     return v
+
+
+def option_key(opt: list) -> str:
+    """The stable key of an option (an entry of a pending decision's options) in the action log:
+    `2` for the menu's third option, `0:#12` bound to a component, `1#7.trade` added by component 7."""
+    head = str(opt[0]) if opt[2] < 0 else f"{opt[0]}#{opt[2]}.{opt[3]}"
+    vals = opt[1]
+    if not vals:
+        return head
+    if len(vals) == 1:
+        return head + ":" + _kv(vals[0])
+    return head + ":" + ",".join([_kv(v) for v in vals])
+
+
+# The keys of components and players, made once each: formatting an int subclass is slow.
+_COMP_KEYS: dict[Comp, str] = {}
+_PLAYER_KEYS: dict[Player, str] = {}
+
+
+def _kv(v: Any) -> str:
+    t = type(v)
+    if t is Comp:
+        s = _COMP_KEYS.get(v)
+        if s is None:
+            s = _COMP_KEYS[v] = f"#{v:d}"
+        return s
+    if t is int:
+        return str(v)
+    if t is Player:
+        s = _PLAYER_KEYS.get(v)
+        if s is None:
+            s = _PLAYER_KEYS[v] = f"P{v + 1}"
+        return s
+    if t is list:
+        return "[" + ",".join(_kv(x) for x in v) + "]"
+    return repr(v) if t is str else str(v)

@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
-from meeple.runtime.data import Comp, Player
+from meeple.runtime.data import Comp, Player, option_key
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, SIMUL
 from meeple.runtime.values import show
@@ -165,39 +165,8 @@ def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
     return v if type(v) is str else show(v, ev.rs)
 
 
-def key(opt: list) -> str:
-    head = str(opt[0]) if opt[2] < 0 else f"{opt[0]}#{opt[2]}.{opt[3]}"
-    vals = opt[1]
-    if not vals:
-        return head
-    if len(vals) == 1:
-        return head + ":" + _kv(vals[0])
-    return head + ":" + ",".join([_kv(v) for v in vals])
-
-
-# The keys of components and players, made once each: formatting an int subclass is slow, and every
-# decision whose option is bound to values records their keys in the action log.
-_COMP_KEYS: dict[Comp, str] = {}
-_PLAYER_KEYS: dict[Player, str] = {}
-
-
-def _kv(v: Any) -> str:
-    t = type(v)
-    if t is Comp:
-        s = _COMP_KEYS.get(v)
-        if s is None:
-            s = _COMP_KEYS[v] = f"#{v:d}"
-        return s
-    if t is int:
-        return str(v)
-    if t is Player:
-        s = _PLAYER_KEYS.get(v)
-        if s is None:
-            s = _PLAYER_KEYS[v] = f"P{v + 1}"
-        return s
-    if t is list:
-        return "[" + ",".join(_kv(x) for x in v) + "]"
-    return repr(v) if t is str else str(v)
+# An option's stable key in the action log (data.option_key), named here for the machine and the Game API.
+key = option_key
 
 
 def resolve(ev: Evaluator) -> tuple | None:

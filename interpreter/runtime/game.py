@@ -219,9 +219,7 @@ class Game(Readouts):
         opts = pending["options"][player]
         if not 0 <= i < len(opts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
-        opt = opts[i]
-        # decisions.key's common case inlined (an option of the menu itself, bound to no values)
-        self._choose(player, i, str(opt[0]) if opt[2] < 0 and not opt[1] else M.key(opt), opt)
+        self._choose(player, i, opts[i])
 
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
@@ -259,16 +257,16 @@ class Game(Readouts):
             raise IllegalAction(Problem("G003", f"it is not P{seat + 1}'s decision now (waiting for {who})"))
         for i, opt in enumerate(st.pending["options"][seat]):
             if M.key(opt) == key:
-                self._choose(seat, i, key)
+                self._choose(seat, i, opt)
                 return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
 
-    def _choose(self, seat: int, i: int, key: str, opt: list | None = None) -> None:
+    def _choose(self, seat: int, i: int, opt: list) -> None:
         st = self.state
         pending = st.pending
         chosen = pending["chosen"]
         chosen[seat] = i
-        st.actions.append({"player": seat, "key": key})
+        st._actions.append((seat, opt))  # keyed when the log is read (GameState.actions)
         if len(chosen) == len(pending["players"]):
             if st.rng.explicit:
                 X.run_step(self, st, X.RESOLVE, [])

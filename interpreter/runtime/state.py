@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, copy_values, decode
+from meeple.runtime.data import Comp, copy_values, decode, option_key
 from meeple.runtime.frames import BLOCK, copy_frames
 
 MASK64 = (1 << 64) - 1
@@ -69,7 +69,8 @@ class GameState:
     """All mutable game data. The interpreter reads and writes it; nothing else does."""
 
     __slots__ = (
-        "actions",
+        "_actions",
+        "_keyed",
         "before",
         "counters",
         "coverage",
@@ -110,7 +111,8 @@ class GameState:
         self.over = False
         self.phase = ""
         self.steps = 0  # statements executed, a guard against runaway loops
-        self.actions: list[dict] = []  # the action log, for replay
+        self._actions: list[Any] = []  # the action log (see `actions`)
+        self._keyed = 0  # how many of its first entries are known to be keyed already
         self.coverage: dict[int, int] | None = None  # node id -> times run, when measuring coverage
         self.result: Any = None
         # A quiet game (simulations, a bot's look-ahead) keeps no log lines and no score notes: nobody
@@ -119,6 +121,26 @@ class GameState:
         # Where components were when the current step began (narrated games only; not saved): a seat
         # that saw a card then may read its name in this step's text even once it is hidden again.
         self.before: tuple[dict, frozenset] | None = None
+
+    @property
+    def actions(self) -> list[dict]:
+        """The action log, for replay: `{"player": seat, "key": key}` per choice, the key the option's
+        stable key (data.option_key). A choice made through `Game.apply_index` is recorded as (seat,
+        option) and keyed here, when the log is first read: a bot's look-ahead, which never reads it,
+        never makes a key (the option is plain data that nothing changes, so its key is the same later)."""
+        log = self._actions
+        n = len(log)
+        if self._keyed < n:
+            for i in range(self._keyed, n):
+                e = log[i]
+                if type(e) is tuple:
+                    log[i] = {"player": e[0], "key": option_key(e[1])}
+            self._keyed = n
+        return log
+
+    @actions.setter
+    def actions(self, log: list[dict]) -> None:
+        self._actions, self._keyed = log, 0
 
     def writable(self, key: str) -> list:
         """The zone `key`, to change in place: never write `zones[key]` itself, it may be shared with a
@@ -144,7 +166,7 @@ class GameState:
         p = self.pending
         # A decision's players and options never change once open; only the choices made so far do.
         g.pending = None if p is None else {**p, "chosen": dict(p["chosen"])}
-        g.actions = self.actions[:]
+        g._actions, g._keyed = self._actions[:], self._keyed
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
         g.quiet = self.quiet
