@@ -96,8 +96,8 @@ def _recorded(monkeypatch, evaluator: type, path: Path) -> tuple[list, list]:
     steps: list = []
     choose = Game._choose
 
-    def spy(self, seat, i, key, opt=None):
-        choose(self, seat, i, key, opt)
+    def spy(self, seat, i, opt):
+        choose(self, seat, i, opt)
         steps.append(snapshot(self))
     monkeypatch.setattr(Game, "evaluator_class", evaluator)
     monkeypatch.setattr(Game, "_choose", spy)
