@@ -183,7 +183,7 @@ def resolve(ev: Evaluator) -> tuple | None:
         opt = pending["options"][p][pending["chosen"][p]]
         rv = ev.resolvers.get(id(f[1]))
         if rv is not None:  # generated: binds, runs the body and goes on (codegen/resume.py)
-            return rv, f, opt
+            return (rv[opt[0]] if type(rv) is tuple else rv), f, opt
         clause = f[1].items[opt[0]]
         if opt[2] < 0 and type(clause) is A.Option:  # `option_scope` inlined: every decision comes here
             scope = f[2]

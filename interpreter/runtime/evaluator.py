@@ -76,7 +76,8 @@ class Evaluator(Assignment, Budget):
         self.blocks: dict[int, Callable[[Any, dict], int]] = _NO_MENUS  # and blocks that never suspend
         # and stretches of blocks that may suspend, each starting the statement it stops at (codegen/resume.py)
         self.steppers: dict[int, dict[int, Callable[[Any, list], bool | None]]] = _NO_MENUS
-        self.resolvers: dict[int, Callable[[Any, list, list], bool | None]] = _NO_MENUS  # and chosen options
+        # and chosen options (a tuple of one resolver per option for menus of their own options only)
+        self.resolvers: dict[int, Callable[[Any, list, list], bool | None] | tuple] = _NO_MENUS
         self.openings: dict[int, Callable[[Any, dict], int]] = _NO_MENUS  # and setups' seedless openings (prefix.py)
         self.hops = 0  # stretches the generated code ran in a row since the machine's last pass (resume.py)
 

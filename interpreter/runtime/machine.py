@@ -148,11 +148,12 @@ def resume(ev: Evaluator, opt: list | None = None) -> None:
         pending = st.pending
         p = pending["players"][0]
         opt = pending["options"][p][pending["chosen"][p]]
+    fn: Any = rv[opt[0]] if type(rv) is tuple else rv  # one resolver per option (codegen/resume.py)
     stack.pop()
     st.pending = None
     ev.hops = 0
     try:
-        if rv(ev, f, opt):
+        if fn(ev, f, opt):
             return  # the next decision is open
     except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
         _signal(ev, e)

@@ -7,7 +7,8 @@ statements from index i up to the next one that may wait, then starts that state
 pushes its frames and runs their first stretch). A block's last stretch pops its frame and, when the
 frame under it is the one its place in the script implies, does the machine's next pass (the next turn
 of a loop, the rest of the enclosing block). `RV_<k>(ev, F, opt)` runs a chosen option and goes on after
-its `choose`. Each returns True when a decision is open, else None (the machine goes on).
+its `choose` (a menu of its own options only: `RV_<k>_<i>` for its option i, its body inlined when the
+body never waits). Each returns True when a decision is open, else None (the machine goes on).
 
 The frames, the step count and every error are those of the machine's own passes, so saves do not
 change; a stretch that calls the next counts a hop (`ev.hops`), and past MAX_HOPS since the machine's
@@ -170,15 +171,23 @@ class ResumeEmitter(StartEmitter):
     def resolver(self, ch: A.Choose) -> None:
         """`RV_<k>(ev, F, opt)`: the chosen option `opt` of the CHOOSE frame `F` (popped), as `resolve`
         and the machine would run it: its values bound in the scope, its body run (or pushed, when it
-        may wait), then the rest of the block the `choose` is in."""
+        may wait), then the rest of the block the `choose` is in. A menu of its own options only has one
+        such function per option instead (`option_resolver`), registered as a tuple indexed by the
+        option's number."""
         own = [(i, item) for i, item in enumerate(ch.items) if type(item) is A.Option]
         if not own:
             return  # only options that components add (`options ... from`): `decisions.resolve` runs them
         k = self.idx(ch)
+        if len(own) == len(ch.items):
+            # One function per option, indexed by the option's number (opt[0]): no dispatch, and a body
+            # that never waits is run in it, followed by the stretch after the `choose`.
+            for i, clause in own:
+                self.option_resolver(ch, i, clause)
+            self.table["RES"].append(f"{k}: ({''.join(f'RV_{k}_{i}, ' for i, _ in own)})")
+            return
         lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):", f"    _at = N[{k}]"]
-        if len(own) < len(ch.items):
-            # an option a component adds: its body on the stack, under a CALL frame, as `resolve` does
-            lines += ["    if opt[2] >= 0:", "        return h_added(ev, F, opt)"]
+        # an option a component adds: its body on the stack, under a CALL frame, as `resolve` does
+        lines += ["    if opt[2] >= 0:", "        return h_added(ev, F, opt)"]
         lines += ["    S = F[2]", "    _i = opt[0]"]
         item: Any
         for n, (i, item) in enumerate(own):
@@ -199,3 +208,31 @@ class ResumeEmitter(StartEmitter):
         lines.append("    return None")
         self.out.append("\n".join(lines) + "\n")
         self.table["RES"].append(f"{k}: RV_{k}")
+
+    def option_resolver(self, ch: A.Choose, i: int, item: A.Option) -> None:
+        """`RV_<k>_<i>(ev, F, opt)`: option i of menu k chosen, as `RV_<k>` would run it: its values bound
+        in the scope, its body run (in this function, when it never waits; else pushed and started),
+        then the rest of the block the `choose` is in."""
+        k, body = self.idx(ch), item.body
+        binds = tuple(f"    S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors))
+        if self._stops(body):
+            kb = self.idx(body)
+            lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}_{i}(ev, F, opt):",
+                     f"    _at = N[{k}]", "    S = F[2]", *binds, f"    _F = [{BLOCK}, N[{kb}], S, 0]",
+                     "    ev.st.stack.append(_F)", *self.hop_lines(f"SG_{kb}_0(ev, _F)", "    ")]
+            self.out.append("\n".join(lines) + "\n")
+            return
+        f = self.dict_fn((id(body), 0))
+        for st in body.body:
+            self.stmt(st, f)
+        par = self.parent_of(body)
+        if par is not None and par[0] is ch:
+            f.w("_stk = st.stack")
+            f.w("_G = _stk[-1] if _stk else None")
+            self.chain(par[1], par[2], f)
+        bound = [fo.var for fo in item.fors]
+        f.need.difference_update(bound)  # read from `opt` (and written to the scope) instead of the scope
+        f.hoist.difference_update(bound)
+        binds = tuple(f"    S[{v!r}] = L_{v} = opt[1][{j}]" for j, v in enumerate(bound))
+        self.function(f"def RV_{k}_{i}(ev, F, opt):", f, pre=("    S = F[2]", *binds), tail="return None",
+                      node=body.body[0] if body.body else ch)
