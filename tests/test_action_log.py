@@ -85,3 +85,24 @@ def test_entries_added_after_the_log_was_read_are_keyed_too():
     _play(g, random.Random(5), 5, eager, 0)
     assert g.state.actions == eager
     assert all(type(a) is dict for a in g.state.actions)
+
+
+def test_apply_index_refuses_what_is_not_a_choice_of_the_one_decider_and_changes_nothing():
+    """`apply_index` checks the common case (one decider, a valid index) at once; anything else gets the
+    refusal it always got, and the game, its log included, does not change."""
+    from meeple.errors import IllegalAction
+
+    rs = load_ruleset("speicherstadt")
+    g = rs.new_game(3, 4, narrate=False)
+    rng = random.Random(4)
+    while g.deciders != [1]:
+        g.apply_index(rng.randrange(g.num_actions()))
+    n, before = g.num_actions(1), g.dumps()
+    for i, seat, code in [(0, True, "G005"), (0, 1.0, "G005"), (True, None, "G005"), (0, 2, "G003"),
+                          (n, None, "G004"), (-1, 1, "G004"), (n, 1, "G004"), (0.0, 1, "G005")]:
+        with pytest.raises(IllegalAction) as e:
+            g.apply_index(i, seat)
+        assert e.value.problems[0].code == code, (i, seat)
+        assert g.dumps() == before
+    g.apply_index(n - 1, 1)
+    assert g.state.actions[-1]["player"] == 1

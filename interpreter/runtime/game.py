@@ -11,9 +11,7 @@ text for a seat and saves.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 from meeple.errors import IllegalAction, Problem
 from meeple.language import ast as A
@@ -32,7 +30,6 @@ from meeple.runtime.readouts import Readouts
 from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
-T = TypeVar("T")
 
 
 class Game(Readouts):
@@ -104,43 +101,6 @@ class Game(Readouts):
         g._chance = self._chance  # never changed in place: applying an outcome makes a new node
         return g
 
-    # ------------------------------------------------------------ chance
-    @property
-    def explicit_chance(self) -> bool:
-        return self.state.rng.explicit
-
-    @property
-    def is_chance(self) -> bool:
-        """True at a chance event of a game with explicit chance: apply one of `chance_outcomes()`."""
-        return self._chance is not None
-
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        """The outcomes of the open chance event as (action, exact probability); empty at a decision."""
-        return X.chance_actions(self)
-
-    # ------------------------------------------------------------ running the rules
-    def _rules(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run the rules with a fresh step budget; any Python failure inside them becomes a located
-        rules error (a ruleset that validates never crashes the engine)."""
-        self._ev.limit = self.state.steps + self.max_steps
-        self._ev.depth = 0
-        try:
-            return fn(*args)
-        except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
-            raise located(e) from None
-
-    def _query(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run rules that only read the game (labels, prompts, scores, views): whatever they touch on
-        the way (the step counter, the RNG, coverage) is put back, so asking changes nothing."""
-        st = self.state
-        steps, rng, cov = st.steps, st.rng.state, None if st.coverage is None else dict(st.coverage)
-        try:
-            return self._rules(fn, *args)
-        finally:
-            st.steps, st.rng.state = steps, rng
-            if cov is not None:
-                st.coverage = cov
-
     # ------------------------------------------------------------ decisions
     @property
     def is_over(self) -> bool:
@@ -204,9 +164,19 @@ class Game(Readouts):
                 raise IllegalAction(Problem("G003", "this is a chance event: only a chance outcome can be applied"))
             X.apply_chance_action(self, i)
             return
-        pending = self.state.pending
+        st = self.state
+        pending = st.pending
         if pending is None:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        players = pending["players"]
+        # The common case first, every check at once: one decider, who has not chosen, a valid index.
+        if (type(i) is int and len(players) == 1 and not pending["chosen"]
+                and (player is None or (type(player) is int and player == players[0]))
+                and 0 <= i < len(opts := pending["options"][players[0]])):
+            pending["chosen"][players[0]] = i
+            st._actions.append((players[0], opts[i]))  # keyed when the log is read (GameState.actions)
+            self._resolve(opts[i])
+            return
         if type(i) is not int:
             raise IllegalAction(Problem("G005", f"an action index must be a number, not {i!r}"))
         if player is not None and type(player) is not int:
@@ -268,18 +238,38 @@ class Game(Readouts):
         chosen[seat] = i
         st._actions.append((seat, opt))  # keyed when the log is read (GameState.actions)
         if len(chosen) == len(pending["players"]):
-            if st.rng.explicit:
-                X.run_step(self, st, X.RESOLVE, [])
-                return
-            ev = self._ev
-            ev.limit = st.steps + self.max_steps  # as in _rules, inlined: this is every bot's hot path
-            ev.depth = 0
-            if not st.quiet:
-                st.before = (dict(st.loc), frozenset(st.facedown))
-            try:
+            self._resolve(opt)
+
+    def _resolve(self, opt: list) -> None:
+        """Every decider has chosen (`opt` last): run on to the next decision (`machine.resume`, whose
+        common case, a generated resolver of the chosen option, is inlined: every bot's hot path)."""
+        st = self.state
+        if st.rng.explicit:
+            X.run_step(self, st, X.RESOLVE, [])
+            return
+        ev = self._ev
+        ev.limit = st.steps + self.max_steps  # as in _rules, inlined
+        ev.depth = 0
+        if not st.quiet:
+            st.before = (dict(st.loc), frozenset(st.facedown))
+        f = st.stack[-1]
+        rv = ev.resolvers.get(id(f[1])) if f[0] == M.CHOOSE else None
+        try:
+            if rv is None:
                 M.resume(ev, opt)
-            except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
-                raise located(e) from None
+                return
+            st.stack.pop()
+            st.pending = None
+            ev.hops = 0
+            try:
+                fn: Any = rv[opt[0]] if type(rv) is tuple else rv  # one per option (codegen/resume.py)
+                if fn(ev, f, opt):
+                    return  # the next decision is open
+            except M.SIGNALS as e:
+                M.signal(ev, e)
+            M.go_on(ev)
+        except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
+            raise located(e) from None
 
     # ------------------------------------------------------------ saves (to_json, from_json: readouts.py)
     @classmethod

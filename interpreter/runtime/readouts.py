@@ -1,15 +1,17 @@
 """What a game in progress tells (the readouts half of `Game`, game.py): scores and winners, views,
-text for one seat, and its save. None of these changes the game: rules they run are run as queries
-(`Game._query`), which put back whatever the rules touch on the way."""
+text for one seat, chance events, and its save. None of these changes the game: rules they run are run
+as queries (`_query`), which put back whatever the rules touch on the way."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 from meeple.errors import IllegalAction, Problem, RuntimeRuleError
 from meeple.language.model import Ruleset
+from meeple.runtime import explicit as X
 from meeple.runtime import results
 from meeple.runtime import saves as S
 from meeple.runtime.data import Player
@@ -30,14 +32,49 @@ class Readouts:
     rs: Ruleset
     state: GameState
     _ev: Evaluator
+    _chance: Any
     max_steps: int
-
-    def _query(self, fn: Callable[..., T], *args: Any) -> T:  # pragma: no cover - Game's
-        raise NotImplementedError
 
     @property
     def current_player(self) -> int | None:  # pragma: no cover - Game's
         raise NotImplementedError
+
+    # ------------------------------------------------------------ running the rules
+    def _rules(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the rules with a fresh step budget; any Python failure inside them becomes a located
+        rules error (a ruleset that validates never crashes the engine)."""
+        self._ev.limit = self.state.steps + self.max_steps
+        self._ev.depth = 0
+        try:
+            return fn(*args)
+        except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
+            raise located(e) from None
+
+    def _query(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run rules that only read the game (labels, prompts, scores, views): whatever they touch on
+        the way (the step counter, the RNG, coverage) is put back, so asking changes nothing."""
+        st = self.state
+        steps, rng, cov = st.steps, st.rng.state, None if st.coverage is None else dict(st.coverage)
+        try:
+            return self._rules(fn, *args)
+        finally:
+            st.steps, st.rng.state = steps, rng
+            if cov is not None:
+                st.coverage = cov
+
+    # ------------------------------------------------------------ chance
+    @property
+    def explicit_chance(self) -> bool:
+        return self.state.rng.explicit
+
+    @property
+    def is_chance(self) -> bool:
+        """True at a chance event of a game with explicit chance: apply one of `chance_outcomes()`."""
+        return self._chance is not None
+
+    def chance_outcomes(self) -> list[tuple[dict, Fraction]]:
+        """The outcomes of the open chance event as (action, exact probability); empty at a decision."""
+        return X.chance_actions(self)
 
     # ------------------------------------------------------------ results
     @property
