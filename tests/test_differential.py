@@ -94,13 +94,15 @@ def test_every_bundled_ruleset_and_variant_plays_identically(path):
 def _recorded(monkeypatch, evaluator: type, path: Path) -> tuple[list, list]:
     """Run a scenario file with one engine, recording a snapshot after every action."""
     steps: list = []
-    choose = Game._choose
 
-    def spy(self, seat, i, opt):
-        choose(self, seat, i, opt)
-        steps.append(snapshot(self))
+    def spy(method):
+        def spied(self, *args):
+            method(self, *args)
+            steps.append(snapshot(self))
+        return spied
     monkeypatch.setattr(Game, "evaluator_class", evaluator)
-    monkeypatch.setattr(Game, "_choose", spy)
+    monkeypatch.setattr(Game, "apply", spy(Game.apply))  # actions by label or key
+    monkeypatch.setattr(Game, "apply_index", spy(Game.apply_index))  # random steps
     results = [(r.name, r.ok, [(p.code, p.message) for p in r.problems]) for r in run_file(path)]
     monkeypatch.undo()
     return results, steps
