@@ -252,9 +252,9 @@ class Game(Readouts):
         ev.depth = 0
         if not st.quiet:
             st.before = (dict(st.loc), frozenset(st.facedown))
-        f = st.stack[-1]
-        rv = ev.resolvers.get(id(f[1])) if f[0] == M.CHOOSE else None
         try:
+            f = st.stack[-1]
+            rv = ev.resolvers.get(id(f[1])) if f[0] == M.CHOOSE else None
             if rv is None:
                 M.resume(ev, opt)
                 return
