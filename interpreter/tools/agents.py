@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from meeple.errors import Problem, UsageError
+from meeple.tools.halving import WIDTH, HalvingAgent
 from meeple.tools.mcts import MctsAgent
 from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
@@ -71,6 +72,7 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     sealed = "search"
     others = "search"
     follow = False
+    width: int | None = None
     for p in params:
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
@@ -96,6 +98,8 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             others = m[1]
         elif p == "follow":
             follow = True
+        elif m := re.fullmatch(r"halving(?:=([1-9]\d*))?", p):
+            width = int(m[1]) if m[1] else WIDTH
         else:
             raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
                        "others=S or follow")
@@ -103,8 +107,10 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
-    agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed,
-                       others=others, follow=follow)
+    settings = dict(iterations=iterations, seconds=seconds, cutoff=cutoff, guide=guide, prior=prior,
+                    sealed=sealed, others=others, follow=follow)
+    agent: MctsAgent = (MctsAgent(seed, **settings) if width is None  # type: ignore[arg-type]
+                        else HalvingAgent(seed, width, **settings))
     if exploration is not None:
         agent.exploration = exploration
     return agent
