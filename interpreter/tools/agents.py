@@ -98,8 +98,10 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             others = m[1]
         elif p == "follow":
             follow = True
-        elif m := re.fullmatch(r"halving(?:=([1-9]\d*))?", p):
+        elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
             width = int(m[1]) if m[1] else WIDTH
+            if width < 2:
+                raise _bad(spec, "halving=W compares W options, at least 2 (one is greedy's choice)")
         else:
             raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
                        "others=S or follow")

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from meeple.runtime.game import Game
 
 WIDTH = 4  # options kept from greedy's judgement: the ones a search can tell apart in a small budget
+SURE = 1.0  # standard errors by which an option must beat greedy's choice on the same deals to replace it
 
 
 class HalvingAgent(MctsAgent):
@@ -40,9 +41,10 @@ class HalvingAgent(MctsAgent):
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, width: int = WIDTH, **kwargs: object) -> None:
+    def __init__(self, seed: int = 0, width: int = WIDTH, sure: float = SURE, **kwargs: object) -> None:
         super().__init__(seed, **kwargs)  # type: ignore[arg-type]
         self.width = width
+        self.sure = sure
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
@@ -51,31 +53,43 @@ class HalvingAgent(MctsAgent):
         judged = GreedyAgent(self.rng.getrandbits(62)).values(game, player)
         # Greedy's best first, the first option on ties (a sealed decision's default).
         ranked = sorted(range(n), key=lambda i: (-judged[i], i))
-        alive = ranked[: max(1, self.width)]
-        totals = dict.fromkeys(alive, 0.0)
+        incumbent, alive = ranked[0], ranked[: max(2, self.width)]
+        results: dict[int, list[float]] = {i: [] for i in alive}  # rewards deal by deal
         rounds = max(1, math.ceil(math.log2(len(alive))))
         start = time.perf_counter()
         for r in range(rounds):
-            if len(alive) == 1:
-                break
             if self.seconds is not None:
                 # The time left shared by the rounds left; at least one deal per round.
                 deadline = start + self.seconds * (r + 1) / rounds
                 deals = 0
                 while deals == 0 or time.perf_counter() < deadline:
-                    self._deal(game, player, alive, totals)
+                    self._deal(game, player, alive, results)
                     deals += 1
             else:
-                deals = max(1, (self.iterations or 0) // (rounds * len(alive)))
-                for _ in range(deals):
-                    self._deal(game, player, alive, totals)
-            # The better half goes on; greedy's order breaks ties (a stable sort of greedy's ranking).
-            alive = sorted(alive, key=lambda i: -totals[i])[: max(1, len(alive) // 2)]
-        return alive[0]
+                for _ in range(max(1, (self.iterations or 0) // (rounds * len(alive)))):
+                    self._deal(game, player, alive, results)
+            # Greedy's choice stays in every round, as the yardstick; the better half of the others goes
+            # on (a stable sort: greedy's order breaks ties).
+            others = sorted(alive[1:], key=lambda i: -sum(results[i]) / len(results[i]))
+            alive = [incumbent, *others[: max(1, len(alive) // 2 - 1)]]
+        return self._verdict(incumbent, alive[1], results)
 
-    def _deal(self, game: Game, player: int, alive: list[int], totals: dict[int, float]) -> None:
+    def _verdict(self, incumbent: int, challenger: int, results: dict[int, list[float]]) -> int:
+        """The challenger if it did better than greedy's choice deal by deal, by more than `sure`
+        standard errors of the paired differences (both were played on the same deals); else greedy's
+        choice. A search that cannot tell two options apart should not give up greedy's judgement for
+        the luck of its deals."""
+        diffs = [a - b for a, b in zip(results[challenger], results[incumbent], strict=True)]
+        k = len(diffs)
+        mean = sum(diffs) / k
+        if mean <= 0:
+            return incumbent
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1)) if k > 1 else 0.0
+        return challenger if mean > self.sure * spread / math.sqrt(k) else incumbent
+
+    def _deal(self, game: Game, player: int, alive: list[int], results: dict[int, list[float]]) -> None:
         """Play every option in `alive` on one new deal (the same determinization and the same rollout
-        luck for all), adding each one's reward for `player` to `totals`."""
+        luck for all), adding each one's reward for `player` to its `results`."""
         d = game.determinize(player, self.rng.getrandbits(62))
         d.state.quiet = True  # nobody reads a playout's log
         forget_sealed(d, player)
@@ -87,7 +101,7 @@ class HalvingAgent(MctsAgent):
                 self.rng = random.Random(luck)
                 g = d.copy()
                 g.apply_index(i, player)
-                totals[i] += self._playout(g)[player]
+                results[i].append(self._playout(g)[player])
         finally:
             self.rng = own
 
