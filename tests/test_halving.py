@@ -38,7 +38,7 @@ def test_played_out_the_win_and_the_block_beat_greedys_choice(cells, best):
 
 def test_every_option_still_in_the_running_is_played_on_the_same_deals(monkeypatch):
     g = play_cells([5])
-    agent = HalvingAgent(0, width=4, iterations=16, guide=1.0)
+    agent = HalvingAgent(0, iterations=16, guide=1.0)
     dealt: list[int] = []
     played: list[tuple[int, int]] = []
     real_deal = agent._deal
@@ -110,7 +110,7 @@ def test_options_that_change_nothing_get_the_same_reward_on_every_deal(tmp_path,
     path = tmp_path / "toss.yaml"
     path.write_text(TOSS)
     g = load_ruleset(path).new_game(2, 0)
-    agent = HalvingAgent(5, width=4, iterations=32)
+    agent = HalvingAgent(5, iterations=32)
     seen = {}
     monkeypatch.setattr(agent, "_verdict", lambda inc, ch, results: seen.update(results) or inc)
     agent.choose(g, 0)

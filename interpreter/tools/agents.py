@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]`.
+`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
-MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]"
+MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
 AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
               f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
@@ -40,7 +40,11 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
               "others=greedy makes every choice of the other seats in the tree as greedy would; default "
               "search for both; follow judges options as greedy does, after the seat's own follow-up "
-              "decisions, in guided rollouts, priors and models, instead of one move ahead). Comma-separated, one per seat in order, cycled over the seats: "
+              "decisions, in guided rollouts, priors and models, instead of one move ahead; halving=W, "
+              "default W=4, grows no tree: greedy's W best options are played on shared deals with these "
+              "rollouts, narrowed by sequential halving, and greedy's choice is replaced only by an option "
+              "that beats it on the same deals; BUDGET then counts rollouts). "
+              "Comma-separated, one per seat in order, cycled over the seats: "
               "mcts:400,greedy.")
 
 
@@ -109,10 +113,11 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
-    settings = dict(iterations=iterations, seconds=seconds, cutoff=cutoff, guide=guide, prior=prior,
-                    sealed=sealed, others=others, follow=follow)
-    agent: MctsAgent = (MctsAgent(seed, **settings) if width is None  # type: ignore[arg-type]
-                        else HalvingAgent(seed, width, **settings))
+    kind = MctsAgent if width is None else HalvingAgent
+    agent = kind(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed, others=others,
+                 follow=follow)
+    if isinstance(agent, HalvingAgent) and width is not None:
+        agent.width = width
     if exploration is not None:
         agent.exploration = exploration
     return agent

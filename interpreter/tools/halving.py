@@ -41,10 +41,8 @@ class HalvingAgent(MctsAgent):
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, width: int = WIDTH, sure: float = SURE, **kwargs: object) -> None:
-        super().__init__(seed, **kwargs)  # type: ignore[arg-type]
-        self.width = width
-        self.sure = sure
+    width = WIDTH  # options compared (spec `halving=W`)
+    sure = SURE
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
