@@ -7,7 +7,9 @@ played on the same deals (common random numbers): the same determinization of th
 rollout generator, so where two options lead to the same position the rollouts play on identically and
 only what the options change shows in their rewards. The options are narrowed by sequential halving
 (Karnin, Koren and Somekh, 2013): start with the `width` options the greedy bot rates best, play each
-on a round of deals, keep the better half by mean reward, deal a new round, until one is left.
+on a round of deals, keep the better half of the challengers by mean reward (greedy's own choice always
+stays, as the yardstick), deal a new round, until one challenger is left. It is played only if it beat
+greedy's choice deal by deal by more than `sure` standard errors of the paired differences.
 
 Nothing is grown below the root: it is a tree of depth one, and the rollouts carry the lookahead. They
 are the search bot's (`cut`, `guide`, `sealed`, `follow`): with the greedy bot's judgement in the
