@@ -63,6 +63,28 @@ EDGES = {
     "face down and owner": "r = first(pool).facedown or first(pool).owner != none",
     "first of a comprehension": "r = first([c for c in pool if c.value > 3]).value",
     "first of an empty comprehension": "r = first([c for c in pool if c.value > huge]) == none",
+    "a comprehension after operands that change the game": "r = note(1) + sum([note(x) for x in xs]) + note(2)",
+    "a comprehension after a failing operand": "r = vals[9] + count([note(x) for x in xs])",
+    "a comprehension after an operand, failing in it": "r = note(5) + count([x for x in xs if x > vals[1]])",
+    "a comprehension among the items of a list": "ys = [note(1), [note(x) for x in xs], note(3)]\n        r = r + count(ys)",
+    "a comprehension as a later argument": "r = r + index_of([note(7), note(8)], first([note(x) for x in xs if x > 1]))",
+    "strings in lists": "r = count([w for w in words if w in [\"a\", \"c\"]]) * 10 + count([w for w in words if not (w in [\"b\"])])",
+    "numbers, players and booleans in lists": "r = count([x for x in [vals[2] in [0, 1], vals[3] in [1], 1 in [vals[3], 1], vals[2] in [0, vals[2]], 2 in xs, 9 in xs, vals[1] in [3]] if x])",
+    "membership in a zone, a string, a list of lists": "r = count([x for x in [first(pool) in pool, \"b\" in \"abc\", [1] in [[1], 2], [2] in [[1]], none in [none]] if x])",
+    "membership in a number": "r = 1 in vals[0]",
+    "a comprehension test of two parts": "r = count([x for x in xs if x > 1 and count([note(y) for y in xs if y < x]) > 0])",
+    "a comprehension test failing in its second part": "r = count([x for x in xs if x > 2 and vals[1] > x])",
+    "a comprehension test of or and and": "r = count([x for x in xs if x == 1 or x > 2 and note(x) > 0])",
+    "a comprehension test of ands in ands": "r = count([x for x in xs if (x > 1 and note(x) > 1) and (note(x * 3) > 0 and x < 3)])",
+    "an option test of two parts": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 1 and count([note(y) for y in xs if y < x]) > 1:\n                r = x",
+    "an option test failing in its second part": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x > 2 and vals[1] > x:\n                r = x",
+    "an option test of or and and": "choose player(0) \"Inner\":\n            option \"pick {x}\" for x in xs when x == 1 or x > 2 and note(x) > 0:\n                r = x\n            option \"none\" when r > 99 and note(1) > 0:\n                r = 0",
+    "a menu whose guard moves what it loops over": "shuffle(pool)\n        choose player(0) \"Inner\":\n            option \"take {c.name}\" for c in pool when shift(c):\n                r = 1",
+    "a menu whose guard calls a procedure that moves nothing": "shuffle(pool)\n        choose player(0) \"Inner\":\n            option \"see {c.name}\" for c in pool when look(c) > 3:\n                r = 1",
+    "a loop whose body moves what it loops over": "shuffle(pool)\n        for c in pool:\n            r += count(pool) * 10 + note(c.value % 7) * 0 + (1 if shift(c) else 0)",
+    "a loop whose body calls a procedure that moves nothing": "shuffle(pool)\n        for c in pool:\n            r += look(c)",
+    "a comprehension that moves what it loops over": "shuffle(pool)\n        r = count([c for c in pool if shift(c)]) + count(spare) * 10",
+    "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
 }
 
 HEAD = """\
@@ -76,7 +98,7 @@ constants:
 counters:
   game: {r: 0}
 zones:
-  game: {pool: {}}
+  game: {pool: {}, spare: {}}
 components:
   token:
     items:
@@ -93,6 +115,15 @@ procedures:
     do: |
       r += x
       return x
+  shift:
+    params: [c]
+    do: |
+      move(c, spare)
+      return true
+  look:
+    params: [c]
+    do: |
+      return note(c.value % 5) + count(pool)
   note:
     params: [x]
     do: |
@@ -130,7 +161,9 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a list holding itself too deep", "a comprehension of lists too deep", "face down of a number",
            "first of a comprehension of lists too deep", "distinct lists too deep", "lists joined to lists too deep",
            "a comprehension over a number", "a comprehension first, failing in its test",
-           "a comprehension in a comprehension failing"}
+           "a comprehension in a comprehension failing", "a comprehension after a failing operand",
+           "a comprehension after an operand, failing in it", "membership in a number",
+           "a comprehension test failing in its second part", "an option test failing in its second part"}
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

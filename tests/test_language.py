@@ -71,6 +71,12 @@ def test_removing_from_a_list_and_finding_in_it_use_the_same_strict_equality(g):
     assert x.evaluate("[\"a\", \"b\", \"a\"] - \"a\"") == ["b"]
     # and so do `distinct` and `index_of`
     assert x.evaluate("count(distinct([player(0), 0, 0, true, 1]))") == 4
+    # items of one type (a list of one type is the common case, with a shorter path): the first of each, in order
+    assert x.evaluate('distinct(["b", "a", "b", "c", "a"])') == ["b", "a", "c"]
+    assert x.evaluate("distinct([3, 1, 3, 2, 1])") == [3, 1, 2]
+    assert x.evaluate("distinct([player(1), player(0), player(1)]) == [player(1), player(0)]") is True
+    assert x.evaluate("distinct([1, 1, true])") == [1, True]
+    assert x.evaluate("distinct([true, 1, 1])") == [True, 1]
     assert x.evaluate("index_of([player(0), true, 1], 1)") == 2
     assert x.evaluate("index_of([player(0), true, 1], player(0))") == 0
     assert x.evaluate("index_of([true], 1)") == -1

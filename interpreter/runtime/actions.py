@@ -47,13 +47,23 @@ def _move_many(ev, comps: list, key: str, top: bool) -> bool:
 def move(ev, n, x, zone, where=None):
     if type(zone) is not Zone:
         _zone(ev, zone, n)  # raises the located error
+    st = ev.st
+    # `_comps` inlined for its common cases: one component, or a zone (often empty: nothing to do)
+    tx = type(x)
+    if tx is Comp:
+        comps = [x]
+    elif tx is Zone:
+        comps = st.zones[x.key]
+        if not comps:
+            return
+        comps = comps[:]
+    else:
+        comps = _comps(ev, x, n)
     top = where == "top"
-    comps = _comps(ev, x, n)
     key = zone.key
     if len(comps) > 8 and _move_many(ev, comps, key, top):
         return
     # one by one, `writable` inlined (setups and most effects move a few components at a time)
-    st = ev.st
     loc, zones, owned = st.loc, st.zones, st.owned
     for c in comps:
         if type(c) is not Comp:

@@ -175,14 +175,26 @@ def key(opt: list) -> str:
     return head + ":" + ",".join([_kv(v) for v in vals])
 
 
+# The keys of components and players, made once each: formatting an int subclass is slow, and every
+# decision whose option is bound to values records their keys in the action log.
+_COMP_KEYS: dict[Comp, str] = {}
+_PLAYER_KEYS: dict[Player, str] = {}
+
+
 def _kv(v: Any) -> str:
     t = type(v)
     if t is Comp:
-        return f"#{v:d}"
+        s = _COMP_KEYS.get(v)
+        if s is None:
+            s = _COMP_KEYS[v] = f"#{v:d}"
+        return s
     if t is int:
         return str(v)
     if t is Player:
-        return f"P{v + 1}"
+        s = _PLAYER_KEYS.get(v)
+        if s is None:
+            s = _PLAYER_KEYS[v] = f"P{v + 1}"
+        return s
     if t is list:
         return "[" + ",".join(_kv(x) for x in v) + "]"
     return repr(v) if t is str else str(v)
@@ -235,6 +247,15 @@ def resolve(ev: Evaluator) -> tuple | None:
                 # located error rather than a traceback.
                 raise ev.fail(clause, "the options of `simultaneous` cannot break, continue or end the game")
     return None
+
+
+def start_added_option(ev: Evaluator, f: list, opt: list) -> None:
+    """A chosen option that a component adds (`options ... from`), its CHOOSE frame `f` already popped
+    (a generated resolver, codegen/resume.py): its body pushed as `resolve` pushes it, for the machine."""
+    clause, scope = option_scope(ev, f, opt, -1)
+    _count(ev, clause)
+    ev.st.stack.append([CALL, None, None])
+    ev.st.stack.append([BLOCK, clause.body, scope, 0])
 
 
 def _count(ev: Evaluator, clause: A.Option) -> None:

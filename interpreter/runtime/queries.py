@@ -95,11 +95,23 @@ def _flatten(ev, a, n, s):
     return out
 
 
+_ONE_TYPE = (str, int, Comp, Player)
+
+
 @primitive("distinct")
 def _distinct(ev, a, n, s):
     # A set finds repeats in linear time; lists and maps cannot be in a set, so they are compared one by one.
+    xs = _items(ev, a[0], n)
+    if xs:
+        t = type(xs[0])
+        if t in _ONE_TYPE:
+            for x in xs:
+                if type(x) is not t:
+                    break
+            else:  # one type: `==` is Python's, and so are repeats
+                return list(dict.fromkeys(xs))
     out, seen, unhashable = [], set(), []
-    for x in _items(ev, a[0], n):
+    for x in xs:
         if type(x) is list or type(x) is dict:
             if x not in unhashable:
                 ev.spend(len(unhashable), n)
@@ -185,18 +197,25 @@ def right_of(ev, n, p):
     return Player((_player(ev, p, n) - 1) % ev.st.nplayers)
 
 
+# The turn orders, made once per first player and player count (a new list of them each call).
+_ORDERS: dict[tuple[int, int], list[Player]] = {}
+
+
+def _order(p: Player, k: int) -> list[Player]:
+    got = _ORDERS.get((p, k))
+    if got is None:
+        got = _ORDERS[(int(p), k)] = [Player((p + i) % k) for i in range(k)]
+    return got
+
+
 @primitive("turn_order")
 def _turn_order(ev, a, n, s):
-    p = _player(ev, a[0], n)
-    k = ev.st.nplayers
-    return [Player((p + i) % k) for i in range(k)]
+    return _order(_player(ev, a[0], n), ev.st.nplayers)[:]
 
 
 @primitive("others")
 def _others(ev, a, n, s):
-    p = _player(ev, a[0], n)
-    k = ev.st.nplayers
-    return [Player((p + i) % k) for i in range(1, k)]
+    return _order(_player(ev, a[0], n), ev.st.nplayers)[1:]
 
 
 @primitive("owner")

@@ -79,9 +79,10 @@ class Readouts:
         from meeple.language.parser import parse_expr, plain_origin
 
         node = parse_expr(expr, plain_origin("<expr>"))
-        # The reference evaluator, not the compiled one: the compiler caches per node, and a node parsed on
-        # the fly is used once, so caching it would only grow memory with every call.
-        ev = Evaluator(self.rs, self.state)
+        # The game's own evaluator, whose reference path runs a node parsed on the fly (nothing is compiled
+        # or cached for it); a generated evaluator also refuses what would break the compiled code's
+        # assumptions (codegen/flatvars.py), should the expression call a procedure that stores it.
+        ev = type(self._ev)(self.rs, self.state)
         ev.limit = self.state.steps + self.max_steps
         try:
             return ev.eval(node, dict(scope or {}))

@@ -130,10 +130,11 @@ class ValueOps:
             target = self.st.zones[target.key]
         comps = target if type(target) is list else [target]
         out: list[tuple[Comp, A.Block]] = []
-        for c in list(comps):
+        components = self.rs.components
+        for c in comps:  # nothing changes the list while this reads it
             if type(c) is not Comp:
                 raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
-            h = self.rs.components[c].on.get(event)
+            h = components[c].on.get(event)
             if h is not None:
                 out.append((c, h))
         return out

@@ -1,7 +1,8 @@
 """Assignments to Python source: to a variable (a Python local, also written to the frame's scope dict
 in "dict" functions; see stmts.py), to a game counter of that name, to a counter of a player or a
 component (`p.coins = ...`: its key looked up inline), and to an entry of a list or map (copied along
-the path, as the reference does). `+=` and `-=` inline their int case."""
+the path, as the reference does). `+=` and `-=` inline their int case, and `+=` of a flat value to a
+list of flat items (kinds.py, flatvars.py) its append."""
 
 from __future__ import annotations
 
@@ -121,6 +122,11 @@ class AssignEmitter(ExprEmitter):
         plus = s.op == "+"
         # Numbers inline (the common case); lists, errors and numbers past the limit go to h_aug.
         r = f"{cur} {s.op} {d}"
-        f.w(f"{cur} = {r} if type({cur}) is int and type({d}) is int and -MAXI <= {r} <= MAXI "
-            f"else h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})")
+        slow = f"h_aug(ev, {self.node(s)}, {plus}, {cur}, {d})"
+        if plus and self.items_flat(s.target, f) and self.is_flat(s.value, f):
+            # A list of flat items with one flat item appended (values.concat: only the size can fail).
+            slow = f"{cur} + [{d}] if type({cur}) is list and len({cur}) < MAXS else {slow}"
+        ints = "" if self.known_int(s.target, f) and self.known_int(s.value, f) else \
+            f"type({cur}) is int and type({d}) is int and "  # else both certainly numbers (flatvars.py)
+        f.w(f"{cur} = {r} if {ints}-MAXI <= {r} <= MAXI else {slow}")
         self.assign(s.target, cur, f)

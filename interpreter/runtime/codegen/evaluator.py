@@ -13,7 +13,8 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.cache import generated
-from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.codegen.flatvars import stray_binding
+from meeple.runtime.evaluator import Evaluator, type_name
 from meeple.runtime.limits import MAX_STEPS
 from meeple.runtime.state import GameState
 
@@ -45,6 +46,24 @@ class GeneratedEvaluator(Evaluator):
         # what is per game: the state, the budgets (limits.py) and the running components
         per_game = ("st", "limit", "depth", "sources")
         rs.derived()["evaluator"] = {k: v for k, v in self.__dict__.items() if k not in per_game}
+
+    # Scripts from outside the ruleset (scenarios, `before_flow`, `Game.evaluate`) run through the
+    # reference path: what they store must keep what generated code assumes of the ruleset's variables
+    # and counters (codegen/flatvars.py). The ruleset's own assignments are generated code.
+    def assign(self, target: Any, value: Any, scope: dict) -> None:
+        self._stray(target, value, scope)
+        Evaluator.assign(self, target, value, scope)
+
+    def set_entry(self, target: A.Index, value: Any, scope: dict) -> None:
+        self._stray(target, value, scope)
+        Evaluator.set_entry(self, target, value, scope)
+
+    def _stray(self, target: Any, value: Any, scope: dict) -> None:
+        name = stray_binding(self.rs, target, value, scope)
+        if name is not None:
+            raise self.fail(target, f"the ruleset's own scripts never store {type_name(value)} like this in "
+                                    f"`{name}`, and the compiled engine relies on that (flatvars.py)",
+                            hint="store it under another name, or run with MEEPLE_EVALUATOR=reference")
 
     def eval(self, node: Any, scope: dict) -> Any:
         f = self._exprs.get(id(node))

@@ -186,7 +186,7 @@ class ExprEmitter(ListEmitter):
             if (n.func in ("min", "max") and len(n.args) == 1 and type(a0) is A.ListLit and len(a0.items) == 2
                     and not f.in_iter):
                 return self.extreme2(n, a0, f)
-            args = [self.expr(a, f) for a in n.args]
+            args = self.operands(n.args, f)
             if len(args) == 1:
                 if n.func in _ON_LISTS and type(n.args[0]) in (A.Comp, A.ListLit):
                     return f"{_ON_LISTS[n.func]}({args[0]})"  # certainly a list: Python's own
@@ -225,7 +225,7 @@ class ExprEmitter(ListEmitter):
         proc = rs.procedures.get(n.func)
         if proc is None or n.func in rs.suspending_procs or len(n.args) != len(proc.params):
             return f"ev.call({self.node(n)}, {{}})"  # raises the reference's located error
-        args = [self.expr(a, f) for a in n.args]
+        args = self.operands(n.args, f)
         return f"PR_{n.func}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
 
     def extreme2(self, n: A.Call, lst: A.ListLit, f: Fn) -> str:

@@ -30,7 +30,13 @@ _SCALARS = (int, str, bool, type(None))
 _SUBLISTS = frozenset({"distinct", "list", "sorted", "reversed", "slice", "flatten"})
 # Built-ins that always make a new list (queries.py).
 _NEW_LISTS = _SUBLISTS | {"between"}
+# Built-ins whose list holds only numbers, players or components (queries.py, actions.py).
+_FLAT_ITEMS = frozenset({"between", "turn_order", "others", "components", "draw"})
+# Built-ins that return an item of their first argument (or none).
+_AN_ITEM = frozenset({"first", "last", "random_pick"})
 _MOVERS = (A.Trigger, A.Phase, A.Choose, A.Simultaneous)
+# What `x.name` reads when nothing else of that name is there (values.attribute): no numbers but these
+_FIXED = frozenset({"name", "kind", "id", "owner", "zone", "facedown"})
 
 
 class Flatness:
@@ -40,18 +46,52 @@ class Flatness:
         self.rs = rs
         self._attrs: dict[str, bool] = {}
         self._procs: dict[str, bool] = {}
+        self._items_procs: dict[str, bool] = {}
+        self._still: dict[str, bool] = {}
+        # Variables flat (and whose items are flat) wherever they are read (`variables`); empty until then
+        self.flat_names: frozenset[str] = frozenset()
+        self.items_names: frozenset[str] = frozenset()
+        self.flat_attrs: frozenset[str] = frozenset()  # ... and counters of players and components
+        self.items_attrs: frozenset[str] = frozenset()
+        self.int_names: frozenset[str] = frozenset()  # ... numbers within the limit
+        self.int_attrs: frozenset[str] = frozenset()
+
+    def forget(self) -> None:
+        """Drop what was worked out of procedures (flatvars.py changes what variables are known)."""
+        self._procs.clear()
+        self._items_procs.clear()
 
     def attr(self, name: str) -> bool:
         """`x.name` is flat unless a component prints a list or map under that name, or it is a counter
-        (an assignment may store any value in a counter)."""
+        that may hold one (flatvars.py: from its initial values and every assignment to `x.name`)."""
         got = self._attrs.get(name)
         if got is None:
-            rs = self.rs
-            got = (name not in rs.player_counters
-                   and not any(name in k.counters for k in rs.kinds.values())
-                   and not any(type(c.attrs.get(name)) in (list, dict) for c in rs.components))
-            self._attrs[name] = got
-        return got
+            got = self._attrs[name] = not any(type(c.attrs.get(name)) in (list, dict) for c in self.rs.components)
+        return got and (name in self.flat_attrs or not self._counter(name))
+
+    def attr_items(self, name: str) -> bool:
+        """Every item of `x.name` is flat: a printed value is flat or a list of flat values, and a counter
+        of that name is known to hold such (flatvars.py); a slot is a zone."""
+        if self._counter(name) and name not in self.items_attrs:
+            return False
+        return all(type(v) in _SCALARS or (type(v) is list and all(type(y) in _SCALARS for y in v))
+                   for v in (c.attrs.get(name) for c in self.rs.components))
+
+    def attr_int(self, name: str) -> bool:
+        """`x.name` is a number within the limit wherever it reads a value: every component that prints
+        it prints such a number, a counter of that name only ever holds one (flatvars.py), and no slot,
+        zone or fixed property (values.attribute) has that name."""
+        rs = self.rs
+        if name in _FIXED or name in rs.player_zones or any(name in k.slots for k in rs.kinds.values()):
+            return False
+        if self._counter(name) and name not in self.int_attrs:
+            return False
+        return all(type(v) is int and -MAX_INT <= v <= MAX_INT
+                   for v in (c.attrs[name] for c in rs.components if name in c.attrs))
+
+    def _counter(self, name: str) -> bool:
+        rs = self.rs
+        return name in rs.player_counters or any(name in k.counters for k in rs.kinds.values())
 
     def flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
         """Whether `n` never evaluates to a list or a map. `flat_vars`: comprehension variables known to
@@ -63,7 +103,7 @@ class Flatness:
         if t is A.Const:
             return type(n.value) in _SCALARS
         if t is A.Name:
-            if n.name in flat_vars:
+            if n.name in flat_vars or n.name in self.flat_names:
                 return True
             if shadowed(n.name):
                 return False
@@ -86,7 +126,7 @@ class Flatness:
         if t is A.Call and n.func not in self.rs.procedures:
             if n.func in _FLAT_CALLS:
                 return True
-            if n.func == "first" and len(n.args) == 1:  # an item of the list, zone or map, or none
+            if n.func in _AN_ITEM and len(n.args) == 1:  # an item of the list, zone or map, or none
                 return self.items_flat(n.args[0], flat_vars, shadowed)
             if n.func in ("min", "max") and n.args:  # an item of the list, zone or map, or the default
                 return (self.items_flat(n.args[0], flat_vars, shadowed)
@@ -96,10 +136,17 @@ class Flatness:
     def returns_flat(self, name: str) -> bool:
         """Whether the procedure `name` only ever returns flat values: every `return` in it returns a
         flat value or none (as does the end of its body), its parameters and local variables being
-        unknown (a recursive call, while this is worked out, is not known flat)."""
-        got = self._procs.get(name)
+        unknown unless flatvars.py knows them (a recursive call, while this is worked out, is not)."""
+        return self._returns(name, self._procs, self.flat)
+
+    def returns_items(self, name: str) -> bool:
+        """Whether the procedure `name` only ever returns flat values or lists of flat items."""
+        return self._returns(name, self._items_procs, self.items_flat)
+
+    def _returns(self, name: str, cache: dict[str, bool], test: Any) -> bool:
+        got = cache.get(name)
         if got is None:
-            self._procs[name] = False
+            cache[name] = False
             proc = self.rs.procedures[name]
             names, values = set(proc.params), []
             for x in walk(proc.body):
@@ -111,7 +158,7 @@ class Flatness:
                     names.add(var)
                 if t is A.Return and x.value is not None:
                     values.append(x.value)
-            got = self._procs[name] = all(self.flat(v, set(), lambda x: x in names) for v in values)
+            got = cache[name] = all(test(v, set(), lambda x: x in names) for v in values)
         return got
 
     def items_flat(self, n: Any, flat_vars: set[str], shadowed: Any) -> bool:
@@ -122,7 +169,14 @@ class Flatness:
         t = type(n)
         if t is A.ListLit:
             return all(self.flat(x, flat_vars, shadowed) for x in n.items)
+        if t is A.Name and n.name in self.items_names:
+            return True
+        if t is A.Attr:
+            return self.attr_items(n.name)
         if t is A.Name and n.name not in flat_vars and not shadowed(n.name):
+            rs = self.rs  # the players of the game (values.global_value's order)
+            if n.name == "players" and n.name not in rs.constants and n.name not in rs.game_counters:
+                return True
             v = self.rs.constants.get(n.name)  # a constant list (the reader's first global)
             return type(v) is list and all(type(x) in _SCALARS for x in v)
         if t is A.Comp:
@@ -130,6 +184,10 @@ class Flatness:
             if self.items_flat(n.iter, flat_vars, shadowed):
                 inner.add(n.var)
             return self.flat(n.expr, inner, lambda x: x == n.var or shadowed(x))
+        if t is A.Call and n.func in _FLAT_ITEMS and n.func not in self.rs.procedures:
+            return True
+        if t is A.Call and n.func in self.rs.procedures and n.func not in REGISTRY:
+            return self.returns_items(n.func)
         if t is A.Call and n.func in _SUBLISTS and n.args and n.func not in self.rs.procedures:
             # the items of its first argument; `flatten`: the items of each of them, and those of a
             # flat one are a zone's components
@@ -147,7 +205,12 @@ class Flatness:
         t = type(n)
         if t is A.Num:
             return type(n.value) is int
-        if t is A.Name:  # a constant number (the reader folds it into a literal)
+        if t is A.Name:  # a constant number (the reader folds it into a literal), the player count, or
+            rs = self.rs  # a variable or game counter only ever given such numbers (flatvars.py)
+            if n.name in self.int_names:
+                return True
+            if n.name == "nplayers" and not shadowed(n.name) and n.name not in rs.constants:
+                return n.name not in rs.game_counters and n.name not in rs.game_zones
             v = self.rs.constants.get(n.name)
             return not shadowed(n.name) and type(v) is int and -MAX_INT <= v <= MAX_INT
         if t is A.Call:  # `index_of`: an index into a list or -1
@@ -156,6 +219,8 @@ class Flatness:
         if t is A.BinOp:
             return (n.op in ("+", "-", "*", "//", "%") and self.integer(n.left, shadowed)
                     and self.integer(n.right, shadowed))
+        if t is A.Attr:
+            return self.attr_int(n.name)
         if t is A.Neg:
             return self.integer(n.operand, shadowed)
         if t is A.CondExpr:
@@ -176,13 +241,21 @@ class Flatness:
 
     def still(self, n: Any) -> bool:
         """Whether running `n` (an expression or a block) can never move a component (nor change a zone
-        any other way): it calls no procedure and only built-ins that change nothing (`pure`), triggers
-        no effect, runs no phase and waits for no decision. A comprehension or a `for` that is still
-        may loop over a zone's own list, uncopied."""
+        any other way): it calls only built-ins that change nothing (`pure`) and procedures that are
+        still themselves, triggers no effect, runs no phase and waits for no decision. A comprehension,
+        a `for` or a menu's option loop that is still may loop over a zone's own list, uncopied."""
         for x in walk(n):
             t = type(x)
-            if t is A.Call and not (x.func in REGISTRY and REGISTRY[x.func].pure):
+            if t is A.Call and not (REGISTRY[x.func].pure if x.func in REGISTRY
+                                    else x.func in self.rs.procedures and self._still_proc(x.func)):
                 return False
             if t in _MOVERS:  # handlers and phases run any script; a decision waits for what follows it
                 return False
         return True
+
+    def _still_proc(self, name: str) -> bool:
+        got = self._still.get(name)
+        if got is None:
+            self._still[name] = False  # a recursive call, while this is worked out, is not known still
+            got = self._still[name] = self.still(self.rs.procedures[name].body)
+        return got

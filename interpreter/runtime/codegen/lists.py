@@ -20,16 +20,25 @@ class ListEmitter(OperatorEmitter):
         if n.op == "+" and self.flatness.new_list(n.left) and self.flatness.new_list(n.right):
             # Two lists: support.add's list case. Lists of flat items join into one of flat items,
             # which only the size limit can refuse (values.concat).
-            a, b = self.expr(n.left, f), self.expr(n.right, f)
+            a, b = self.operands((n.left, n.right), f)
             flat = self.items_flat(n.left, f) and self.items_flat(n.right, f)
             ops = operand(f"{a} + {b}", f) if flat else None
             if ops is not None:
                 return f"({ops[1]} if len({ops[0]}) <= MAXS else ev.concat({self.node(n)}, {ops[1]}, []))"
             return f"ev.concat({self.node(n)}, {a}, {b})"
+        if (n.op == "+" and self.flatness.new_list(n.right) and self.items_flat(n.left, f)
+                and self.items_flat(n.right, f) and not f.in_iter):
+            # A list of flat items (a variable, a counter: kinds.py, flatvars.py) joined with a new list
+            # of flat items: only the size can fail. Anything but a list on the left goes to h_add.
+            a, b = self.operands((n.left, n.right), f)
+            oa, ob = operand(a, f), operand(b, f)
+            if oa is not None and ob is not None:
+                return (f"({oa[1]} + {ob[1]} if (type({oa[0]}) is list) & (len({ob[0]}) <= MAXS) "
+                        f"and len({oa[1]}) + len({ob[1]}) <= MAXS else h_add(ev, {self.node(n)}, {oa[1]}, {ob[1]}))")
         return OperatorEmitter._e_BinOp(self, n, f)
 
     def _e_ListLit(self, n: A.ListLit, f: Fn) -> str:
-        items = "[" + ", ".join(self.expr(x, f) for x in n.items) + "]"
+        items = "[" + ", ".join(self.operands(n.items, f)) + "]"
         if all(self.is_flat(x, f) for x in n.items):
             return items  # nothing inside can be a list or a map: within the limits by construction
         return f"ev.nested({self.node(n)}, {items})"
@@ -80,6 +89,17 @@ class ListEmitter(OperatorEmitter):
         items = f"[{body} for {var} in {loop}(ev, {src}, {self.node(n.iter)}, {self.node(n)}){cond}]"
         return items if flat else f"ev.nested({self.node(n)}, {items})"
 
+    def test_open(self, n: Any, f: Fn) -> None:
+        """`if <n>:` with no `else`, the block under it left open (f.depth). A test `a and b` is `if a:`
+        then `if b:` under it: the same truth and short circuit, and `b` is first in its own statement,
+        so that a comprehension in it runs as a loop (`when c in held and not any(...)`)."""
+        if type(n) is A.BoolOp and n.op == "and":
+            self.test_open(n.left, f)
+            self.test_open(n.right, f)
+            return
+        f.w(f"if {self.lead(n, f)}:")
+        f.depth += 1
+
     def comp_loop(self, n: A.Comp, f: Fn) -> str:
         """A comprehension that is the first thing its statement evaluates, as statements written before
         it: a Python loop, without the comprehension's function and support.loop's call (Python 3.11
@@ -105,8 +125,7 @@ class ListEmitter(OperatorEmitter):
             # The test, then the item, each the first thing of its own statement in the loop: a
             # comprehension first in either runs as a loop too, at its place.
             if n.cond is not None:
-                f.w(f"if {self.lead(n.cond, f)}:")
-                f.depth += 1
+                self.test_open(n.cond, f)
             f.w(f"{out}.append({self.lead(n.expr, f)})")
             flat = self.is_flat(n.expr, f)
         finally:

@@ -22,6 +22,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
+from meeple.runtime.codegen.flatvars import flat_variables
 from meeple.runtime.codegen.flow import Definite
 from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.operators import Fn, snapshot
@@ -43,6 +44,7 @@ class Builder(ResumeEmitter):
         self.py_phases = {p for p, b in rs.phases.items() if not self._suspends(b)}
         self.flow = Definite(rs).at
         self.flatness = Flatness(rs)
+        flat_variables(self.flatness, rs, self.nodes)
         self.full_tables: dict[str, bool] = {}
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
@@ -126,12 +128,15 @@ class Builder(ResumeEmitter):
         """Append `row` (a list expression over the option variables) for every binding the guard allows."""
         depth = f.depth
         vals = []
+        # Building the menu runs what its options loop over and its guard, never a body or a label: if
+        # none of it can move a component, the loops go over zones' own lists (kinds.Flatness.still).
+        still = all(self.flatness.still(x) for x in [*(fo.iter for fo in clause.fors), clause.guard] if x is not None)
         for fo in clause.fors:
             f.tmp += 1
             var = f"O{f.tmp}_{fo.var}"
             # support.loop inlined: a snapshot of what is looped over, its passes counted
             it, at = f.temp(), self.node(fo.iter)
-            snapshot(it, self.lead(fo.iter, f), at, f, fresh=self.flatness.new_list(fo.iter))
+            snapshot(it, self.lead(fo.iter, f), at, f, fresh=self.flatness.new_list(fo.iter), still=still)
             f.w(f"st.steps += len({it})")
             f.w("if st.steps > ev.limit:")
             f.w(f"    raise h_steps(ev, {at})")
@@ -140,8 +145,7 @@ class Builder(ResumeEmitter):
             vals.append(var)
             f.depth += 1
         if clause.guard is not None:
-            f.w(f"if {self.lead(clause.guard, f)}:")
-            f.depth += 1
+            self.test_open(clause.guard, f)
         f.w(f"out.append({row.replace('VALS', '[' + ', '.join(vals) + ']')})")
         f.depth = depth
         for fo in clause.fors:

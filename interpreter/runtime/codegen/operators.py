@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.language.walk import walk
 from meeple.runtime.limits import MAX_INT
 
 
@@ -106,6 +107,10 @@ def operand(code: str, f: Fn) -> tuple[str, str] | None:
 
 # Expressions that evaluate their first operand before anything else (operators.py, exprs.py).
 _LEADS = (A.BinOp, A.Compare, A.Attr, A.Index, A.Not, A.Neg, A.BoolOp)
+def _holds_comp(n: Any) -> bool:
+    return any(type(x) is A.Comp for x in walk(n))
+
+
 _CMP = {"<": "h_lt", "<=": "h_le", ">": "h_gt", ">=": "h_ge"}
 _ARITH = {"*": "h_mul", "//": "h_floordiv", "%": "h_mod"}
 
@@ -143,11 +148,31 @@ class OperatorEmitter:
         finally:
             f.lead = False
 
+    def operands(self, nodes: Any, f: Fn) -> list[str]:
+        """The code of `nodes`, evaluated left to right (operands, items, arguments). When they are the
+        first thing their statement evaluates (Fn.lead) and a comprehension comes later among them, those
+        before it are evaluated first, into temporaries written before the statement (the same order:
+        nothing else runs in between), so that the comprehension is first in what is left and runs as a
+        loop too (lists.py)."""
+        lead = f.lead
+        out: list[str] = []
+        for i, x in enumerate(nodes):
+            if i and lead and not f.in_iter and any(_holds_comp(y) for y in nodes[i:]):
+                out = [c if simple(c) else self.spill(c, f) for c in out]
+                f.lead = True
+            out.append(self.expr(x, f))
+        return out
+
+    def spill(self, code: str, f: Fn) -> str:
+        t = f.temp()
+        f.w(f"{t} = {code}")
+        return t
+
     def comp_loop(self, n: Any, f: Fn) -> str:  # pragma: no cover - provided by exprs.py
         raise NotImplementedError
 
     def _e_BinOp(self, n: A.BinOp, f: Fn) -> str:
-        a, b = self.expr(n.left, f), self.expr(n.right, f)
+        a, b = self.operands((n.left, n.right), f)
         if n.op in ("+", "-"):
             helper = "h_add" if n.op == "+" else "h_sub"
             if simple(a) and simple(b):
@@ -262,5 +287,14 @@ class OperatorEmitter:
             return helper
         if op in ("in", "not in"):
             code = f"h_in(ev, {self.node(n)}, {a}, {b})"
+            oa, ob = operand(a, f), operand(b, f)
+            if oa is not None and ob is not None:
+                # support.contains inlined for a list: a string is in it as Python finds it (only a string
+                # equals a string), and what Python does not find in it is not in it (`==` is stricter
+                # than Python's); the rest (an equal item of another type, a zone, an error) goes to h_in
+                tb = f.temp()
+                code = (f"({oa[1]} in {ob[1]} if (type({oa[0]}) is str) & (({tb} := type({ob[0]})) is list) "
+                        f"else False if {tb} is list and {oa[1]} not in {ob[1]} "
+                        f"else h_in(ev, {self.node(n)}, {oa[1]}, {ob[1]}))")
             return code if op == "in" else f"(not {code})"
         return f"ev.compare({self.node(n)}, {a}, {b})"

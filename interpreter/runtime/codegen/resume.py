@@ -22,14 +22,15 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.starts import StartEmitter
-from meeple.runtime.decisions import no_option, not_a_player
+from meeple.runtime.decisions import no_option, not_a_player, start_added_option
 from meeple.runtime.frames import BLOCK
 from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
 from meeple.runtime.machine import push
 from meeple.runtime.prefix import seedless
 
 MAX_HOPS = 64  # stretches called in a row by generated code before the machine takes over
-HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "MAXF": MAX_FRAMES,
+HELPERS = {"h_push": push, "h_no_player": not_a_player, "h_no_option": no_option, "h_added": start_added_option,
+           "MAXF": MAX_FRAMES,
            "DEPTH_MSG": DEPTH_MESSAGE, "MAXH": MAX_HOPS}
 
 
@@ -170,14 +171,18 @@ class ResumeEmitter(StartEmitter):
         """`RV_<k>(ev, F, opt)`: the chosen option `opt` of the CHOOSE frame `F` (popped), as `resolve`
         and the machine would run it: its values bound in the scope, its body run (or pushed, when it
         may wait), then the rest of the block the `choose` is in."""
-        if not ch.items or any(type(i) is not A.Option for i in ch.items):
-            return  # options that components add (`options ... from`) go through `decisions.resolve`
+        own = [(i, item) for i, item in enumerate(ch.items) if type(item) is A.Option]
+        if not own:
+            return  # only options that components add (`options ... from`): `decisions.resolve` runs them
         k = self.idx(ch)
-        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):",
-                 f"    _at = N[{k}]", "    S = F[2]", "    _i = opt[0]"]
+        lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):", f"    _at = N[{k}]"]
+        if len(own) < len(ch.items):
+            # an option a component adds: its body on the stack, under a CALL frame, as `resolve` does
+            lines += ["    if opt[2] >= 0:", "        return h_added(ev, F, opt)"]
+        lines += ["    S = F[2]", "    _i = opt[0]"]
         item: Any
-        for i, item in enumerate(ch.items):
-            lines.append(f"    {'if' if i == 0 else 'elif'} _i == {i}:")
+        for n, (i, item) in enumerate(own):
+            lines.append(f"    {'if' if n == 0 else 'elif'} _i == {i}:")
             lines += [f"        S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors)]
             kb = self.idx(item.body)
             if self._stops(item.body):

@@ -47,8 +47,12 @@ class StmtEmitter(AssignEmitter):
             f.depth += 1
             n, target = self.node(e), e.args[0]
             k, cur = f.temp(), f.temp()
-            f.w(f"{k} = h_amount(ev, {n}, {self.lead(e.args[1], f)})")
-            f.w(f"{cur} = h_counter(ev, {n}, {self.node(target)}, {self.expr(target, f)})")
+            # (a number certainly, by the script alone or flatvars.py, needs no test that it is one)
+            amount = self.lead(e.args[1], f)
+            f.w(f"{k} = {amount}" if self.known_int(e.args[1], f) else f"{k} = h_amount(ev, {n}, {amount})")
+            counter = self.expr(target, f)
+            f.w(f"{cur} = {counter}" if self.known_int(target, f)
+                else f"{cur} = h_counter(ev, {n}, {self.node(target)}, {counter})")
             if e.func == "score":
                 f.w(f"{cur} = ev.number({n}, {cur} + {k})")
             else:
