@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.tools.mcts import MctsAgent
-from meeple.tools.policy import GreedyAgent, forget_sealed, options, rewards
+from meeple.tools.policy import GreedyAgent, forget_sealed, options
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -104,12 +104,3 @@ class HalvingAgent(MctsAgent):
                 results[i].append(self._playout(g)[player])
         finally:
             self.rng = own
-
-    def _playout(self, g: Game) -> list[float]:
-        """The rewards after the search bot's rollout from `g`: to the end, or for `cutoff` runs."""
-        cutoff = self.cutoff if g.rs.greedy is not None or g.rs.score is not None else None
-        steps = 0
-        while not g.is_over and (cutoff is None or steps < cutoff):
-            g = self._rollout_step(g, g.deciders[0])
-            steps += 1
-        return rewards(g)
