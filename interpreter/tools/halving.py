@@ -7,9 +7,11 @@ played on the same deals (common random numbers): the same determinization of th
 rollout generator, so where two options lead to the same position the rollouts play on identically and
 only what the options change shows in their rewards. The options are narrowed by sequential halving
 (Karnin, Koren and Somekh, 2013): start with the `width` options the greedy bot rates best, play each
-on a round of deals, keep the better half of the challengers by mean reward (greedy's own choice always
-stays, as the yardstick), deal a new round, until one challenger is left. It is played only if it beat
-greedy's choice deal by deal by more than `sure` standard errors of the paired differences.
+on a round of deals, keep the better half by mean reward, deal a new round, until one is left.
+
+A variant that kept greedy's choice in every round and gave it up only for an option that beat it by
+more than a standard error of the paired differences was measured and dropped: on the same 48 Camel Up
+deals it won 17 games where this one won 22.5 (docs/agents.md).
 
 Nothing is grown below the root: it is a tree of depth one, and the rollouts carry the lookahead. They
 are the search bot's (`cut`, `guide`, `sealed`, `follow`): with the greedy bot's judgement in the
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
     from meeple.runtime.game import Game
 
 WIDTH = 4  # options kept from greedy's judgement: the ones a search can tell apart in a small budget
-SURE = 1.0  # standard errors by which an option must beat greedy's choice on the same deals to replace it
 
 
 class HalvingAgent(MctsAgent):
@@ -44,7 +45,6 @@ class HalvingAgent(MctsAgent):
     name = "mcts"
 
     width = WIDTH  # options compared (spec `halving=W`)
-    sure = SURE
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
@@ -53,11 +53,13 @@ class HalvingAgent(MctsAgent):
         judged = GreedyAgent(self.rng.getrandbits(62)).values(game, player)
         # Greedy's best first, the first option on ties (a sealed decision's default).
         ranked = sorted(range(n), key=lambda i: (-judged[i], i))
-        incumbent, alive = ranked[0], ranked[: max(2, self.width)]
+        alive = ranked[: self.width]
         results: dict[int, list[float]] = {i: [] for i in alive}  # rewards deal by deal
         rounds = max(1, math.ceil(math.log2(len(alive))))
         start = time.perf_counter()
         for r in range(rounds):
+            if len(alive) == 1:
+                break
             if self.seconds is not None:
                 # The time left shared by the rounds left; at least one deal per round.
                 deadline = start + self.seconds * (r + 1) / rounds
@@ -68,24 +70,10 @@ class HalvingAgent(MctsAgent):
             else:
                 for _ in range(max(1, (self.iterations or 0) // (rounds * len(alive)))):
                     self._deal(game, player, alive, results)
-            # Greedy's choice stays in every round, as the yardstick; the better half of the others goes
-            # on (a stable sort: greedy's order breaks ties).
-            others = sorted(alive[1:], key=lambda i: -sum(results[i]) / len(results[i]))
-            alive = [incumbent, *others[: max(1, len(alive) // 2 - 1)]]
-        return self._verdict(incumbent, alive[1], results)
-
-    def _verdict(self, incumbent: int, challenger: int, results: dict[int, list[float]]) -> int:
-        """The challenger if it did better than greedy's choice deal by deal, by more than `sure`
-        standard errors of the paired differences (both were played on the same deals); else greedy's
-        choice. A search that cannot tell two options apart should not give up greedy's judgement for
-        the luck of its deals."""
-        diffs = [a - b for a, b in zip(results[challenger], results[incumbent], strict=True)]
-        k = len(diffs)
-        mean = sum(diffs) / k
-        if mean <= 0:
-            return incumbent
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1)) if k > 1 else 0.0
-        return challenger if mean > self.sure * spread / math.sqrt(k) else incumbent
+            # The better half goes on (every option alive has played the same deals, so sums compare);
+            # greedy's order breaks ties (a stable sort of greedy's ranking).
+            alive = sorted(alive, key=lambda i: -sum(results[i]))[: max(1, len(alive) // 2)]
+        return alive[0]
 
     def _deal(self, game: Game, player: int, alive: list[int], results: dict[int, list[float]]) -> None:
         """Play every option in `alive` on one new deal (the same determinization and the same rollout
