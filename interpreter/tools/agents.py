@@ -42,8 +42,7 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "search for both; follow judges options as greedy does, after the seat's own follow-up "
               "decisions, in guided rollouts, priors and models, instead of one move ahead; halving=W, "
               "default W=4, grows no tree: greedy's W best options are played on shared deals with these "
-              "rollouts, narrowed by sequential halving, and greedy's choice is replaced only by an option "
-              "that beats it on the same deals; BUDGET then counts rollouts). "
+              "rollouts, narrowed by sequential halving to the one played; BUDGET then counts rollouts). "
               "Comma-separated, one per seat in order, cycled over the seats: "
               "mcts:400,greedy.")
 
