@@ -20,6 +20,9 @@ def test_the_spec_names_the_width_and_keeps_the_search_bots_rollouts():
     assert not isinstance(make_agent("mcts:40"), HalvingAgent)
     with pytest.raises(UsageError):
         make_agent("mcts:40:halving=1")  # one option is greedy's choice: nothing to compare
+    for tree_only in ("prior=10", "others=greedy", "c=0.2"):
+        with pytest.raises(UsageError, match="halving grows none"):
+            make_agent(f"mcts:40:{tree_only}:halving")
 
 
 @pytest.mark.parametrize("cells, best", [

@@ -104,14 +104,16 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
         elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
             width = int(m[1]) if m[1] else WIDTH
             if width < 2:
-                raise _bad(spec, "halving=W compares W options, at least 2 (one is greedy's choice)")
+                raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
         else:
             raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
-                       "others=S or follow")
+                       "others=S, follow or halving[=W]")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
+    if width is not None and (prior or others != "search" or exploration is not None):
+        raise _bad(spec, "prior=, others= and c= tune the tree, and halving grows none")
     kind = MctsAgent if width is None else HalvingAgent
     agent = kind(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed, others=others,
                  follow=follow)
