@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]`.
+`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from meeple.errors import Problem, UsageError
+from meeple.tools.halving import WIDTH, HalvingAgent
 from meeple.tools.mcts import MctsAgent
 from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
@@ -27,7 +28,7 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
-MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow]"
+MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
 AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
               f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
@@ -39,7 +40,10 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
               "others=greedy makes every choice of the other seats in the tree as greedy would; default "
               "search for both; follow judges options as greedy does, after the seat's own follow-up "
-              "decisions, in guided rollouts, priors and models, instead of one move ahead). Comma-separated, one per seat in order, cycled over the seats: "
+              "decisions, in guided rollouts, priors and models, instead of one move ahead; halving=W, "
+              "default W=4, grows no tree: greedy's W best options are played on shared deals with these "
+              "rollouts, narrowed by sequential halving to the one played; BUDGET then counts rollouts). "
+              "Comma-separated, one per seat in order, cycled over the seats: "
               "mcts:400,greedy.")
 
 
@@ -71,6 +75,7 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     sealed = "search"
     others = "search"
     follow = False
+    width: int | None = None
     for p in params:
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
@@ -96,15 +101,24 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             others = m[1]
         elif p == "follow":
             follow = True
+        elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
+            width = int(m[1]) if m[1] else WIDTH
+            if width < 2:
+                raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
         else:
             raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
-                       "others=S or follow")
+                       "others=S, follow or halving[=W]")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
-    agent = MctsAgent(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed,
-                       others=others, follow=follow)
+    if width is not None and (prior or others != "search" or exploration is not None):
+        raise _bad(spec, "prior=, others= and c= tune the tree, and halving grows none")
+    kind = MctsAgent if width is None else HalvingAgent
+    agent = kind(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed, others=others,
+                 follow=follow)
+    if isinstance(agent, HalvingAgent) and width is not None:
+        agent.width = width
     if exploration is not None:
         agent.exploration = exploration
     return agent

@@ -207,19 +207,22 @@ class MctsAgent:
             if child is None:
                 child = node.children[child_key] = Node()
             node = None if expanded else child
-        # Rollout: to the end, or for `cutoff` decisions and then the heuristic (if the ruleset has one:
-        # without a heuristic or a score a cut rollout could not tell the seats apart).
-        cutoff = self.cutoff if game.rs.greedy is not None or game.rs.score is not None else None
-        steps = 0
-        while not g.is_over and (cutoff is None or steps < cutoff):
-            s = g.deciders[0]
-            g = self._rollout_step(g, s)
-            steps += 1
-        reward = rewards(g)
+        reward = self._playout(g)
         for stats, s, k in path:
             st = stats[k]
             st[0] += 1
             st[1] += reward[s]
+
+    def _playout(self, g: Game) -> list[float]:
+        """The rewards after a rollout from `g`: to the end, or for `cutoff` decisions and then by the
+        heuristic (if the ruleset has one: without a heuristic or a score a cut rollout could not tell
+        the seats apart)."""
+        cutoff = self.cutoff if g.rs.greedy is not None or g.rs.score is not None else None
+        steps = 0
+        while not g.is_over and (cutoff is None or steps < cutoff):
+            g = self._rollout_step(g, g.deciders[0])
+            steps += 1
+        return rewards(g)
 
     def _rollout_step(self, g: Game, seat: int) -> Game:
         """The game after one rollout decision of `seat` (`g` itself, or a copy of it): at random, or
