@@ -146,3 +146,14 @@ def test_copies_and_saves_of_generated_games_keep_playing_the_same(tmp_path):
         else:
             assert snap["save"]["actions"] == first["save"]["actions"]
             assert snap["log"] == first["log"]
+
+
+def option_ends_as_the_reference(rs, i: int, fails: bool, narrate: bool) -> None:
+    """Option i of the first menu of a 2-player game of `rs`, taken by both engines: the same outcome (an
+    error when `fails`, else none), and the same game after it."""
+    games = [cls.new(rs, 2, 1, narrate=narrate) for cls in (GeneratedGame, ReferenceGame)]
+    results = [outcome(lambda g=g: g.apply_index(i)) for g in games]
+    assert results[0] == results[1]
+    assert results[0][0] == ("error" if fails else "ok"), results[0]
+    if results[0][0] == "ok":
+        assert snapshot(games[0]) == snapshot(games[1])
