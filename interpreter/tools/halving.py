@@ -10,8 +10,8 @@ only what the options change shows in their rewards. The options are narrowed by
 on a round of deals, keep the better half by mean reward, deal a new round, until one is left.
 
 A variant that kept greedy's choice in every round and gave it up only for an option that beat it by
-more than a standard error of the paired differences was measured and dropped: on the same 48 Camel Up
-deals it won 17 games where this one won 22.5 (docs/agents.md).
+more than a standard error of the paired differences was measured and dropped: on the same 48 deals of
+a bundled game it won 17 games where this one won 22.5 (docs/agents.md, "Shared deals").
 
 Nothing is grown below the root: it is a tree of depth one, and the rollouts carry the lookahead. They
 are the search bot's (`cut`, `guide`, `sealed`, `follow`): with the greedy bot's judgement in the
