@@ -11,7 +11,6 @@ text for a seat and saves.
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from meeple.errors import IllegalAction, Problem
 from meeple.language import ast as A
@@ -241,8 +240,8 @@ class Game(Readouts):
             self._resolve(opt)
 
     def _resolve(self, opt: list) -> None:
-        """Every decider has chosen (`opt` last): run on to the next decision (`machine.resume`, whose
-        common case, a generated resolver of the chosen option, is inlined: every bot's hot path)."""
+        """Every decider has chosen (`opt` last): run on to the next decision (`_rules` and
+        `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
         if st.rng.explicit:
             X.run_step(self, st, X.RESOLVE, [])
@@ -253,21 +252,7 @@ class Game(Readouts):
         if not st.quiet:
             st.before = (dict(st.loc), frozenset(st.facedown))
         try:
-            f = st.stack[-1]
-            rv = ev.resolvers.get(id(f[1])) if f[0] == M.CHOOSE else None
-            if rv is None:
-                M.resume(ev, opt)
-                return
-            st.stack.pop()
-            st.pending = None
-            ev.hops = 0
-            try:
-                fn: Any = rv[opt[0]] if type(rv) is tuple else rv  # one per option (codegen/resume.py)
-                if fn(ev, f, opt):
-                    return  # the next decision is open
-            except M.SIGNALS as e:
-                M.signal(ev, e)
-            M.go_on(ev)
+            M.resume(ev, opt)
         except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
             raise located(e) from None
 

@@ -37,6 +37,9 @@ __all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_fram
 FINAL_PHASE = "(final scoring)"
 
 
+_SIGNALS = (BreakSig, ContinueSig, ReturnSig, EndGameSig)  # control flow that leaves frames (_signal)
+
+
 def run(ev: Evaluator, direct: tuple | None = None) -> None:
     """Run until a decision is pending or the game is over. `direct`, from `resolve`: a chosen option's
     body that never waits for a decision, as (generated function, scope), or a generated resolver of the
@@ -50,8 +53,8 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 direct[0](ev, direct[1])
             elif direct[0](ev, direct[1], direct[2]):
                 return  # a generated option's body, and what follows it, opened the next decision
-        except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
-            signal(ev, e)
+        except _SIGNALS as e:
+            _signal(ev, e)
     segments = ev.segments  # generated stretches of blocks, called directly (codegen/); empty for the reference
     steppers = ev.steppers
     while True:
@@ -129,8 +132,8 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
                 ev.spend(1, f[1])
                 stack.append([CALL, None, None])
                 stack.append([BLOCK, ev.rs.components[c].on[f[1].event], ev.handler_scope(c), 0])
-        except (BreakSig, ContinueSig, ReturnSig, EndGameSig) as e:
-            signal(ev, e)
+        except _SIGNALS as e:
+            _signal(ev, e)
 
 
 def resume(ev: Evaluator, opt: list | None = None) -> None:
@@ -155,25 +158,16 @@ def resume(ev: Evaluator, opt: list | None = None) -> None:
     try:
         if fn(ev, f, opt):
             return  # the next decision is open
-    except SIGNALS as e:
-        signal(ev, e)
-    go_on(ev)
-
-
-SIGNALS = (BreakSig, ContinueSig, ReturnSig, EndGameSig)
-
-
-def go_on(ev: Evaluator) -> None:
-    """After a resolver that left no decision open: on to the next one (`Game._resolve` too)."""
-    st = ev.st
-    if not st.stack and st.pending is None and not st.over:  # the end of the flow: `run`'s first pass, inlined
+    except _SIGNALS as e:
+        _signal(ev, e)
+    if not stack and st.pending is None and not st.over:  # the end of the flow: `run`'s first pass, inlined
         _finish(ev)
-        if not st.stack:
+        if not stack:
             return
     run(ev)
 
 
-def signal(ev: Evaluator, e: Exception) -> None:
+def _signal(ev: Evaluator, e: Exception) -> None:
     """Control flow that leaves frames: unwind the stack to the loop, the call or the end of the game."""
     stack = ev.st.stack
     if isinstance(e, BreakSig):
