@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from meeple.runtime.decisions import key
+from meeple.runtime.data import option_key
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 
@@ -37,7 +37,7 @@ def _play(g: Game, rng: random.Random, decisions: int, eager: list, read_every: 
             return
         seat = g.deciders[0]
         i = rng.randrange(g.num_actions(seat))
-        eager.append({"player": seat, "key": key(g.state.pending["options"][seat][i])})
+        eager.append({"player": seat, "key": option_key(g.state.pending["options"][seat][i])})
         g.apply_index(i, seat)
         if read_every and n % read_every == 0:
             assert g.state.actions == eager

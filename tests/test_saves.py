@@ -338,11 +338,10 @@ def test_a_copy_of_the_frames_shares_each_scope_as_the_original_does():
 def test_an_option_s_key_names_its_values_as_the_action_log_always_has():
     """The stable key of an option bound to values (kept in the action log, hence in saves): the keys of
     components and players are made once each and reused, and must stay what saves already hold."""
-    from meeple.runtime.data import Comp, Player
-    from meeple.runtime.decisions import key
+    from meeple.runtime.data import Comp, Player, option_key
 
     for _ in range(2):  # the second time from the made keys
-        assert key([0, [Comp(12)], -1, 0]) == "0:#12"
-        assert key([2, [Comp(7), Player(1), 3, "a", [Comp(0), Player(0)]], -1, 0]) == "2:#7,P2,3,'a',[#0,P1]"
-        assert key([1, [Player(0), 12], 4, 1]) == "1#4.1:P1,12"
-        assert key([0, [12, Comp(12), Player(12), True], -1, 0]) == "0:12,#12,P13,True"
+        assert option_key([0, [Comp(12)], -1, 0]) == "0:#12"
+        assert option_key([2, [Comp(7), Player(1), 3, "a", [Comp(0), Player(0)]], -1, 0]) == "2:#7,P2,3,'a',[#0,P1]"
+        assert option_key([1, [Player(0), 12], 4, 1]) == "1#4.1:P1,12"
+        assert option_key([0, [12, Comp(12), Player(12), True], -1, 0]) == "0:12,#12,P13,True"

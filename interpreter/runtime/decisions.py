@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
-from meeple.runtime.data import Comp, Player, option_key
+from meeple.runtime.data import Comp, Player
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, SIMUL
 from meeple.runtime.values import show
@@ -163,10 +163,6 @@ def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
             frame[2].clear()
             frame[2].update(saved)
     return v if type(v) is str else show(v, ev.rs)
-
-
-# An option's stable key in the action log (data.option_key), named here for the machine and the Game API.
-key = option_key
 
 
 def resolve(ev: Evaluator) -> tuple | None:

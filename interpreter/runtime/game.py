@@ -20,7 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
-from meeple.runtime.data import Comp, Zone
+from meeple.runtime.data import Comp, Zone, option_key
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move
@@ -139,7 +139,7 @@ class Game(Readouts):
             if player is not None and seat != player:
                 continue
             for opt in st.pending["options"][seat]:
-                out.append({"player": seat, "key": M.key(opt), "label": M.label(self._ev, frame, opt, seat)})
+                out.append({"player": seat, "key": option_key(opt), "label": M.label(self._ev, frame, opt, seat)})
         return out
 
     def num_actions(self, player: int | None = None) -> int:
@@ -225,7 +225,7 @@ class Game(Readouts):
             who = ", ".join(f"P{s + 1}" for s in self.deciders)
             raise IllegalAction(Problem("G003", f"it is not P{seat + 1}'s decision now (waiting for {who})"))
         for i, opt in enumerate(st.pending["options"][seat]):
-            if M.key(opt) == key:
+            if option_key(opt) == key:
                 self._choose(seat, i, opt)
                 return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))

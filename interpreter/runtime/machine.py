@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
-from meeple.runtime.decisions import key, label, open_decision, option_scope, resolve
+from meeple.runtime.decisions import label, open_decision, option_scope, resolve
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from meeple.runtime.frames import (
     BLOCK,
@@ -32,7 +32,7 @@ from meeple.runtime.state import assert_state
 
 # Callers (game.py, views.py, state.py, tests) use these names through this module.
 __all__ = ["BLOCK", "CHOOSE", "FINAL_PHASE", "SIMUL", "assert_state", "copy_frames", "frames_from_json",
-           "frames_to_json", "key", "label", "option_scope", "push", "resolve", "resume", "run"]
+           "frames_to_json", "label", "option_scope", "push", "resolve", "resume", "run"]
 
 FINAL_PHASE = "(final scoring)"
 

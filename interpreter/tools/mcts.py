@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from meeple.runtime.decisions import key
+from meeple.runtime.data import option_key
 from meeple.tools.policy import (
     FOLLOW_UPS,
     GreedyAgent,
@@ -132,7 +132,7 @@ class MctsAgent:
         stats = root.stats.get(player, {})
         best, best_rank = 0, (-1.0, -1.0)
         for i, o in enumerate(game.state.pending["options"][player]):
-            s = stats.get(key(o))
+            s = stats.get(option_key(o))
             rank = (s[0], s[1]) if s else (0.0, 0.0)
             if rank > best_rank:
                 best, best_rank = i, rank
@@ -141,7 +141,7 @@ class MctsAgent:
     def search(self, game: Game, player: int) -> Node:
         """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
-        keys = [key(o) for o in game.state.pending["options"][player]]
+        keys = [option_key(o) for o in game.state.pending["options"][player]]
         if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
             # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
             judge = GreedyAgent(self.rng.getrandbits(62))
@@ -175,7 +175,7 @@ class MctsAgent:
             sealed = len(pending["players"]) > 1
             modelled = self.others == "greedy" or (self.sealed == "greedy" and sealed)
             for s in deciders:
-                keys = [key(o) for o in pending["options"][s]]
+                keys = [option_key(o) for o in pending["options"][s]]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
                 if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
