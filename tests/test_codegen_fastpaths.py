@@ -9,8 +9,7 @@ the same state or fail with the same message at the same YAML line and column.
 """
 
 import pytest
-from meeple.runtime.rules import load_ruleset
-from test_differential import option_ends_as_the_reference
+from test_differential import edge_menu, option_ends_as_the_reference
 
 EDGES = {
     "product past the limit": "r = n * n",
@@ -140,16 +139,9 @@ flow: |
 """
 
 
-def _ruleset(tmp_path):
-    body = "".join(f"      option {label!r}:\n        {code}\n".replace("'", '"') for label, code in EDGES.items())
-    path = tmp_path / "edges.yaml"
-    path.write_text(HEAD + body + "scoring:\n  score: \"0\"\n")
-    return load_ruleset(path)
-
-
 @pytest.fixture(scope="module")
 def edges(tmp_path_factory):
-    return _ruleset(tmp_path_factory.mktemp("edges"))
+    return edge_menu(tmp_path_factory.mktemp("edges"), "edges", HEAD, EDGES, "scoring:\n  score: \"0\"\n")
 
 
 # The cases that fail (with a located error) in both engines; every other one succeeds in both.

@@ -11,7 +11,7 @@ the same state or fail with the same message at the same YAML line and column.
 import pytest
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from test_differential import GeneratedGame, ReferenceGame, option_ends_as_the_reference, outcome
+from test_differential import GeneratedGame, ReferenceGame, edge_menu, option_ends_as_the_reference, outcome
 
 EDGES = {
     "a flat loop variable in a new list": "for z in [pool, [1, 2]]:\n            r += count([y for y in z])",
@@ -87,16 +87,9 @@ scoring:
 """
 
 
-def _ruleset(tmp_path):
-    body = "".join(f"      option {label!r}:\n        {code}\n".replace("'", '"') for label, code in EDGES.items())
-    path = tmp_path / "flatvars.yaml"
-    path.write_text(HEAD + body + TAIL)
-    return load_ruleset(path)
-
-
 @pytest.fixture(scope="module")
 def edges(tmp_path_factory):
-    return _ruleset(tmp_path_factory.mktemp("flatvars"))
+    return edge_menu(tmp_path_factory.mktemp("flatvars"), "flatvars", HEAD, EDGES, TAIL)
 
 
 FAILING = {"appended past the size limit", "a counter of flat items joined past the size limit",

@@ -157,3 +157,12 @@ def option_ends_as_the_reference(rs, i: int, fails: bool, narrate: bool) -> None
     assert results[0][0] == ("error" if fails else "ok"), results[0]
     if results[0][0] == "ok":
         assert snapshot(games[0]) == snapshot(games[1])
+
+
+def edge_menu(tmp_path: Path, name: str, head: str, edges: dict[str, str], tail: str):
+    """A ruleset whose first menu has one option per edge case (its label, and its one line of script):
+    `head` opens the menu, `tail` follows it."""
+    body = "".join(f"      option {label!r}:\n        {code}\n".replace("'", '"') for label, code in edges.items())
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(head + body + tail)
+    return load_ruleset(path)
