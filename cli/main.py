@@ -63,11 +63,17 @@ def _ladder() -> click.Command:
     return ladder
 
 
+def _fit_value() -> click.Command:
+    from meeple.cli.fitvalue import fit_value
+    return fit_value
+
+
 # Commands in modules of their own: name -> a function that imports the command (a plain import
 # statement each, so that tests/test_layout.py sees the edge). Add new commands here.
 LAZY_COMMANDS: dict[str, Callable[[], click.Command]] = {
     "play": _play, "simulate": _simulate, "compare": _compare, "diff": _diff, "bench": _bench, "serve": _serve,
-    "show": _show, "new": _new, "ladder": _ladder}
+    "show": _show, "new": _new, "ladder": _ladder,
+    "fit-value": _fit_value}
 
 
 class LazyGroup(MeepleGroup):

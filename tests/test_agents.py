@@ -78,6 +78,7 @@ def test_registry_and_names():
     assert (guided.iterations, guided.guide, guided.prior) == (50, 0.75, 8.0)
     assert (guided.sealed, make_agents("mcts:50:sealed=greedy", 1)[0].sealed) == ("search", "greedy")
     assert (guided.others, make_agents("mcts:50:others=greedy", 1)[0].others) == ("search", "greedy")
+    assert (guided.to_phase, make_agents("mcts:50:cut=phase", 1)[0].to_phase) == (False, True)
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -92,6 +93,8 @@ def test_registry_and_names():
     ("mcts:prior=-1", "prior=M"),
     ("mcts:sealed=random", "`search`"),
     ("mcts:others=first", "`search`"),
+    ("mcts:cut=phase:cut=4", "not both"),
+    ("mcts:cut=round", "`cut=round` is not a budget"),
     ("random:3", "takes no parameters"),
     ("greedy:0", "number of determinizations"),
 ])

@@ -178,3 +178,54 @@ def test_with_others_greedy_only_the_searching_seat_explores():
     searched = MctsAgent(2, iterations=80).search(g, 1)
     assert any(len({k for k, s in child.stats[0].items() if s[0] > 0}) > 1
                for child in searched.children.values() if 0 in child.stats)
+
+
+# Two rounds, each a phase in which both players pick twice; every pick scores the round's number.
+ROUNDS = """\
+meeple: 1
+name: Rounds
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+flow: |
+  for r in [1, 2, 3]:
+      phase round
+phases:
+  round: |
+      repeat 2:
+          for p in players:
+              choose p "Pick":
+                  option "Take {n}" for n in [0, 1]:
+                      score(p.points, n)
+scoring:
+  score: p.points
+"""
+
+
+class Counting(MctsAgent):
+    """The search bot, counting the decisions its rollouts take."""
+
+    def _rollout_step(self, g, seat):
+        self.taken += 1
+        return super()._rollout_step(g, seat)
+
+
+def test_with_cut_phase_a_rollout_ends_where_the_next_phase_begins(tmp_path):
+    path = tmp_path / "rounds.yaml"
+    path.write_text(ROUNDS)
+    g = load_ruleset(path).new_game(2, 0)
+    g.apply_index(0, 0)  # the first round's first pick: 3 are left in it
+    agent = Counting(0, to_phase=True)
+    for expect in (3, 3):
+        agent.taken = 0
+        h = g.copy()
+        agent._playout(h)
+        assert agent.taken == expect  # the second round's phase began: not a decision more
+        assert g.state.phase == "round"  # the game itself keeps its phase (the rollout played a copy)
+    whole = Counting(0)
+    whole.taken = 0
+    whole._playout(g.copy())
+    assert whole.taken == 11  # without a cut, to the end of the third round
+    assert make_agent("mcts:20:cut=phase").to_phase
+    r = play_game(load_ruleset(path), 2, 1, "mcts:20:cut=phase,random")
+    assert r.winners

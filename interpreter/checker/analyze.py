@@ -125,6 +125,9 @@ class Checker(Decls):
         out += [RootInfo(t, "`scoring.tiebreak`", player) for t in rs.tiebreak]
         if rs.greedy is not None:
             out.append(RootInfo(rs.greedy, "`agents.greedy`", player))
+        if rs.value is not None:
+            out.append(RootInfo(rs.value, "`agents.value`", player))
+        out += [RootInfo(f, "`agents.features`", player) for f in rs.features]
         out += [RootInfo(k.status, f"the `status` of `{k.name}`", {"self": ty.comp_of(k.name), "owner": ty.PLAYER})
                 for k in rs.kinds.values() if k.status is not None]
         # procedures first, callees before callers, so that most return types are known when used

@@ -227,8 +227,9 @@ def _reached_phases(ck: Any, roots: list[RootInfo]) -> set[str]:
         for ev, opts in c.options.items():
             hooks.setdefault(ev, []).extend(id(o) for o in opts)
     statuses = [k.status for k in rs.kinds.values()]
-    starts = [id(r) for r in (rs.setup, rs.flow, rs.final, rs.score, rs.greedy, *rs.tiebreak, *statuses)
-              if r is not None]
+    entries = (rs.setup, rs.flow, rs.final, rs.score, rs.greedy, rs.value, *rs.features, *rs.tiebreak,
+               *statuses)
+    starts = [id(r) for r in entries if r is not None]
     seen: set[int] = set()
     todo = list(starts)
     while todo:

@@ -211,6 +211,11 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
                         if (x := b.expr(where(("scoring", "tiebreak", i)), ("scoring", "tiebreak", i))))
     if (data.get("agents") or {}).get("greedy") is not None:
         rs.greedy = b.expr(where(("agents", "greedy")), ("agents", "greedy"))
+    if (data.get("agents") or {}).get("value") is not None:
+        rs.value = b.expr(where(("agents", "value")), ("agents", "value"))
+    features = (data.get("agents") or {}).get("features") or []
+    rs.features = tuple(x for i in range(len(features))
+                        if (x := b.expr(where(("agents", "features", i)), ("agents", "features", i))))
     return rs
 
 

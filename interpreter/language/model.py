@@ -77,6 +77,8 @@ class Ruleset:
     score: A.Expr | None = None
     tiebreak: tuple[A.Expr, ...] = ()
     greedy: A.Expr | None = None
+    value: A.Expr | None = None  # agents.value: a seat's chances on a logit scale, for cut-off rollouts
+    features: tuple[A.Expr, ...] = ()  # agents.features: what `meeple fit-value` builds a value from
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for error rendering
     spans: dict[tuple, Span | None] = field(default_factory=dict)  # ("phase", name) -> where it is defined
     raw: dict[str, Any] = field(default_factory=dict)  # the merged YAML data, for `meeple diff`
@@ -131,6 +133,10 @@ class Ruleset:
             yield "scoring.tiebreak", t
         if self.greedy:
             yield "agents.greedy", self.greedy
+        if self.value:
+            yield "agents.value", self.value
+        for f in self.features:
+            yield "agents.features", f
         for k in self.kinds.values():
             if k.status is not None:
                 yield f"{k.name} status", k.status

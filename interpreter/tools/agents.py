@@ -10,7 +10,7 @@ the slowest part of listing actions.
             game.apply_index(agents[seat].choose(game, seat), seat)
 
 An agent is named by a spec, `NAME[:PARAM...]` (see AGENT_HELP): `random`, `first`, `greedy[:DEALS]`,
-`mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]`.
+`mcts[:BUDGET][:cut=K|phase][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAg
            "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
-MCTS_SPEC = "mcts[:BUDGET][:cut=K][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
+MCTS_SPEC = "mcts[:BUDGET][:cut=K|phase][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
 AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
 AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
               f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
               "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
-              "stops each rollout after K decisions and ranks the seats by the ruleset's heuristic; c=C is "
+              "stops each rollout after K decisions and ranks the seats by the ruleset's value (agents.value) or "
+              "heuristic, cut=phase where the next phase begins; c=C is "
               "the exploration constant, default 0.7; guide=P takes a share P (0 to 1, default 0: random) of "
               "rollout decisions one move ahead by the heuristic; prior=M starts each option with M visits "
               "worth its heuristic value, from greedy's judgement at the root, default 0; sealed=greedy "
@@ -69,6 +70,7 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
     iterations: int | None = None
     seconds: float | None = None
     cutoff: int | None = None
+    to_phase = False
     exploration = None
     guide = 0.0
     prior = 0.0
@@ -83,6 +85,8 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             iterations = int(p)
         elif m := re.fullmatch(r"cut=([1-9]\d*)", p):
             cutoff = int(m[1])
+        elif p == "cut=phase":
+            to_phase = True
         elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
             exploration = float(m[1])
         elif m := re.fullmatch(r"guide=(\d+(?:\.\d+)?)", p):
@@ -106,17 +110,19 @@ def _mcts(seed: int, spec: str, params: list[str]) -> Agent:
             if width < 2:
                 raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
         else:
-            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, c=C, guide=P, prior=M, sealed=S, "
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, cut=phase, c=C, guide=P, prior=M, sealed=S, "
                        "others=S, follow or halving[=W]")
     if iterations is not None and seconds is not None:
         raise _bad(spec, "give a budget in iterations or in time, not both")
     if seconds is not None and seconds <= 0:
         raise _bad(spec, "a time budget must be above zero")
+    if to_phase and cutoff is not None:
+        raise _bad(spec, "cut rollouts after K decisions or at the next phase, not both")
     if width is not None and (prior or others != "search" or exploration is not None):
         raise _bad(spec, "prior=, others= and c= tune the tree, and halving grows none")
     kind = MctsAgent if width is None else HalvingAgent
     agent = kind(seed, iterations, seconds, cutoff, guide=guide, prior=prior, sealed=sealed, others=others,
-                 follow=follow)
+                 follow=follow, to_phase=to_phase)
     if isinstance(agent, HalvingAgent) and width is not None:
         agent.width = width
     if exploration is not None:

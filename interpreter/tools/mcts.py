@@ -11,8 +11,9 @@ Sealed decisions (`simultaneous`) are searched as such: at a node where several 
 each decider picks from its own statistics, never conditioned on the others' picks (decoupled UCT), and
 the root seat's determinization has forgotten every other seat's sealed choice.
 
-An iteration ends at the end of the game, or after `cutoff` rollout decisions, where the ruleset's
-heuristic (`agents.greedy`, else the score) ranks the seats. Rewards: 1 for a win, a win shared on ties,
+An iteration ends at the end of the game, after `cutoff` rollout decisions, or (`to_phase`) where the
+next phase begins; there the ruleset's `agents.value` (else its heuristic, `agents.greedy`, else the
+score) ranks the seats (policy.rewards). Rewards: 1 for a win, a win shared on ties,
 0 for a loss (policy.rewards). The seat then plays the root action it visited most.
 
 Two optional uses of the heuristic make the search play better than its random playouts allow:
@@ -50,6 +51,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from meeple.runtime.data import option_key
+from meeple.runtime.machine import FINAL_PHASE
 from meeple.tools.policy import (
     FOLLOW_UPS,
     GreedyAgent,
@@ -69,6 +71,7 @@ EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1], as ISMCTS papers use
 SAMPLE = 8  # options tried by a guided rollout decision: enough to find a good one, cheap on big menus
 GUESSES = 4  # deals of the others' sealed choices when judging a sealed option for a prior
 ROLLOUT_GUESSES = 2  # fewer in a rollout's sealed choice, made far more often
+PHASE_CAP = 100  # rollout decisions at most with `cut=phase`, should a phase run long
 
 
 class Node:
@@ -112,7 +115,7 @@ class MctsAgent:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  cutoff: int | None = None, exploration: float = EXPLORATION, guide: float = 0.0,
                  prior: float = 0.0, sealed: str = "search", others: str = "search",
-                 follow: bool = False) -> None:
+                 follow: bool = False, to_phase: bool = False) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
@@ -123,6 +126,7 @@ class MctsAgent:
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
         self.others = others  # "search" (every seat searches) or "greedy" (other seats decide as greedy)
         self.follow = follow  # guided rollouts judge an option after the seat's own follow-ups, as greedy
+        self.to_phase = to_phase  # `cut=phase`: a rollout ends where the next phase begins
 
     def choose(self, game: Game, player: int) -> int:
         n = options(game, player)
@@ -217,11 +221,22 @@ class MctsAgent:
         """The rewards after a rollout from `g`: to the end, or for `cutoff` decisions and then by the
         heuristic (if the ruleset has one: without a heuristic or a score a cut rollout could not tell
         the seats apart)."""
-        cutoff = self.cutoff if g.rs.greedy is not None or g.rs.score is not None else None
+        judged = any(x is not None for x in (g.rs.value, g.rs.greedy, g.rs.score))
+        cutoff = self.cutoff if judged else None
+        watch = self.to_phase and judged and g.state.phase != FINAL_PHASE
+        if watch:
+            # The rollout's own copy forgets which phase it is in, so that the next `phase` statement to
+            # run shows, even one of the same phase again (its name is read only for views and score
+            # notes, which a quiet rollout never makes; final scoring keeps its name, as the machine
+            # checks it). PHASE_CAP bounds a phase that runs long.
+            g.state.phase = ""
+            cutoff = PHASE_CAP
         steps = 0
         while not g.is_over and (cutoff is None or steps < cutoff):
             g = self._rollout_step(g, g.deciders[0])
             steps += 1
+            if watch and g.state.phase:
+                break
         return rewards(g)
 
     def _rollout_step(self, g: Game, seat: int) -> Game:

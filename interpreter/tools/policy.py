@@ -53,17 +53,23 @@ def heuristic(game: Game, player: int) -> float:
     expr = game.rs.greedy if game.rs.greedy is not None else game.rs.score
     if expr is None:
         return 0
+    return number(game, expr, player, "the greedy heuristic", "`agents.greedy` (or `scoring.score`)")
+
+
+def number(game: Game, expr: Any, player: int, what: str, where: str) -> float:
+    """A ruleset expression over `p` for `player`, which must be a number (`what` and `where` name it in
+    the error)."""
     value = game._query(game._ev.eval, expr, {"p": Player(player)})
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RuntimeRuleError(Problem(
-            "A002", f"the greedy heuristic must be a number, but it is {value!r}",
-            hint="check `agents.greedy` (or `scoring.score`) in the ruleset"))
+        raise RuntimeRuleError(Problem("A002", f"{what} must be a number, but it is {value!r}",
+                                       hint=f"check {where} in the ruleset"))
     return value
 
 
 def rewards(game: Game) -> list[float]:
     """1 for a win, 0 for a loss, a win shared on ties, by the ruleset's scoring and tie-breaks when the
-    game is over. Before the end (a rollout cut short), an estimate from the heuristic: a logistic of the
+    game is over. Before the end (a rollout cut short), an estimate: the softmax of the ruleset's
+    `agents.value` (hundredths of a logit) if it has one, else from the heuristic, a logistic of the
     seat's lead over the best other seat, on the scale of the values, so that a seat far behind still
     tells a better position from a worse one."""
     n = game.state.nplayers
@@ -73,6 +79,14 @@ def rewards(game: Game) -> list[float]:
         for p in best:
             out[p] = 1.0 / len(best)
         return out
+    if game.rs.value is not None:
+        # The ruleset's own estimate, in hundredths of a logit (the language has whole numbers only): the
+        # seats' chances are the softmax of value / 100, the model a fitted win-probability evaluation
+        # assumes (see `meeple fit-value`).
+        logits = [number(game, game.rs.value, p, "`agents.value`", "`agents.value`") / 100 for p in range(n)]
+        top = max(logits)
+        weights = [math.exp(max(-50.0, v - top)) for v in logits]
+        return [w / sum(weights) for w in weights]
     values = [float(heuristic(game, p)) for p in range(n)]
     scale = max(1.0, 0.1 * max(abs(v) for v in values))
     for p in range(n):

@@ -80,7 +80,8 @@ def expression_roots(rs: Ruleset, nodes: list[Any], susp: set[int]) -> list[tupl
     none: frozenset[str] = frozenset()
     # Scoring, tie-breaks and the bots' heuristic are read for each player `p` (Game.scores).
     player = frozenset({"p"})
-    out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, player) for x in (rs.score, rs.greedy, *rs.tiebreak)
+    out: list[tuple[Any, Any, frozenset[str]]] = [(x, None, player) for x in (rs.score, rs.greedy, rs.value,
+                                                                         *rs.features, *rs.tiebreak)
                                                   if x is not None]
     for n in nodes:
         t = type(n)

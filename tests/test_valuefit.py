@@ -1,0 +1,139 @@
+"""`agents.value` and `meeple fit-value`: a ruleset's estimate of each seat's chances, learned from games.
+
+The search bot scores a rollout it cuts short with the ruleset's `agents.value`, read as hundredths of a
+logit (the seats' chances are the softmax of value / 100). `meeple fit-value` learns such a value from
+the ruleset's `agents.features` by fitting a conditional logit model to positions of finished games.
+"""
+
+import json
+import math
+import random
+
+import pytest
+from click.testing import CliRunner
+from meeple.cli.main import meeple as cli
+from meeple.runtime.rules import load_ruleset
+from meeple.tools.policy import rewards
+from meeple.tools.valuefit import Fit, fit_value, log_loss, newton, solve
+
+# A race to 12: a step of 1 or 2 plus a random 0-2. `p.noise` is dealt afresh at every move and says
+# nothing about who wins; `p.pos` says a lot.
+DASH = """\
+meeple: 1
+name: Dash
+players: {min: 2, max: 4}
+counters:
+  player: {pos: 0, noise: 0}
+flow: |
+  while true:
+      for p in players:
+          choose p "Move":
+              option "Step {n}" for n in [1, 2]:
+                  p.pos += n + random_pick([0, 1, 2])
+                  p.noise = random_pick([0, 1, 2, 3])
+          if p.pos >= 12:
+              end_game
+scoring:
+  score: p.pos
+agents:
+  features:
+    - p.pos
+    - p.noise
+"""
+
+
+@pytest.fixture
+def dash(tmp_path):
+    path = tmp_path / "dash.yaml"
+    path.write_text(DASH)
+    return path
+
+
+def test_newton_recovers_the_weights_of_positions_drawn_from_the_model():
+    rng = random.Random(1)
+    true = [0.8, -0.3]
+    samples = []
+    for _ in range(3000):
+        pos = [[rng.randint(0, 5), rng.randint(0, 8)] for _ in range(3)]
+        scores = [math.exp(true[0] * x[0] + true[1] * x[1]) for x in pos]
+        r, acc, winner = rng.random() * sum(scores), 0.0, 2
+        for i, s in enumerate(scores):
+            acc += s
+            if r < acc:
+                winner = i
+                break
+        samples.append((pos, [1.0 if i == winner else 0.0 for i in range(3)]))
+    w = newton(samples)
+    assert w == pytest.approx(true, abs=0.08)
+    # The fitted weights explain the games better than chance and than the truth's neighbours.
+    assert log_loss(samples, w) < log_loss(samples, [0.0, 0.0])
+    assert log_loss(samples, w) <= log_loss(samples, [0.9, -0.3])
+
+
+def test_a_shared_win_is_split_and_a_constant_feature_gets_no_weight():
+    # Two seats, always tied on the first feature and sharing the win: nothing to learn; the ridge keeps
+    # the step defined although the second feature never varies.
+    samples = [([[k, 1.0], [k, 1.0]], [0.5, 0.5]) for k in range(5)]
+    assert newton(samples) == pytest.approx([0.0, 0.0], abs=1e-9)
+
+
+def test_solve_is_gaussian_elimination():
+    assert solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
+    assert solve([[0.0, 1.0], [1.0, 0.0]], [2.0, 3.0]) == pytest.approx([3.0, 2.0])  # needs a pivot
+
+
+def test_the_fit_values_what_decides_the_race_and_ignores_the_noise(dash):
+    fit = fit_value(load_ruleset(str(dash)), 2, 100, "random", seed=0, every=1)
+    pos, noise = fit.weights
+    assert pos > 0.3
+    assert abs(noise) < pos / 3
+    assert fit.features == ["p.pos", "p.noise"]
+    assert fit.loss < fit.loss_chance and fit.held_out < fit.loss_chance
+    assert fit.favourite_won > 0.6
+    assert fit.positions > 100 and fit.games == 100
+
+
+def test_the_printed_value_is_what_the_search_bot_reads(tmp_path):
+    # A value in hundredths of a logit: seats at 0 and 100 have chances 1 : e.
+    fit = Fit(["p.pos", "p.noise"], [1.0, 0.0], 2, 2, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert fit.expression() == "100 * p.pos"
+    path = tmp_path / "valued.yaml"
+    path.write_text(DASH + f"  value: {fit.expression()}\n")
+    g = load_ruleset(str(path)).new_game(2, 0)
+    g.state.counters["1.pos"] = 1  # the second seat one step ahead
+    chances = rewards(g)
+    assert chances == pytest.approx([1 / (1 + math.e), math.e / (1 + math.e)])
+
+
+def test_an_expression_keeps_signs_and_brackets_sums():
+    fit = Fit(["count(p.hand)", "p.a + p.b", "p.c"], [0.5, -0.257, 0.001], 2, 2, 0, 0, 0, 0, 0)
+    assert fit.expression() == "50 * count(p.hand) - 26 * (p.a + p.b)"
+    assert Fit(["p.c"], [0.001], 2, 2, 0, 0, 0, 0, 0).expression() == "0"
+
+
+def test_fit_value_command_prints_yaml_and_json(dash):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "20", "-j", "1", "--agents", "random"])
+    assert res.exit_code == 0, res.output
+    assert "p.pos" in res.output and "log-loss" in res.output
+    assert res.output.rstrip().splitlines()[-2:][0] == "agents:"
+    assert res.output.rstrip().splitlines()[-1].startswith("  value: ")
+    res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "20", "-j", "1", "--agents", "random",
+                              "--format", "json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["games"] == 20 and out["features"] == ["p.pos", "p.noise"] and out["value"]
+
+
+def test_fit_value_refuses_what_it_cannot_fit(dash, tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(cli, ["fit-value", "tic_tac_toe", "-n", "4", "-j", "1"])
+    assert res.exit_code == 2 and "agents.features" in res.output
+    res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "1"])
+    assert res.exit_code == 2 and "at least 2 games" in res.output
+    res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "4", "--every", "0"])
+    assert res.exit_code == 2 and "--every" in res.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(DASH.replace("    - p.noise", '    - "\\"a word\\""'))
+    res = runner.invoke(cli, ["fit-value", str(bad), "-p", "2", "-n", "4", "-j", "1"])
+    assert res.exit_code == 1 and "must be a number" in res.output and "Traceback" not in res.output
