@@ -219,10 +219,10 @@ class ExprEmitter(ListEmitter):
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
             if (n.func == "slice" and len(args) in (2, 3) and (ops := operand(args[0], f)) is not None
-                    and all(type(a) is A.Num and type(a.value) is int for a in n.args[1:])):
+                    and all(isinstance(a, A.Num) and type(a.value) is int for a in n.args[1:])):
                 # `slice(xs, 1)` of a list or a zone by number literals: Python's slice, a new list, as
                 # the built-in's (queries.py); anything else goes to the built-in, which raises its error
-                bounds = ":".join(str(a.value) for a in n.args[1:]) + (":" if len(args) == 2 else "")
+                bounds = ":".join(args[1:]) + (":" if len(args) == 2 else "")
                 k = f.temp()
                 return (f"({ops[1]}[{bounds}] if ({k} := type({ops[0]})) is list else st.zones[{ops[1]}.key][{bounds}] "
                         f"if {k} is Zone else {self.shared('R', n.func)}(ev, [{', '.join([ops[1]] + args[1:])}], "
