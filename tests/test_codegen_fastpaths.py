@@ -84,6 +84,11 @@ EDGES = {
     "a loop whose body calls a procedure that moves nothing": "shuffle(pool)\n        for c in pool:\n            r += look(c)",
     "a comprehension that moves what it loops over": "shuffle(pool)\n        r = count([c for c in pool if shift(c)]) + count(spare) * 10",
     "comprehensions after a counter read": "r = r + count([note(x) for x in xs]) + r * 2 + sum([note(x) for x in xs])",
+    "first of lists": "ys = []\n        r = first(xs) * 10 + (1 if first(ys) == none else 0) + count(first([xs]))",
+    "first of a number": "r = first(vals[0])",
+    "slices of lists and zones by literals": "ys = slice(xs, 1)\n        zs = slice(xs, -2, 5)\n        r = sum(ys) * 100 + sum(zs) * 10 + count(slice(pool, 1)) + count(slice(xs, 9)) + count(slice(pool, 0, 1))",
+    "a slice of a map by a literal": "r = count(slice({\"a\": 1, \"b\": 2}, 1))",
+    "a slice of a number by a literal": "r = slice(vals[0], 1)",
 }
 
 HEAD = """\
@@ -155,7 +160,8 @@ FAILING = {"product past the limit", "product by a literal past the limit",
            "a comprehension over a number", "a comprehension first, failing in its test",
            "a comprehension in a comprehension failing", "a comprehension after a failing operand",
            "a comprehension after an operand, failing in it", "membership in a number",
-           "a comprehension test failing in its second part", "an option test failing in its second part"}
+           "a comprehension test failing in its second part", "an option test failing in its second part",
+           "first of a number", "a slice of a number by a literal"}
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

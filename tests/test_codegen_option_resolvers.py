@@ -63,6 +63,16 @@ flow: |
                       end_game
               if count(p.marks) > 6:
                   break
+          repeat 2:
+              choose p "Again?":
+                  option "Leave {n}" for n in [1, 2]:
+                      if n == 2:
+                          p.points += 1
+                          break
+                      p.marks += ["stay"]
+                  option "Stay":
+                      p.points += 0
+          p.points += 1
           if p.points > 40:
               p.points = 0
   rounds = rounds
@@ -104,3 +114,21 @@ def test_every_option_of_the_first_menu_ends_as_the_reference(menus):
             results = [outcome(lambda g=g, s=seat: g.apply_index(g.num_actions(s) - 1, s)) for g in games]
             assert results[0] == results[1]
             assert snapshot(games[0]) == snapshot(games[1])
+
+
+def test_a_break_out_of_a_loop_frame_needs_no_pass_of_the_machine(menus, monkeypatch):
+    """An option whose body breaks out of the loop its `choose` is the body of ("Add ...") pops the
+    loop's frames and runs the rest of the block itself, as the machine would after `BreakSig`."""
+    import meeple.runtime.machine as M
+
+    games = [cls.new(menus, 2, 5) for cls in (GeneratedGame, ReferenceGame)]
+    labels = [a["label"] for a in games[0].legal_actions(0)]
+    i = next(j for j, label in enumerate(labels) if label.startswith("Add"))
+    passes = []
+    run = M.run
+    monkeypatch.setattr(M, "run", lambda ev, direct=None: passes.append(1) or run(ev, direct))
+    games[0].apply_index(i, 0)
+    assert passes == []
+    monkeypatch.undo()
+    games[1].apply_index(i, 0)
+    assert snapshot(games[0]) == snapshot(games[1])

@@ -210,12 +210,23 @@ class ExprEmitter(ListEmitter):
                     return (f"(len(st.zones[{ops[1]}.key]) if ({k} := type({ops[0]})) is Zone else len({ops[1]}) "
                             f"if {k} is list else h_count(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
                 if n.func == "first" and (ops := operand(args[0], f)) is not None:
-                    # support.first's zone case inline (a hand, a deck): its first component, or none
-                    z = f.temp()
-                    return (f"(({z}[0] if ({z} := st.zones[{ops[1]}.key]) else None) if type({ops[0]}) is Zone "
+                    # support.first's zone and list cases inline (a hand, a deck; a queue kept in a
+                    # counter): its first item, or none
+                    z, k = f.temp(), f.temp()
+                    return (f"(({z}[0] if ({z} := st.zones[{ops[1]}.key]) else None) if ({k} := type({ops[0]})) is Zone "
+                            f"else ({ops[1]}[0] if {ops[1]} else None) if {k} is list "
                             f"else h_first(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
+            if (n.func == "slice" and len(args) in (2, 3) and (ops := operand(args[0], f)) is not None
+                    and all(isinstance(a, A.Num) and type(a.value) is int for a in n.args[1:])):
+                # `slice(xs, 1)` of a list or a zone by number literals: Python's slice, a new list, as
+                # the built-in's (queries.py); anything else goes to the built-in, which raises its error
+                bounds = ":".join(args[1:]) + (":" if len(args) == 2 else "")
+                k = f.temp()
+                return (f"({ops[1]}[{bounds}] if ({k} := type({ops[0]})) is list else st.zones[{ops[1]}.key][{bounds}] "
+                        f"if {k} is Zone else {self.shared('R', n.func)}(ev, [{', '.join([ops[1]] + args[1:])}], "
+                        f"{self.node(n)}, None))")
             if prim.direct is not None:  # its arguments as Python arguments: no list per call
                 return f"{self.shared('D', n.func)}(ev, {self.node(n)}{''.join(', ' + a for a in args)})"
             scope = self.scope_dict(f) if prim.scoped else "None"

@@ -194,9 +194,12 @@ class ResumeEmitter(StartEmitter):
             lines.append(f"    {'if' if n == 0 else 'elif'} _i == {i}:")
             lines += [f"        S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors)]
             kb = self.idx(item.body)
+            brk = self.unwind(ch, item.body) if [type(x) for x in item.body.body] == [A.Break] else None
             if self._stops(item.body):
                 lines += [f"        _F = [{BLOCK}, N[{kb}], S, 0]", "        ev.st.stack.append(_F)",
                           *self.hop_lines(f"SG_{kb}_0(ev, _F)", "        ")]
+            elif brk is not None:  # an option that only leaves the loop ("Finish loading": break)
+                lines += ["        st = ev.st", *("        " + x for x in brk)]
             else:
                 lines.append(f"        SG_{kb}_0(ev, S)")
         par = self.parent_of(item.body)
@@ -208,6 +211,29 @@ class ResumeEmitter(StartEmitter):
         lines.append("    return None")
         self.out.append("\n".join(lines) + "\n")
         self.table["RES"].append(f"{k}: RV_{k}")
+
+    def unwind(self, ch: A.Choose, body: A.Block) -> list[str] | None:
+        """A `break` in the body of an option of `ch`, run by its resolver, when the `choose` is in the
+        body of a loop that is a frame: the frames under the resolver are then the loop's body and the
+        loop (checked at run time), which the `break` pops as machine._signal would, before going on
+        with the rest of the block the loop is in, as the machine's next pass would. None when where
+        the loop lies is not known (BreakSig then, and the machine unwinds)."""
+        par = self.parent_of(body)
+        if par is None or par[0] is not ch:
+            return None
+        blk = par[1]
+        loop = self.parent_of(blk)
+        if loop is None or type(loop[0]) not in (A.For, A.While, A.Repeat):
+            return None
+        s, pblk, pj = loop
+        return ["_stk = st.stack",
+                f"if len(_stk) > 1 and _stk[-1][1] is {self.node(blk)} and _stk[-2][1] is {self.node(s)}:",
+                "    del _stk[-2:]",
+                "    _G = _stk[-1] if _stk else None",
+                f"    if _G is not None and _G[1] is {self.node(pblk)} and _G[3] == {pj + 1}:",
+                *self.hop_lines(f"SG_{self.idx(pblk)}_{pj + 1}(ev, _G)", "        "),
+                "    return None",
+                "raise BreakSig()"]
 
     def option_resolver(self, ch: A.Choose, i: int, item: A.Option) -> None:
         """`RV_<k>_<i>(ev, F, opt)`: option i of menu k chosen, as `RV_<k>` would run it: its values bound
@@ -223,6 +249,7 @@ class ResumeEmitter(StartEmitter):
             self.out.append("\n".join(lines) + "\n")
             return
         f = self.dict_fn((id(body), 0))
+        f.unwind = self.unwind(ch, body)
         for st in body.body:
             self.stmt(st, f)
         par = self.parent_of(body)

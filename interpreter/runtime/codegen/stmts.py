@@ -168,7 +168,13 @@ class StmtEmitter(AssignEmitter):
         f.w("pass")
 
     def _s_Break(self, s: A.Break, f: Fn) -> None:
-        f.w("break" if f.loops else "raise BreakSig()")
+        if f.loops:
+            f.w("break")
+        elif f.unwind is not None:
+            for line in f.unwind:
+                f.w(line)
+        else:
+            f.w("raise BreakSig()")
 
     def _s_Continue(self, s: A.Continue, f: Fn) -> None:
         f.w("continue" if f.loops else "raise ContinueSig()")
