@@ -64,6 +64,17 @@ def resolve_players(rs: Ruleset, players: int | None) -> int:
     return n
 
 
+def load_run(ruleset: str, players: int | None, games: int, workers: int | None) -> tuple[Ruleset, int]:
+    """What a command that plays many games of one ruleset checks first: the ruleset, its number of
+    players (the default if not given), the number of games and of workers."""
+    rs = load(ruleset)
+    n = resolve_players(rs, players)
+    check_games(games)
+    if workers is not None:
+        check_workers(workers)
+    return rs, n
+
+
 def usage(message: str, hint: str | None = None, code: str = "U001") -> UsageError:
     return UsageError(Problem(code, message, hint=hint))
 

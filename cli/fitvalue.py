@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 import click
-from meeple.cli.common import check_games, check_workers, format_option, load, resolve_players, table
+from meeple.cli.common import format_option, load_run, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
@@ -40,11 +40,7 @@ def fit_value(ruleset: str, players: int | None, games: int, agents: str, every:
     sampled from the games; the value is in hundredths of a logit. See docs/agents.md."""
     from meeple.tools.valuefit import fit_value as run
 
-    rs = load(ruleset)
-    n = resolve_players(rs, players)
-    check_games(games)
-    if workers is not None:
-        check_workers(workers)
+    rs, n = load_run(ruleset, players, games, workers)
     if progress is None:
         progress = fmt == "text" and sys.stderr.isatty()
     res, stopped = play_runs(backend, address, workers, games, progress, lambda update, be: run(

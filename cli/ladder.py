@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 import click
-from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
+from meeple.cli.common import fmt_num, format_option, load_run, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 from meeple.tools.agents import AGENT_HELP
 
@@ -36,11 +36,7 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
     counts as one row, per seat it holds; its fair share is 1/N."""
     from meeple.tools.ladder import ladder as run
 
-    rs = load(ruleset)
-    n = resolve_players(rs, players)
-    check_games(games)
-    if workers is not None:
-        check_workers(workers)
+    rs, n = load_run(ruleset, players, games, workers)
     if progress is None:
         progress = fmt == "text" and sys.stderr.isatty()
     res, stopped = play_runs(backend, address, workers, games, progress,

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 import click
-from meeple.cli.common import check_games, check_workers, fmt_num, format_option, load, resolve_players, table
+from meeple.cli.common import fmt_num, format_option, load_run, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
@@ -37,11 +37,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`)."""
     from meeple.tools.simulate import simulate as run
 
-    rs = load(ruleset)
-    n = resolve_players(rs, players)
-    check_games(games)
-    if workers is not None:
-        check_workers(workers)
+    rs, n = load_run(ruleset, players, games, workers)
     if progress is None:
         progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
     summary, stopped = play_runs(backend, address, workers, games, progress, lambda update, be: run(
