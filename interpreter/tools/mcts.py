@@ -11,21 +11,20 @@ Sealed decisions (`simultaneous`) are searched as such: at a node where several 
 each decider picks from its own statistics, never conditioned on the others' picks (decoupled UCT), and
 the root seat's determinization has forgotten every other seat's sealed choice.
 
-An iteration ends at the end of the game, after `cutoff` rollout decisions, or (`to_phase`) where the
-next phase begins; there the ruleset's `agents.value` (else its heuristic, `agents.greedy`, else the
-score) ranks the seats (policy.rewards). Rewards: 1 for a win, a win shared on ties,
-0 for a loss (policy.rewards). The seat then plays the root action it visited most.
+An iteration ends at the end of the game (rewards: 1 for a win, a win shared on ties, 0 for a loss),
+after `cutoff` rollout decisions, or (`to_phase`) where the next phase begins, where the ruleset's
+`agents.value` (else its heuristic) estimates them (policy.rewards). The seat plays the root action it
+visited most.
 
 Two optional uses of the heuristic make the search play better than its random playouts allow:
 
 - `guide`: the share of rollout decisions taken one move ahead (the option whose result the heuristic
   rates best for the seat that chooses, a win above all; at most SAMPLE options are tried), the rest at
   random. Rollouts already run in a determinized world, so looking ahead in them peeks at nothing.
-- `prior`: options start with `prior` virtual visits whose reward is the option's heuristic value
-  scaled to [0, 1] among its siblings (0.5 when they are all equal). At the root the value is the greedy
-  bot's judgement (several determinizations); deeper, one move ahead on the iteration's determinization.
-  Good options are tried first and bad ones rarely, which is what big menus (a sealed bid of 0 to 25)
-  need: without a prior every option must be tried before any is tried twice.
+- `prior`: options start with `prior` virtual visits worth the option's heuristic value scaled to
+  [0, 1] among its siblings: greedy's judgement at the root, one move ahead deeper. Good options are
+  tried first, which big menus (a sealed bid of 0 to 25) need: without a prior every option must be
+  tried before any is tried twice.
 
 Two optional models of the other seats, for small budgets where their own search is mostly noise:
 
@@ -35,11 +34,9 @@ Two optional models of the other seats, for small budgets where their own search
   with follow-ups at sealed decisions), so the tree branches only on the searching seat's options.
 
 `follow` makes every judgement above the greedy bot's own: an option is judged after the seat's own
-follow-up decisions (the next card, the sale that completes it), and a guided rollout then takes that
-whole run. One move ahead misses what an option is worth only through the seat's next decisions (a card
-that leads an auction only with a second one), which greedy sees; without `follow` the rollouts' players
-and the modelled seats play unlike the greedy bots at the table. It costs several times as much per
-rollout decision, so it pays with fewer iterations.
+follow-up decisions (a card that leads only with a second one), and a guided rollout takes that whole
+run, so that the rollouts' players and the modelled seats play like the greedy bots at the table, at
+several times the cost per rollout decision. docs/agents.md has the details and the measurements.
 """
 
 from __future__ import annotations
@@ -57,9 +54,9 @@ from meeple.tools.policy import (
     GreedyAgent,
     after,
     follow_path,
-    follow_up,
     forget_sealed,
-    heuristic,
+    judged,
+    one_move,
     options,
     rewards,
 )
@@ -84,21 +81,6 @@ class Node:
         self.stats: dict[int, dict[str, list[float]]] = {}
         self.prior: dict[int, dict[str, float]] = {}
         self.children: dict[tuple[str, ...], Node] = {}
-
-
-def value(g: Game, seat: int) -> float:
-    """What a one-move lookahead maximises: a won game above everything, a lost one below, else the
-    heuristic."""
-    if g.is_over:
-        winners = g.winners
-        return 1e12 / len(winners) if seat in winners else -1e12
-    return float(heuristic(g, seat))
-
-
-def judged(g: Game, seat: int) -> float:
-    """What the greedy bot maximises: the heuristic after the seat's own follow-up decisions; a won
-    game above everything, a lost one below."""
-    return value(g, seat) if g.is_over else follow_up(g, seat, [FOLLOW_UPS])
 
 
 def scaled(values: list[float]) -> list[float]:
@@ -218,17 +200,15 @@ class MctsAgent:
             st[1] += reward[s]
 
     def _playout(self, g: Game) -> list[float]:
-        """The rewards after a rollout from `g`: to the end, or for `cutoff` decisions and then by the
-        heuristic (if the ruleset has one: without a heuristic or a score a cut rollout could not tell
-        the seats apart)."""
+        """The rewards after a rollout from `g`: to the end, or cut (see the module's docstring) if the
+        ruleset has a value, a heuristic or a score (without one, a cut rollout tells no seat apart)."""
         judged = any(x is not None for x in (g.rs.value, g.rs.greedy, g.rs.score))
         cutoff = self.cutoff if judged else None
         watch = self.to_phase and judged and g.state.phase != FINAL_PHASE
         if watch:
-            # The rollout's own copy forgets which phase it is in, so that the next `phase` statement to
-            # run shows, even one of the same phase again (its name is read only for views and score
-            # notes, which a quiet rollout never makes; final scoring keeps its name, as the machine
-            # checks it). PHASE_CAP bounds a phase that runs long.
+            # The rollout's copy forgets its phase, so that the next `phase` to run shows, even the same
+            # one again (the name is read only for views and score notes, which a quiet rollout never
+            # makes; final scoring keeps its name, which the machine checks).
             g.state.phase = ""
             cutoff = PHASE_CAP
         steps = 0
@@ -259,7 +239,7 @@ class MctsAgent:
             if self.follow and not h.is_over:
                 v, h = follow_path(h, seat, [FOLLOW_UPS])
             else:
-                v = value(h, seat)
+                v = one_move(h, seat)
             if v > best_value + 1e-9:
                 best, best_value = [h], v
             elif v >= best_value - 1e-9:
@@ -292,7 +272,7 @@ class MctsAgent:
         `as_greedy`: judged as the greedy bot judges, after the seat's own follow-up decisions."""
         guesses = GUESSES if any(s != seat for s in g.deciders) else 1
         return self._greedy_values(g, seat, list(range(g.num_actions(seat))), guesses,
-                                   judged if as_greedy else value)
+                                   judged if as_greedy else one_move)
 
     def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:
         m = self.prior

@@ -95,6 +95,21 @@ def rewards(game: Game) -> list[float]:
     return out
 
 
+def one_move(g: Game, seat: int) -> float:
+    """What a one-move lookahead maximises: a won game above everything, a lost one below, else the
+    heuristic."""
+    if g.is_over:
+        winners = g.winners
+        return 1e12 / len(winners) if seat in winners else -1e12
+    return float(heuristic(g, seat))
+
+
+def judged(g: Game, seat: int) -> float:
+    """What the greedy bot maximises: the heuristic after the seat's own follow-up decisions; a won
+    game above everything, a lost one below."""
+    return one_move(g, seat) if g.is_over else follow_up(g, seat, [FOLLOW_UPS])
+
+
 def forget_sealed(game: Game, player: int) -> None:
     """In a determinization, others' sealed choices are only guesses: forget them, so that search and
     lookahead choose them again without seeing `player`'s (and `player` never sees theirs)."""
