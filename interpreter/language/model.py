@@ -77,7 +77,7 @@ class Ruleset:
     score: A.Expr | None = None
     tiebreak: tuple[A.Expr, ...] = ()
     greedy: A.Expr | None = None
-    value: A.Expr | None = None  # agents.value: a seat's chances on a logit scale, for cut-off rollouts
+    value: A.Expr | None = None  # agents.value: a seat's chances (hundredths of a logit), for cut rollouts
     features: tuple[A.Expr, ...] = ()  # agents.features: what `meeple fit-value` builds a value from
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for error rendering
     spans: dict[tuple, Span | None] = field(default_factory=dict)  # ("phase", name) -> where it is defined
