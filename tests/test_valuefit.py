@@ -137,3 +137,4 @@ def test_fit_value_refuses_what_it_cannot_fit(dash, tmp_path):
     bad.write_text(DASH.replace("    - p.noise", '    - "\\"a word\\""'))
     res = runner.invoke(cli, ["fit-value", str(bad), "-p", "2", "-n", "4", "-j", "1"])
     assert res.exit_code == 1 and "must be a number" in res.output and "Traceback" not in res.output
+    assert f"{bad}:20:8:" in res.output  # located: the feature in the ruleset

@@ -62,7 +62,7 @@ def number(game: Game, expr: Any, player: int, what: str, where: str) -> float:
     value = game._query(game._ev.eval, expr, {"p": Player(player)})
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RuntimeRuleError(Problem("A002", f"{what} must be a number, but it is {value!r}",
-                                       hint=f"check {where} in the ruleset"))
+                                       getattr(expr, "span", None), hint=f"check {where} in the ruleset"))
     return value
 
 
