@@ -30,9 +30,7 @@ class Fn:
         self.comp: dict[str, str] = {}  # comprehension and option variables in scope -> Python name
         self.flat: set[str] = set()  # ... of those, the Python names that hold flat values (kinds.py)
         self.loops = 0  # Python loops around the current statement
-        # What a `break` outside those loops does: the lines that unwind the loop's frame themselves
-        # (an option's body run by its resolver, codegen/resume.py), else None: BreakSig
-        self.unwind: list[str] | None = None
+        self.unwind: list[str] | None = None  # a `break` outside them: lines that pop the loop (resume.py)
         self.tmp = 0
         self.in_iter = 0  # > 0 while emitting what a comprehension loops over (no `:=` allowed there)
         # True while nothing of the statement being written has been evaluated yet (OperatorEmitter.expr)
