@@ -128,9 +128,8 @@ class OperatorEmitter:
     def expr(self, n: Any, f: Fn) -> str:
         if not f.lead:
             return getattr(self, "_e_" + type(n).__name__)(n, f)
-        # The first thing a statement evaluates (Fn.lead): a comprehension there runs as a loop of
-        # statements before it. An expression whose evaluation starts with its first operand hands the
-        # lead on to it; any other takes it.
+        # The first thing a statement evaluates (Fn.lead): a comprehension there runs as a loop before
+        # it. An expression evaluated first operand first hands the lead on to it; any other takes it.
         t = type(n)
         if t is A.Comp and not f.in_iter:
             f.lead = False
