@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple as cli
 from meeple.runtime.rules import load_ruleset
+from meeple.tools.backends import Interrupted
 from meeple.tools.policy import rewards
 from meeple.tools.valuefit import Fit, fit_value, log_loss, newton, solve
 
@@ -138,3 +139,18 @@ def test_fit_value_refuses_what_it_cannot_fit(dash, tmp_path):
     res = runner.invoke(cli, ["fit-value", str(bad), "-p", "2", "-n", "4", "-j", "1"])
     assert res.exit_code == 1 and "must be a number" in res.output and "Traceback" not in res.output
     assert f"{bad}:20:8:" in res.output  # located: the feature in the ruleset
+
+
+def test_ctrl_c_fits_the_games_finished_in_order(dash):
+    def stop_after_six(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
+        seen.append(n)
+        if sum(seen) >= 6:
+            raise KeyboardInterrupt
+
+    rs = load_ruleset(str(dash))
+    with pytest.raises(Interrupted) as e:
+        fit_value(rs, 2, 20, "random", seed=4, every=1, progress=stop_after_six)
+    part = e.value.partial
+    assert e.value.total == 20 and part.games == 6
+    whole = fit_value(rs, 2, 6, "random", seed=4, every=1)
+    assert part.to_json() == whole.to_json()
