@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from meeple.errors import Problem, RuntimeRuleError
 from meeple.runtime.data import Player
+from meeple.tools.stats import softmax
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -83,10 +84,8 @@ def rewards(game: Game) -> list[float]:
         # The ruleset's own estimate, in hundredths of a logit (the language has whole numbers only): the
         # seats' chances are the softmax of value / 100, the model a fitted win-probability evaluation
         # assumes (see `meeple fit-value`).
-        logits = [number(game, game.rs.value, p, "`agents.value`", "`agents.value`") / 100 for p in range(n)]
-        top = max(logits)
-        weights = [math.exp(max(-50.0, v - top)) for v in logits]
-        return [w / sum(weights) for w in weights]
+        return softmax([number(game, game.rs.value, p, "`agents.value`", "`agents.value`") / 100
+                        for p in range(n)])
     values = [float(heuristic(game, p)) for p in range(n)]
     scale = max(1.0, 0.1 * max(abs(v) for v in values))
     for p in range(n):

@@ -113,14 +113,18 @@ def play_game(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random"
 
 
 def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "random", coverage: bool = False,
-                max_decisions: int = MAX_DECISIONS) -> tuple[Game, int]:
-    """Play one game with bots to the end; returns the finished game and how many decisions it took."""
+                max_decisions: int = MAX_DECISIONS,
+                watch: Callable[[Game, int], None] | None = None) -> tuple[Game, int]:
+    """Play one game with bots to the end; returns the finished game and how many decisions it took.
+    `watch(game, seat)` is called before each decision (tools that learn from the games' positions)."""
     agents = make_agents(agents_spec, nplayers, seed)
     game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
     decisions = 0
     while not game.is_over:
         # Sealed decisions list several deciders; each answers without seeing the others' choices.
         for seat in game.deciders:
+            if watch is not None:
+                watch(game, seat)
             game.apply_index(agents[seat].choose(game, seat), seat)
             decisions += 1
         if decisions > max_decisions:

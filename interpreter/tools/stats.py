@@ -28,6 +28,14 @@ def stdev(xs: Sequence[float]) -> float:
     return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1))
 
 
+def softmax(xs: Sequence[float]) -> list[float]:
+    """exp(x) / sum(exp(x)) for each x, shifted by the largest so that no exp overflows."""
+    top = max(xs)
+    e = [math.exp(x - top) for x in xs]
+    total = sum(e)
+    return [v / total for v in e]
+
+
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a proportion. Unlike the textbook p ± z·se it stays inside
     [0, 1] and behaves at 0 and n successes. Fractional successes (shared wins) are fine."""

@@ -27,11 +27,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from meeple.errors import Problem, UsageError
+from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
-from meeple.tools.agents import make_agents, mix_seed
+from meeple.tools.agents import mix_seed
 from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
 from meeple.tools.policy import number
-from meeple.tools.simulate import check_players
+from meeple.tools.simulate import check_players, play_to_end
+from meeple.tools.stats import softmax
 
 RIDGE = 1e-3  # per position: keeps the Newton step defined when a feature is constant
 ROUNDS = 50  # Newton steps at most; a few usually reach the optimum
@@ -92,19 +94,16 @@ def _atomic(text: str) -> bool:
 def _play_job(context: tuple[Ruleset, int, int, str, int], i: int) -> list[Sample]:
     """Game i's sampled positions, in whichever process the backend chose."""
     rs, players, seed, agents_spec, every = context
-    game_seed = mix_seed(seed, "fit", i)
-    agents = make_agents(agents_spec, players, game_seed)
     pick = random.Random(mix_seed(seed, "sample", i))
-    game = rs.new_game(players, game_seed, narrate=False)
     positions: list[Position] = []
-    while not game.is_over:
-        for seat in game.deciders:
-            n = game.num_actions(seat)
-            # Only real decisions: forced steps would weigh the positions by how many of them a rule makes.
-            if n > 1 and pick.random() * every < 1:
-                positions.append([[number(game, f, s, "a feature", "`agents.features`") for f in rs.features]
-                                  for s in range(players)])
-            game.apply_index(agents[seat].choose(game, seat) if n > 1 else 0, seat)
+
+    def sample(game: Game, seat: int) -> None:
+        # Only real decisions: forced steps would weigh the positions by how many of them a rule makes.
+        if game.num_actions(seat) > 1 and pick.random() * every < 1:
+            positions.append([[number(game, f, s, "a feature", "`agents.features`") for f in rs.features]
+                              for s in range(players)])
+
+    game, _ = play_to_end(rs, players, mix_seed(seed, "fit", i), agents_spec, watch=sample)
     if not game.winners:  # a game nobody won says nothing about who wins
         return []
     won = [1 / len(game.winners) if s in game.winners else 0.0 for s in range(players)]
@@ -155,11 +154,7 @@ def fit_games(rs: Ruleset, per_game: list[list[Sample]]) -> Fit:
 
 
 def _chances(pos: Position, w: Sequence[float]) -> list[float]:
-    scores = [sum(wk * xk for wk, xk in zip(w, x, strict=True)) for x in pos]
-    top = max(scores)
-    e = [math.exp(s - top) for s in scores]
-    total = sum(e)
-    return [v / total for v in e]
+    return softmax([sum(wk * xk for wk, xk in zip(w, x, strict=True)) for x in pos])
 
 
 def log_loss(samples: list[Sample], w: Sequence[float]) -> float:
