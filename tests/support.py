@@ -2,6 +2,9 @@
 
 import json
 import random
+from pathlib import Path
+
+from meeple.runtime.rules import load_ruleset
 
 PICK = """\
 meeple: 1
@@ -105,3 +108,10 @@ def record(counts, outcome: str) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(outcome + "\n")
+
+
+def load_text(folder, name, text):
+    """A ruleset kept in a test as YAML text: written to `folder` as NAME.yaml, and loaded."""
+    path = Path(folder) / f"{name}.yaml"
+    path.write_text(text)
+    return load_ruleset(path)

@@ -9,7 +9,7 @@ wait for another decision, or do nothing but bind their values.
 """
 
 import pytest
-from meeple.runtime.rules import load_ruleset
+from support import load_text
 from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome, snapshot
 
 RULESET = """\
@@ -83,9 +83,7 @@ scoring:
 
 @pytest.fixture(scope="module")
 def menus(tmp_path_factory):
-    path = tmp_path_factory.mktemp("menus") / "menus.yaml"
-    path.write_text(RULESET)
-    return load_ruleset(path)
+    return load_text(tmp_path_factory.mktemp("menus"), "menus", RULESET)
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])

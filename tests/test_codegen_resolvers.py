@@ -9,7 +9,7 @@ that move cards, return early, fail, or wait for a decision themselves.
 """
 
 import pytest
-from meeple.runtime.rules import load_ruleset
+from support import load_text
 from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome, snapshot
 
 RULESET = """\
@@ -97,9 +97,7 @@ scoring:
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    path = tmp_path_factory.mktemp("mixed") / "mixed.yaml"
-    path.write_text(RULESET)
-    return load_ruleset(path)
+    return load_text(tmp_path_factory.mktemp("mixed"), "mixed", RULESET)
 
 
 @pytest.mark.parametrize("narrate", [True, False], ids=["narrated", "quiet"])
