@@ -53,21 +53,32 @@ def random_game(rs, players, seed, each_step=None):
     return g
 
 
-def visible_ids(view):
-    """Ids of every component shown in a view (hidden ones show no id)."""
+def visible_ids(game, viewer):
+    """Ids of every component a seat's view shows. The view names components by item, not id (copies look
+    alike), so each shown entry is matched with the state's component at its place and position, and its
+    item checked against that component's."""
+    st, rs = game.state, game.rs
     out = set()
 
-    def walk(x):
-        if isinstance(x, dict):
-            if "id" in x and "kind" in x:
-                out.add(x["id"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
+    def zone(shown, key):
+        if isinstance(shown, dict):  # a zone the seat sees only the size of
+            assert shown == {"count": len(st.zones[key])}
+            return
+        assert len(shown) == len(st.zones[key])
+        for entry, c in zip(shown, st.zones[key]):
+            assert "id" not in entry
+            if "item" in entry:
+                assert entry["item"] == rs.components[c].item
+                out.add(c)
+            for slot, inner in entry.get("slots", {}).items():
+                zone(inner, f"#{c}.{slot}")
 
-    walk(view)
+    view = game.view(viewer)
+    for n, z in view["zones"].items():
+        zone(z, n)
+    for seat in view["seats"]:
+        for n, z in seat["zones"].items():
+            zone(z, f"{seat['seat']}.{n}")
     return out
 
 

@@ -254,7 +254,7 @@ def _check_views(rng):
         for p, v in enumerate(views):
             text = json.dumps(v)
             # No deck card and no face-down card is ever named, by anyone.
-            assert not (visible_ids(v) & hidden)
+            assert not (visible_ids(g, p) & hidden)
             assert v["zones"]["deck"] == {"count": len(st.zones["deck"])}
             assert "bank" not in v["counters"]
             for t in v["zones"]["market"]:

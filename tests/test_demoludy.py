@@ -164,7 +164,7 @@ def secrets_check(rs):
                     secret |= {c for c in st.zones[f"{p}.row"] if c in st.facedown}
             secret |= {c for c in st.zones["discard"] if c in st.facedown}
             secret |= {c for k in countries for c in st.zones[f"#{k}.stack"] if c in st.facedown}
-            leaked = visible_ids(v) & secret
+            leaked = visible_ids(g, viewer) & secret
             assert not leaked, f"P{viewer + 1} sees {[rs.components[c].name for c in leaked]}"
             assert v["zones"]["deck"] == {"count": len(st.zones["deck"])}
             for p in range(n):

@@ -11,6 +11,7 @@ from meeple.runtime.rules import load_ruleset
 from meeple.tools.report import render_text
 from meeple.tools.scenarios import run_file
 from support import random_game as play_randomly
+from support import visible_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 RS = load_ruleset(ROOT / "rulesets" / "merchants.yaml")
@@ -132,19 +133,6 @@ def test_json_round_trip_mid_game(players):
         assert h.to_json()["state"] == g.to_json()["state"]
 
 
-def _ids(v, out):
-    """Every component id that a view shows (component dicts carry `id` and `kind`)."""
-    if isinstance(v, dict):
-        if "id" in v and "kind" in v:
-            out.add(v["id"])
-        for x in v.values():
-            _ids(x, out)
-    elif isinstance(v, list):
-        for x in v:
-            _ids(x, out)
-    return out
-
-
 def check_views(g):
     st = g.state
     n = st.nplayers
@@ -156,11 +144,11 @@ def check_views(g):
         for p in range(n):
             hand = v["seats"][p]["zones"]["hand"]
             if p == viewer:
-                assert [c["id"] for c in hand] == st.zones[f"{p}.hand"]
+                assert [c["item"] for c in hand] == [RS.components[c].item for c in st.zones[f"{p}.hand"]]
             else:
                 assert hand == {"count": len(st.zones[f"{p}.hand"])}
                 secret |= set(st.zones[f"{p}.hand"])
-        shown = _ids(v, set())
+        shown = visible_ids(g, viewer)
         assert not shown & secret, f"P{viewer + 1} sees hidden cards {shown & secret}"
         # Everything public is shown: the market stacks, the ships' tokens, the supply, the offer.
         assert shown | secret == set(range(len(RS.components))) - set(st.zones["box"])

@@ -174,3 +174,11 @@ def test_sizes_and_bounds_can_be_given():
     game = mos.load(KUHN, players=2, max_actions=5, utility_range=(-2, 2))
     assert (game.num_distinct_actions(), game.min_utility(), game.max_utility()) == (5, -2.0, 2.0)
     assert mos.load(KUHN, players=2).num_distinct_actions() == 3  # measured: 2 options, half again
+
+
+def test_options_that_share_a_label_are_numbered_not_keyed():
+    # Two red cards in hand give two options "Play Red"; their keys name the copies' ids, which would
+    # tell the copies apart (a seat must not), so the action strings number them in menu order instead.
+    from meeple.tools.spieltree import _unique
+
+    assert _unique(["Play Red", "Play Blue", "Play Red"]) == ["Play Red [1]", "Play Blue", "Play Red [2]"]

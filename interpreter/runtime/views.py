@@ -4,14 +4,21 @@ Zones and counters declare a visibility: `public` (everyone), `owner` (the ownin
 only a count) or `hidden` (nobody sees identities, only a count: decks, bags). Face-down components
 are hidden from everyone but the owner of the zone that holds them, who see only the attributes their kind
 prints on the `back`. Pending sealed choices show who
-has chosen, never what. Component ids appear only for components the viewer may see.
+has chosen, never what.
+
+A seat names a component by its item (`"item": "red_4"`), never by its id, also in counter values and
+in the keys of its legal actions: copies of an item look alike at the table, and an id would tell them
+apart (the red 4 a seat saw go into a hand is not the red 4 played later, so the first is still there).
+Only the view of everything (`viewer=None`) gives ids.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
-from meeple.runtime.data import Player, encode
+from meeple.runtime.data import Comp, Player, encode
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
 from meeple.runtime.visibility import can_see
@@ -21,6 +28,27 @@ from meeple.runtime.visibility import can_see
 Game = Any
 
 LOG_LINES = 30
+_ID = re.compile(r"#(\d+)")
+
+
+def by_item(items: list[str]) -> Callable[[Any], Any]:
+    """`encode` for a seat: a component value is `{"$c": item}`, its item instead of its id."""
+
+    def enc(v: Any) -> Any:
+        t = type(v)
+        if t is Comp:
+            return {"$c": items[v]}
+        if t is list or t is tuple:
+            return [enc(x) for x in v]
+        if t is dict:
+            return {"$m": [[enc(k), enc(x)] for k, x in v.items()]}
+        return encode(v)
+    return enc
+
+
+def seat_key(key: str, items: list[str]) -> str:
+    """An action key as a seat reads it: `0:#red_4` for `0:#37` (see the module's docstring)."""
+    return _ID.sub(lambda m: "#" + items[int(m.group(1))], key)
 
 
 def make_view(game: Game, viewer: int | None) -> dict:
@@ -30,18 +58,21 @@ def make_view(game: Game, viewer: int | None) -> dict:
     rs, st = game.rs, game.state
     everything = viewer is None
     ev = game._ev
+    items = [d.item for d in rs.components]
+    enc = encode if everything else by_item(items)
 
     def comp(c: int, zone_owner: int | None) -> Any:
         d = rs.components[c]
         if c in st.facedown and zone_owner != viewer and not everything:
             back = rs.kinds[d.kind].back
-            return {"hidden": True, "back": {a: encode(d.attrs.get(a)) for a in back}} if back else {"hidden": True}
-        out: dict[str, Any] = {"id": c, "name": d.name, "kind": d.kind}
+            return {"hidden": True, "back": {a: enc(d.attrs.get(a)) for a in back}} if back else {"hidden": True}
+        out: dict[str, Any] = {"id": c} if everything else {"item": d.item}
+        out |= {"name": d.name, "kind": d.kind}
         if c in st.facedown:
             out["facedown"] = True
         kind = rs.kinds[d.kind]
         if kind.counters:
-            out["counters"] = {n: encode(st.counters[f"#{c}.{n}"]) for n in kind.counters}
+            out["counters"] = {n: enc(st.counters[f"#{c}.{n}"]) for n in kind.counters}
         if kind.status is not None:
             # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder.
             text = render(parts(ev, kind.status, ev.handler_scope(c)), viewer)
@@ -65,7 +96,7 @@ def make_view(game: Game, viewer: int | None) -> dict:
         "players": st.nplayers,
         "phase": st.phase,
         "over": st.over,
-        "counters": {n: encode(st.counters[n]) for n, d in rs.game_counters.items()
+        "counters": {n: enc(st.counters[n]) for n, d in rs.game_counters.items()
                      if everything or d.visibility == "public"},
         "zones": {n: zone(n, d.visibility, None) for n, d in rs.game_zones.items()},
         "seats": [],
@@ -74,7 +105,7 @@ def make_view(game: Game, viewer: int | None) -> dict:
         seat: dict[str, Any] = {"seat": p, "name": f"P{p + 1}", "counters": {}, "zones": {}}
         for n, d in rs.player_counters.items():
             if can_see(d.visibility, p, viewer):
-                seat["counters"][n] = encode(st.counters[f"{p}.{n}"])
+                seat["counters"][n] = enc(st.counters[f"{p}.{n}"])
         for n, d in rs.player_zones.items():
             seat["zones"][n] = zone(f"{p}.{n}", d.visibility, p)
         view["seats"].append(seat)
@@ -86,10 +117,10 @@ def make_view(game: Game, viewer: int | None) -> dict:
         if prompt:
             dec["prompt"] = prompt
         if viewer in game.deciders:
-            dec["actions"] = game.legal_actions(viewer)
+            dec["actions"] = [a | {"key": seat_key(a["key"], items)} for a in game.legal_actions(viewer)]
         view["decision"] = dec
     if st.over:
-        view["scores"] = encode(game.scores)
+        view["scores"] = enc(game.scores)
         view["winners"] = game.winners
     view["log"] = game.log_tail(viewer, LOG_LINES)
     return view

@@ -17,24 +17,21 @@ Layout, in order (docs/interop.md gives the same table):
 | components | components x (places + 3 + counters) | for each component the viewer can see: a one-hot of where it is (each game zone, each seat's zone, each slot name), its position in that zone, 1 if face down, 1 (seen), its counters; all 0 when unseen. The copies of one item fill their blocks in order of place and position, so the vector never tells which copy is which |
 
 A counter's value: a number as itself, true/false as 1/0, none as 0, a player as seat + 1, a component
-as id + 1, a text as 0, a map by its size. A list counter takes one cell for its length, plus one cell
+as its item's place in the ruleset's catalogue + 1 (a seat's view names components by item), a text as 0, a map by its size. A list counter takes one cell for its length, plus one cell
 per item of its declared initial value (a 3x3 board declared as nine numbers takes ten cells).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import numpy as np
 from meeple.language.model import Ruleset
 
-_ID = re.compile(r"#(\d+)")
 
-
-def scalar(v: Any) -> float:
-    """One number for an encoded value (runtime/data.encode)."""
+def scalar(v: Any, item_no: dict[str, int]) -> float:
+    """One number for a value encoded for a seat (runtime/views.by_item); `item_no` numbers the items."""
     if isinstance(v, bool):
         return 1.0 if v else 0.0
     if isinstance(v, (int, float)):
@@ -43,7 +40,7 @@ def scalar(v: Any) -> float:
         if "$p" in v:
             return float(v["$p"] + 1)
         if "$c" in v:
-            return float(v["$c"] + 1)
+            return float(item_no.get(v["$c"], -1) + 1)
         if "$m" in v:
             return float(len(v["$m"]))
         return 0.0
@@ -56,12 +53,12 @@ def _width(initial: Any) -> int:
     return 1 + len(initial) if isinstance(initial, list) else 1
 
 
-def _write(out: np.ndarray, cells: tuple[int, int], v: Any) -> None:
+def _write(out: np.ndarray, cells: tuple[int, int], v: Any, item_no: dict[str, int]) -> None:
     at, width = cells
-    out[at] = scalar(v)
+    out[at] = scalar(v, item_no)
     if width > 1 and isinstance(v, list):
         for i, x in enumerate(v[:width - 1]):
-            out[at + 1 + i] = scalar(x)
+            out[at + 1 + i] = scalar(x, item_no)
 
 
 class Layout:
@@ -69,6 +66,7 @@ class Layout:
 
     def __init__(self, rs: Ruleset, players: int) -> None:
         self.rs, self.players = rs, players
+        self.item_no = {item: i for i, item in enumerate(rs.items)}
         at = 0
 
         def take(n: int) -> int:
@@ -105,12 +103,12 @@ class Layout:
         out[self.phase + self.phases.get(view["phase"], len(self.phases))] = 1.0
         for n, v in view["counters"].items():
             if n in self.game_counters:
-                _write(out, self.game_counters[n], v)
+                _write(out, self.game_counters[n], v, self.item_no)
         seen: list = []
         for seat in view["seats"]:
             p = seat["seat"]
             for n, v in seat["counters"].items():
-                _write(out, self.player_counters[(p, n)], v)
+                _write(out, self.player_counters[(p, n)], v, self.item_no)
             for n, z in seat["zones"].items():
                 self._zone(out, (str(p), n), z, seen)
         for n, z in view["zones"].items():
@@ -125,7 +123,7 @@ class Layout:
         if isinstance(z, dict) or seen is None:
             return
         for i, c in enumerate(z):
-            if "id" in c:
+            if "item" in c:
                 seen.append((self.places[place], i, c))
                 for s, inner in c.get("slots", {}).items():
                     self._zone(out, ("#", s), inner, seen)
@@ -136,7 +134,7 @@ class Layout:
         never by component id."""
         by_item: dict[str, list] = {}
         for where, i, c in seen:
-            by_item.setdefault(self.rs.components[c["id"]].item, []).append((where, i, c))
+            by_item.setdefault(c["item"], []).append((where, i, c))
         nplaces = len(self.places)
         for item, copies in by_item.items():
             copies.sort(key=lambda x: (x[0], x[1], json.dumps(x[2].get("counters"), sort_keys=True)))
@@ -147,24 +145,5 @@ class Layout:
                 out[base + nplaces + 1] = 1.0 if c.get("facedown") else 0.0
                 out[base + nplaces + 2] = 1.0
                 for n, v in c.get("counters", {}).items():
-                    _write(out, counters[n], v)
+                    _write(out, counters[n], v, self.item_no)
 
-
-def canonical(view: dict, rs: Ruleset) -> dict:
-    """The view with each component named by its item instead of its id (also inside action keys).
-    Copies of an item are interchangeable; under explicit chance, which copy a draw moved is chosen
-    by a fixed rule, so its id could tell what the viewer may not see (which copies are elsewhere)."""
-
-    def walk(x: Any) -> Any:
-        if isinstance(x, dict):
-            if "id" in x and "kind" in x:
-                x = {k: v for k, v in x.items() if k != "id"} | {"item": rs.components[x["id"]].item}
-            out = {k: walk(v) for k, v in x.items()}
-            if "key" in out and isinstance(out["key"], str):
-                out["key"] = _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, out["key"])
-            return out
-        if isinstance(x, list):
-            return [walk(v) for v in x]
-        return x
-
-    return walk(view)

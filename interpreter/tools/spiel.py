@@ -137,7 +137,7 @@ class MeepleState(pyspiel.State):
         g = self.node.game
         if player == pyspiel.PlayerId.CHANCE:
             acts = [a for a, _ in g.chance_outcomes()]
-            labels = _unique([a["label"] for a in acts], [a["key"] for a in acts])
+            labels = _unique([a["label"] for a in acts])
             by_value = {int(a["key"]): s for a, s in zip(acts, labels)}
             return "chance: " + by_value.get(action, f"outcome {action}")
         labels = _player_labels(g, player)

@@ -11,7 +11,7 @@ import numpy as np
 from meeple.language.model import Ruleset
 from meeple.runtime.chance import CHANCE
 from meeple.runtime.game import Game
-from meeple.tools.observe import Layout, canonical
+from meeple.tools.observe import Layout
 
 
 class _Config:
@@ -96,10 +96,10 @@ class _Node:
         return view
 
     def view_text(self, seat: int) -> str:
-        """The seat's view as JSON, copies of an item not told apart (observe.canonical)."""
+        """The seat's view as JSON (which names components by item, so copies are not told apart)."""
         text = self._texts.get(seat)
         if text is None:
-            text = json.dumps(canonical(self.view(seat), self.config.rs), sort_keys=True, separators=(",", ":"))
+            text = json.dumps(self.view(seat), sort_keys=True, separators=(",", ":"))
             self._texts[seat] = text
         return text
 
@@ -138,13 +138,22 @@ class _Node:
         return _node, (self.config.name, self.history)
 
 
-def _unique(labels: list[str], keys: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
+def _unique(labels: list[str]) -> list[str]:
+    """Labels that two options share are numbered in menu order (`Play Red [1]`, `Play Red [2]`): never
+    by the options' keys, which name component ids and so would tell copies of an item apart."""
+    total: dict[str, int] = {}
     for s in labels:
-        seen[s] = seen.get(s, 0) + 1
-    return [s if seen[s] == 1 else f"{s} [{k}]" for s, k in zip(labels, keys)]
+        total[s] = total.get(s, 0) + 1
+    nth: dict[str, int] = {}
+    out = []
+    for s in labels:
+        if total[s] == 1:
+            out.append(s)
+        else:
+            nth[s] = nth.get(s, 0) + 1
+            out.append(f"{s} [{nth[s]}]")
+    return out
 
 
 def _player_labels(g: Game, seat: int) -> list[str]:
-    acts = g.legal_actions(seat)
-    return _unique([a["label"] for a in acts], [a["key"] for a in acts])
+    return _unique([a["label"] for a in g.legal_actions(seat)])

@@ -100,7 +100,8 @@ def _next_number(a: list, b: list) -> bool:
 
 
 def _with_items(view: dict, rs: Ruleset) -> dict:
-    """Adds each visible component's item id, the key into the ruleset catalogue for hover text."""
+    """Each visible component's item id, the key into the ruleset catalogue for hover text: a seat's view
+    names components by item already, the view of everything by id."""
 
     def walk(x: Any) -> Any:
         if isinstance(x, list):
