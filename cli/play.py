@@ -22,7 +22,7 @@ from meeple.cli.playsave import (
 from meeple.cli.playsession import Quit, Session
 from meeple.cli.view import wrap
 from meeple.errors import Problem, UsageError
-from meeple.tools.agents import AGENT_SPECS
+from meeple.tools.agents import AGENT_SPECS, PLAY, play_spec
 
 
 @click.command()
@@ -32,8 +32,8 @@ from meeple.tools.agents import AGENT_SPECS
 @click.option("--seat", type=int, default=None, help="Your seat, from 1 (default: 1, or the seat of a loaded save).")
 @click.option("--seed", type=int, default=None, help="Game seed (default: random, printed so a game can be replayed).")
 @click.option("--agents", default=None,
-              help=f"Bots for the other seats, cycled over the seats: {AGENT_SPECS} (default "
-                   "mcts:1s:cut=5:guide=1:prior=10, about a second per move; see docs/agents.md).")
+              help=f"Bots for the other seats, cycled over the seats: {AGENT_SPECS} (default: the "
+                   f"ruleset's agents.play, else {PLAY}, about a second per move; see docs/agents.md).")
 @click.option("--save", "save_path", default=None, metavar="FILE",
               help="Save the game to FILE after each of your moves and when you quit.")
 @click.option("--load", "load_path", default=None, metavar="FILE",
@@ -71,8 +71,9 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
         game = rs.new_game(n, seed)
         click.echo(f"{rs.name}, {n} players, seed {seed}.")
     seat = 1 if seat is None else seat
-    # People play against the best bot (docs/agents.md), about a second per move.
-    agents = agents or "mcts:1s:cut=5:guide=1:prior=10"
+    # People play against the best bot (docs/agents.md), about a second per move: the one the ruleset
+    # names (`agents.play`), else the best measured over the bundled games.
+    agents = agents or play_spec(rs)
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))

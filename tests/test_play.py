@@ -250,3 +250,24 @@ def test_points_scored_by_a_procedure_belong_to_the_card_whose_effect_called_it(
     game.apply_index(0)
     assert game.score_breakdown(0)[0] == ("points", "Bell", 2)  # then the flow's own point
     assert game.score_breakdown(1) == [("points", "Horn", 3)]
+
+
+def test_people_play_the_bot_the_ruleset_names(tmp_path):
+    """`agents.play` names the bot a ruleset is best played against (measured, docs/agents.md); `meeple
+    play` seats it unless --agents says otherwise, and a spec no agent takes is a located error, found
+    by `meeple validate` too."""
+    from meeple.tools.agents import PLAY, play_spec
+
+    path = tmp_path / "bids.yaml"
+    path.write_text(BIDS + "agents:\n  play: first\n")
+    save = tmp_path / "g.json"
+    r = CliRunner().invoke(meeple, ["play", str(path), "--seed", "1", "--seat", "2"], input=f"s {save}\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "P1: Bid 0 coins" in r.output  # the first option: `first` played, not a search
+    assert json.loads(save.read_text())["play"]["agents"] == "first"
+    assert play_spec(load_ruleset(path)) == "first"
+    assert play_spec(load_ruleset("speicherstadt")) == PLAY
+    path.write_text(BIDS + "agents:\n  play: \"mcts:1s:guide=2\"\n")
+    for args in (["validate", str(path)], ["play", str(path)]):
+        r = CliRunner().invoke(meeple, args)
+        assert r.exit_code == 1 and "bids.yaml:14:9: error[A003]: agents.play: bad agent `mcts:1s:guide=2`" in r.output

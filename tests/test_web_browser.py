@@ -64,6 +64,8 @@ def start_from_lobby(page, web, ruleset, players, kinds, speed="0", hotseat=Fals
     page.fill("#players", str(players))
     for i, kind in enumerate(kinds):
         page.select_option(f"#seats tbody tr:nth-child({i + 1}) .kind", kind)
+        if kind == "bot":  # quick bots: the default, the ruleset's best, thinks a second a move
+            page.select_option(f"#seats tbody tr:nth-child({i + 1}) .agent", "random")
     page.fill("#seed", "3")
     page.fill("#speed", speed)
     if hotseat:

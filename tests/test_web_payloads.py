@@ -348,3 +348,20 @@ def test_showing_a_game_changes_nothing_in_it():
             seat_payload(game, audience)
         assert game.dumps() == before
         game.apply_index(rng.randrange(game.num_actions()))
+
+
+def test_the_lobby_offers_the_rulesets_best_bot_first(web):
+    """People play against the best bot in the browser too: "best" (the lobby's default, listed first)
+    is the bot the ruleset names in `agents.play`, the one `meeple play` seats."""
+    from meeple.runtime.rules import load_ruleset
+    from meeple.tools.halving import HalvingAgent
+    from meeple.tools.mcts import MctsAgent
+    from meeple.web.tables import make_bot
+
+    status, info = web.get("/api/lobby")
+    info = json.loads(info)
+    assert status == 200 and info["bots"][0] == "best" and info["budgets"]["best"] is False
+    demoludy = make_bot("best", 1, None, load_ruleset("demoludy"))
+    assert isinstance(demoludy, MctsAgent) and demoludy.to_phase and demoludy.seconds == 1.0
+    assert isinstance(make_bot("best", 1, 400, load_ruleset("camel_up_off_season")), HalvingAgent)
+    assert make_bot("best", 1, None, load_ruleset("merchants")).cutoff == 5

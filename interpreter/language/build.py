@@ -213,6 +213,10 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
         rs.greedy = b.expr(where(("agents", "greedy")), ("agents", "greedy"))
     if (data.get("agents") or {}).get("value") is not None:
         rs.value = b.expr(where(("agents", "value")), ("agents", "value"))
+    if (data.get("agents") or {}).get("play") is not None:
+        rs.play = str(data["agents"]["play"])
+        d = where(("agents", "play"))
+        rs.spans[("agents", "play")] = d.span(("agents", "play")) if d else None
     features = (data.get("agents") or {}).get("features") or []
     rs.features = tuple(x for i in range(len(features))
                         if (x := b.expr(where(("agents", "features", i)), ("agents", "features", i))))

@@ -79,6 +79,7 @@ class Ruleset:
     greedy: A.Expr | None = None
     value: A.Expr | None = None  # agents.value: a seat's chances (hundredths of a logit), for cut rollouts
     features: tuple[A.Expr, ...] = ()  # agents.features: what `meeple fit-value` builds a value from
+    play: str | None = None  # agents.play: the agent spec people play against by default
     sources: dict[str, str] = field(default_factory=dict)  # file -> text, for error rendering
     spans: dict[tuple, Span | None] = field(default_factory=dict)  # ("phase", name) -> where it is defined
     raw: dict[str, Any] = field(default_factory=dict)  # the merged YAML data, for `meeple diff`

@@ -19,13 +19,14 @@ import difflib
 import re
 from collections.abc import Callable
 
-from meeple.errors import Problem, UsageError
+from meeple.errors import Problem, RulesetError, UsageError
+from meeple.language.model import Ruleset
 from meeple.tools.halving import WIDTH, HalvingAgent
 from meeple.tools.mcts import MctsAgent
 from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
 __all__ = ["AGENTS", "AGENT_HELP", "Agent", "FirstAgent", "GreedyAgent", "MctsAgent", "RandomAgent",
-           "make_agent", "make_agents", "mix_seed", "parse_agents", "seat_names"]
+           "make_agent", "make_agents", "mix_seed", "parse_agents", "play_spec", "seat_names"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
 MCTS_SPEC = "mcts[:BUDGET][:cut=K|phase][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
@@ -157,6 +158,25 @@ def parse_agents(spec: str) -> list[str]:
     for s in names:
         make_agent(s)  # checks the name and the parameters
     return names
+
+
+# The bot people play against when neither the ruleset (`agents.play`) nor `--agents` names one: the
+# best measured over the bundled games at about a second per move (docs/agents.md).
+PLAY = "mcts:1s:cut=5:guide=1:prior=10"
+
+
+def play_spec(rs: Ruleset) -> str:
+    """The agent spec people play against by default: the ruleset's `agents.play`, else PLAY. A spec the
+    schema let through but no agent takes (`mcts:1s:guide=2`) is an error located in the ruleset."""
+    if rs.play is None:
+        return PLAY
+    try:
+        make_agent(rs.play)
+    except UsageError as e:
+        p = e.problems[0]
+        raise RulesetError(Problem("A003", f"agents.play: {p.message}", rs.spans.get(("agents", "play")),
+                                   hint=p.hint)) from None
+    return rs.play
 
 
 def seat_names(spec: str, nplayers: int) -> list[str]:

@@ -16,8 +16,7 @@ from meeple.errors import MeepleError, Problem, SaveError, UsageError
 from meeple.loading.files import bundled, rulesets_dir
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
-from meeple.tools.agents import AGENTS
-from meeple.web.tables import Registry, Seat, Table, bot_budgets
+from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
@@ -56,7 +55,7 @@ class Lobby:
                              "description": str(rs.raw.get("description") or "")})
             except MeepleError as e:
                 rows.append({"id": name, "title": name, "error": e.problems[0].message})
-        return {"rulesets": rows, "bots": list(AGENTS), "budgets": bot_budgets()}
+        return {"rulesets": rows, "bots": BOTS, "budgets": bot_budgets()}
 
     def upload(self, filename: str, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others."""
@@ -139,8 +138,8 @@ def _seat(s: Any, i: int) -> Seat:
     if s["kind"] == "person":
         return Seat("person")
     agent = s.get("agent", "random")
-    if agent not in AGENTS:
-        raise _bad(f"seat {i + 1}: unknown bot {agent!r}", "bots: " + ", ".join(AGENTS))
+    if agent not in BOTS:
+        raise _bad(f"seat {i + 1}: unknown bot {agent!r}", "bots: " + ", ".join(BOTS))
     budget = s.get("budget")
     return Seat("bot", agent, None if budget in (None, "") else _num(budget, f"seat {i + 1} budget", 0, 1e9))
 

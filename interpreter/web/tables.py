@@ -20,7 +20,7 @@ from typing import Any
 from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
-from meeple.tools.agents import AGENTS, Agent, make_agent, mix_seed
+from meeple.tools.agents import AGENTS, Agent, make_agent, mix_seed, play_spec
 from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 
 SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
@@ -41,18 +41,27 @@ class Seat:
         return out
 
 
-def make_bot(name: str, seed: int, budget: float | None) -> Agent:
+# The bots a lobby offers: "best" is the one the ruleset names for people to play against
+# (`agents.play`, as `meeple play` seats it), then every agent by name.
+BEST = "best"
+BOTS = [BEST, *AGENTS]
+
+
+def make_bot(name: str, seed: int, budget: float | None, rs: Ruleset) -> Agent:
     """A bot by name; a budget becomes the agent's parameter (`mcts:400`, `greedy:4`) if it takes one."""
-    if name not in AGENTS:
-        raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(AGENTS)))
+    if name not in BOTS:
+        raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(BOTS)))
+    if name == BEST:
+        return make_agent(play_spec(rs), seed)
     if budget is not None and bot_budgets()[name]:
         return make_agent(f"{name}:{int(budget)}", seed)
     return make_agent(name, seed)
 
 
 def bot_budgets() -> dict[str, bool]:
-    """Which bots take a budget (the lobby offers the field only for them): those with a parameter."""
-    out = {}
+    """Which bots take a budget (the lobby offers the field only for them): those with a parameter.
+    "best" plays at the ruleset's own budget, about a second a move."""
+    out = {BEST: False}
     for name in AGENTS:
         try:
             make_agent(f"{name}:1")
@@ -83,7 +92,7 @@ class Table:
     def __post_init__(self) -> None:
         self.tokens = [secrets.token_urlsafe(12) if s.kind == "person" else None for s in self.seats]
         self.host = secrets.token_urlsafe(12)
-        self.bots = {i: make_bot(s.agent, mix_seed(self.bot_seed, "agent", i), s.budget)
+        self.bots = {i: make_bot(s.agent, mix_seed(self.bot_seed, "agent", i), s.budget, self.rs)
                      for i, s in enumerate(self.seats) if s.kind == "bot"}
 
     # ------------------------------------------------------------ who sees what
