@@ -17,8 +17,9 @@ Layout, in order (docs/interop.md gives the same table):
 | components | components x (places + 3 + counters) | for each component the viewer can see: a one-hot of where it is (each game zone, each seat's zone, each slot name), its position in that zone, 1 if face down, 1 (seen), its counters; all 0 when unseen. The copies of one item fill their blocks in order of place and position, so the vector never tells which copy is which |
 
 A counter's value: a number as itself, true/false as 1/0, none as 0, a player as seat + 1, a component
-as its item's place in the ruleset's catalogue + 1 (a seat's view names components by item), a text as 0, a map by its size. A list counter takes one cell for its length, plus one cell
-per item of its declared initial value (a 3x3 board declared as nine numbers takes ten cells).
+as its item's place in the ruleset's catalogue + 1 (a seat's view names components by item), a text
+as 0, a map by its size. A list counter takes one cell for its length, plus one cell per item of its
+declared initial value (a 3x3 board declared as nine numbers takes ten cells).
 """
 
 from __future__ import annotations
