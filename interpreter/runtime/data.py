@@ -7,6 +7,7 @@ a list or a map, so a game's whole state is JSON once these three are tagged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -74,19 +75,20 @@ def copy_values(d: dict) -> dict:
 
 
 # ------------------------------------------------------------------ JSON codec for values
-def encode(v: Any) -> Any:
-    """Language values -> JSON. Players, components and zones are tagged so they come back typed."""
+def encode(v: Any, comp: Callable[[Comp], Any] = int) -> Any:
+    """Language values -> JSON. Players, components and zones are tagged so they come back typed.
+    `comp` names a component: its id by default; a seat's view names it by its item (runtime/views)."""
     t = type(v)
     if t is Player:
         return {"$p": int(v)}
     if t is Comp:
-        return {"$c": int(v)}
+        return {"$c": comp(v)}
     if t is Zone:
         return {"$z": v.key}
     if t is list or t is tuple:
-        return [encode(x) for x in v]
+        return [encode(x, comp) for x in v]
     if t is dict:
-        return {"$m": [[encode(k), encode(x)] for k, x in v.items()]}
+        return {"$m": [[encode(k, comp), encode(x, comp)] for k, x in v.items()]}
     return v
 
 

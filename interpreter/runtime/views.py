@@ -15,10 +15,9 @@ Only the view of everything (`viewer=None`) gives ids.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from meeple.runtime.data import Comp, Player, encode
+from meeple.runtime.data import Player, encode
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
 from meeple.runtime.visibility import can_see
@@ -31,24 +30,9 @@ LOG_LINES = 30
 _ID = re.compile(r"#(\d+)")
 
 
-def by_item(items: list[str]) -> Callable[[Any], Any]:
-    """`encode` for a seat: a component value is `{"$c": item}`, its item instead of its id."""
-
-    def enc(v: Any) -> Any:
-        t = type(v)
-        if t is Comp:
-            return {"$c": items[v]}
-        if t is list or t is tuple:
-            return [enc(x) for x in v]
-        if t is dict:
-            return {"$m": [[enc(k), enc(x)] for k, x in v.items()]}
-        return encode(v)
-    return enc
-
-
-def seat_key(key: str, items: list[str]) -> str:
+def seat_key(key: str, rs: Any) -> str:
     """An action key as a seat reads it: `0:#red_4` for `0:#37` (see the module's docstring)."""
-    return _ID.sub(lambda m: "#" + items[int(m.group(1))], key)
+    return _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, key)
 
 
 def make_view(game: Game, viewer: int | None) -> dict:
@@ -58,8 +42,11 @@ def make_view(game: Game, viewer: int | None) -> dict:
     rs, st = game.rs, game.state
     everything = viewer is None
     ev = game._ev
-    items = [d.item for d in rs.components]
-    enc = encode if everything else by_item(items)
+    comps = rs.components
+    name = int if everything else (lambda c: comps[c].item)  # see the module's docstring
+
+    def enc(v: Any) -> Any:
+        return encode(v, name)
 
     def comp(c: int, zone_owner: int | None) -> Any:
         d = rs.components[c]
@@ -117,7 +104,7 @@ def make_view(game: Game, viewer: int | None) -> dict:
         if prompt:
             dec["prompt"] = prompt
         if viewer in game.deciders:
-            dec["actions"] = [a | {"key": seat_key(a["key"], items)} for a in game.legal_actions(viewer)]
+            dec["actions"] = [a | {"key": seat_key(a["key"], rs)} for a in game.legal_actions(viewer)]
         view["decision"] = dec
     if st.over:
         view["scores"] = enc(game.scores)

@@ -32,7 +32,8 @@ from meeple.language.model import Ruleset
 
 
 def scalar(v: Any, item_no: dict[str, int]) -> float:
-    """One number for a value encoded for a seat (runtime/views.by_item); `item_no` numbers the items."""
+    """One number for a value encoded for a seat (runtime/views names a component by its item);
+    `item_no` numbers the items."""
     if isinstance(v, bool):
         return 1.0 if v else 0.0
     if isinstance(v, (int, float)):

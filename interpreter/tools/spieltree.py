@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 
 import numpy as np
 from meeple.language.model import Ruleset
@@ -141,17 +142,11 @@ class _Node:
 def _unique(labels: list[str]) -> list[str]:
     """Labels that two options share are numbered in menu order (`Play Red [1]`, `Play Red [2]`): never
     by the options' keys, which name component ids and so would tell copies of an item apart."""
-    total: dict[str, int] = {}
-    for s in labels:
-        total[s] = total.get(s, 0) + 1
-    nth: dict[str, int] = {}
+    total, nth = Counter(labels), Counter[str]()
     out = []
     for s in labels:
-        if total[s] == 1:
-            out.append(s)
-        else:
-            nth[s] = nth.get(s, 0) + 1
-            out.append(f"{s} [{nth[s]}]")
+        nth[s] += 1
+        out.append(s if total[s] == 1 else f"{s} [{nth[s]}]")
     return out
 
 
