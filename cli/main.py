@@ -123,10 +123,6 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
             if Path(f).is_dir():
                 raise usage(f"{f} is a folder: give ruleset files", code="IO01")
             rs = load_ruleset(f)
-            if rs.play is not None:  # the bot's spec is read by the tools; the import only when there is one
-                from meeple.tools.agents import play_spec
-
-                play_spec(rs)
             found = list(rs.warnings)
             code = 1 if strict and found else 0
         except MeepleError as e:

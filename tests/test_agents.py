@@ -1,7 +1,8 @@
 """Bots: the registry, seat assignment, the greedy hook and sealed decisions."""
 
 import pytest
-from meeple.errors import UsageError
+from meeple.errors import RulesetError, UsageError
+from meeple.language.agentspec import AGENT_HELP, AGENT_NAMES, AgentSpec, MctsParams, parse_spec
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import (
     AGENTS,
@@ -12,6 +13,7 @@ from meeple.tools.agents import (
     mix_seed,
     seat_names,
 )
+from meeple.tools.halving import HalvingAgent
 from meeple.tools.simulate import play_game
 
 PICK = """\
@@ -65,7 +67,7 @@ def toys(tmp_path_factory):
 
 
 def test_registry_and_names():
-    assert set(AGENTS) == {"random", "greedy", "first", "mcts"}
+    assert set(AGENTS) == {"random", "greedy", "first", "mcts"} == set(AGENT_NAMES)  # each name parsed is built
     assert seat_names("random,greedy", 4) == ["random", "greedy", "random", "greedy"]
     assert seat_names("greedy", 3) == ["greedy"] * 3
     agents = make_agents(" Random , first", 3, seed=1)
@@ -103,6 +105,48 @@ def test_bad_agent_specs_are_usage_errors(spec, words):
         make_agents(spec, 2, 0)
     assert e.value.exit_code == 2
     assert words in str(e.value) + (e.value.problems[0].hint or "")
+
+
+def test_bad_specs_are_refused_when_parsed_with_the_same_words():
+    # the checker parses `agents.play` without building a bot: it must refuse what make_agents refuses
+    for spec in ("gready", "mcts:fast", "mcts:400:1s", "mcts:guide=1.5", "mcts:halving=1", "mcts:halving:prior=3",
+                 "random:3", "greedy:0"):
+        with pytest.raises(UsageError) as parsed:
+            parse_spec(spec)
+        with pytest.raises(UsageError) as made:
+            make_agents(spec, 1)
+        assert parsed.value.problems == made.value.problems
+    with pytest.raises(UsageError) as e:
+        parse_spec("mcts:1s:halving=1")
+    assert str(e.value.problems[0].message) == "bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best options: at least 2"
+    assert e.value.problems[0].code == "U013" and e.value.problems[0].hint == AGENT_HELP
+
+
+def test_a_spec_parses_to_plain_data():
+    assert parse_spec(" Greedy:4 ") == AgentSpec("greedy", "greedy:4", deals=4)
+    assert parse_spec("first") == AgentSpec("first", "first")
+    assert parse_spec("mcts:1s:cut=phase:guide=1:prior=10") == AgentSpec(
+        "mcts", "mcts:1s:cut=phase:guide=1:prior=10", mcts=MctsParams(seconds=1.0, to_phase=True, guide=1.0, prior=10.0))
+    # `halving` alone leaves the width to the halving agent; `halving=W` sets it
+    assert parse_spec("mcts:8:halving").mcts == MctsParams(iterations=8, halving=True, width=None)
+    plain, wide = make_agents("mcts:8:halving,mcts:8:halving=6", 2)
+    assert isinstance(plain, HalvingAgent) and isinstance(wide, HalvingAgent)
+    assert (plain.width, wide.width) == (HalvingAgent.width, 6)
+
+
+def test_a_ruleset_naming_a_bot_no_agent_takes_does_not_load(tmp_path):
+    """`agents.play` is a string to the schema; the checker parses it as a spec, so every way in (the
+    Python API, `meeple validate`, the lobby) refuses it with the spec's own words, where it is written."""
+    path = tmp_path / "bids.yaml"
+    path.write_text(BIDS + 'agents:\n  play: "mcts:1s:halving=1"\n')
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(path)
+    [p] = e.value.problems
+    assert (p.code, p.span.file, p.span.line, p.span.col) == ("A003", str(path), BIDS.count("\n") + 2, 9)
+    assert p.message == "agents.play: bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best options: at least 2"
+    assert p.hint == AGENT_HELP
+    path.write_text(BIDS + "agents:\n  play: mcts:1s:halving=3\n")
+    assert load_ruleset(path).play == "mcts:1s:halving=3"
 
 
 def test_seeds_depend_on_their_parts_only():

@@ -228,6 +228,16 @@ def test_validate_with_a_warm_cache_imports_neither_lark_nor_jsonschema_nor_the_
     assert warm.splitlines() == ["speicherstadt: ok", "['meeple.tools']"]
 
 
+def test_validate_checks_the_bot_a_ruleset_names_without_importing_any_bot(cache: Path) -> None:
+    # the checker parses `agents.play` (language/agentspec.py): the bots and their search stay unimported
+    code = ("import sys\nfrom meeple.cli.main import meeple\nfrom meeple.checker.load import load_ruleset\n"
+            "print(load_ruleset('demoludy').play is not None)\n"
+            "try:\n    meeple(['validate', 'demoludy'], prog_name='meeple')\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('meeple.tools.', 'meeple.runtime.'))"
+            " and m != 'meeple.tools.report'))")
+    assert run_python(code, cache).splitlines() == ["True", "demoludy: ok", "[]"]
+
+
 def test_the_public_api_imports_the_runtime_on_first_use(cache: Path) -> None:
     code = ("import sys, meeple\nbefore = 'meeple.runtime.game' in sys.modules\nfrom meeple import *\n"
             "print(before, all(hasattr(meeple, n) for n in meeple.__all__), set(meeple.__all__) <= set(dir(meeple)),"

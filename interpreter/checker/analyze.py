@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from meeple.checker import typesys as ty
+from meeple.checker.datacheck import play_problems
 from meeple.checker.decls import Decls, did_you_mean
 from meeple.checker.exprcheck import RootInfo
 from meeple.checker.layout import layout_warnings
@@ -45,7 +46,7 @@ def analyze(rs: Ruleset, extra_names: Iterable[str] = (), *, partial: bool = Fal
     """
     _number_nodes(rs)
     _suspension(rs)
-    problems = Checker(rs, set(extra_names), partial, locate).run() + _suspending_recursion(rs)
+    problems = Checker(rs, set(extra_names), partial, locate).run() + _suspending_recursion(rs) + play_problems(rs)
     # A warning located in another file (the base game of a variant) is that file's own business:
     # it shows when that file is validated, and must not fail `validate --strict` of the variant.
     problems = [p for p in problems if p.severity == "error" or p.span is None or p.span.file == rs.path]

@@ -3,7 +3,8 @@
 A misspelt attribute on one item (`valeu: 2`) makes that card worth 0; comparing an attribute with a
 literal that no item has (`c.type == "wizzard"`) is always false; `reveal` of what only its owner may
 see changes nothing; `gain(x, -1)` always fails. Each would run without complaint, so validation
-reports it. The codes are listed in docs/language.md §10.
+reports it. So does a bot spec in `agents.play` that no agent takes, which would fail only when a
+person sits down to play. The codes are listed in docs/language.md §10.
 
 An attribute of a kind is *declared* when it is in the kind's `defaults:` (which also gives its value
 to the items that leave it out), in its `attributes:` (names with a description), or given by every
@@ -15,7 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.checker.decls import did_you_mean
+from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
+from meeple.language.agentspec import parse_spec
+from meeple.language.model import Ruleset
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 
@@ -137,3 +141,16 @@ def _zone_visibility(ck: Any, a: Any) -> tuple[str | None, str]:
     if t is A.Attr and a.name in ck.rs.player_zones and a.name not in ck.rs.player_counters:
         return ck.rs.player_zones[a.name].visibility, a.name
     return None, ""
+
+
+def play_problems(rs: Ruleset) -> list[Problem]:
+    """A003: `agents.play` names a spec that no agent takes (`mcts:1s:guide=2`; the schema only sees a
+    string), reported with the spec's own message and hint, where the spec is written."""
+    if rs.play is None:
+        return []
+    try:
+        parse_spec(rs.play)
+    except UsageError as e:
+        p = e.problems[0]
+        return [Problem("A003", f"agents.play: {p.message}", rs.spans.get(("agents", "play")), hint=p.hint)]
+    return []

@@ -1,0 +1,150 @@
+"""Agent specs, the small language that names a bot: `mcts:1s:cut=phase`, `greedy:4`, `random`.
+
+A spec is `NAME[:PARAM...]` (see AGENT_HELP). It is parsed here, into plain data, and nothing here
+builds an agent: a ruleset names the bot people play against in `agents.play`, and the checker
+reads that spec with every other part of the file, long before (and without) importing any bot.
+`meeple.tools.agents` builds the agents from what `parse_spec` returns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from meeple.errors import Problem, UsageError
+
+__all__ = ["AGENT_HELP", "AGENT_NAMES", "AGENT_SPECS", "MCTS_SPEC", "AgentSpec", "MctsParams", "parse_spec"]
+
+# The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
+MCTS_SPEC = "mcts[:BUDGET][:cut=K|phase][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
+AGENT_SPECS = f"random, first, greedy[:DEALS], {MCTS_SPEC}"
+AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS determinizations, default 2), "
+              f"{MCTS_SPEC} (information-set Monte Carlo tree search; "
+              "BUDGET is iterations per decision, e.g. 400, or time, e.g. 1s or 250ms; default 200; cut=K "
+              "stops each rollout after K decisions and ranks the seats by the ruleset's value (agents.value) or "
+              "heuristic, cut=phase where the next phase begins; c=C is "
+              "the exploration constant, default 0.7; guide=P takes a share P (0 to 1, default 0: random) of "
+              "rollout decisions one move ahead by the heuristic; prior=M starts each option with M visits "
+              "worth its heuristic value, from greedy's judgement at the root, default 0; sealed=greedy "
+              "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
+              "others=greedy makes every choice of the other seats in the tree as greedy would; default "
+              "search for both; follow judges options as greedy does, after the seat's own follow-up "
+              "decisions, in guided rollouts, priors and models, instead of one move ahead; halving=W, "
+              "default W=4, grows no tree: greedy's W best options are played on shared deals with these "
+              "rollouts, narrowed by sequential halving to the one played; BUDGET then counts rollouts). "
+              "Comma-separated, one per seat in order, cycled over the seats: "
+              "mcts:400,greedy.")
+
+AGENT_NAMES = ("random", "greedy", "first", "mcts")  # the order `meeple serve` offers them in
+
+
+@dataclass(frozen=True)
+class MctsParams:
+    """The parameters of `mcts:...`; None where the agent's own default applies."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    cutoff: int | None = None  # cut=K
+    to_phase: bool = False  # cut=phase
+    exploration: float | None = None  # c=C
+    guide: float = 0.0
+    prior: float = 0.0
+    sealed: str = "search"
+    others: str = "search"
+    follow: bool = False
+    halving: bool = False
+    width: int | None = None  # halving=W; None with `halving` alone: the halving agent's default width
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One parsed spec: the agent's name, the spec as given (trimmed, lower case) and its parameters."""
+
+    name: str
+    text: str
+    deals: int | None = None  # greedy:DEALS
+    mcts: MctsParams | None = None
+
+
+def _bad(spec: str, why: str) -> UsageError:
+    return UsageError(Problem("U013", f"bad agent `{spec}`: {why}", hint=AGENT_HELP))
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """One agent spec such as "mcts:1s" as data; U011 for an unknown name, U013 for a bad parameter."""
+    text = spec.strip().lower()
+    name, *params = text.split(":")
+    if name not in AGENT_NAMES:
+        close = difflib.get_close_matches(name, list(AGENT_NAMES), n=1)
+        hint = f"did you mean `{close[0]}`?" if close else AGENT_HELP
+        raise UsageError(Problem("U011", f"unknown agent `{name}`", hint=hint))
+    if name == "mcts":
+        return AgentSpec(name, text, mcts=_mcts(text, params))
+    if name == "greedy":
+        if len(params) > 1 or (params and not re.fullmatch(r"[1-9]\d*", params[0])):
+            raise _bad(text, "give the number of determinizations, as in greedy:4")
+        return AgentSpec(name, text, deals=int(params[0]) if params else None)
+    if params:
+        raise _bad(text, "this agent takes no parameters")
+    return AgentSpec(name, text)
+
+
+def _mcts(spec: str, params: list[str]) -> MctsParams:
+    iterations: int | None = None
+    seconds: float | None = None
+    cutoff: int | None = None
+    to_phase = False
+    exploration = None
+    guide = 0.0
+    prior = 0.0
+    sealed = "search"
+    others = "search"
+    follow = False
+    halving = False
+    width: int | None = None
+    for p in params:
+        if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
+            seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
+        elif re.fullmatch(r"[1-9]\d*", p):
+            iterations = int(p)
+        elif m := re.fullmatch(r"cut=([1-9]\d*)", p):
+            cutoff = int(m[1])
+        elif p == "cut=phase":
+            to_phase = True
+        elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
+            exploration = float(m[1])
+        elif m := re.fullmatch(r"guide=(\d+(?:\.\d+)?)", p):
+            guide = float(m[1])
+            if guide > 1:
+                raise _bad(spec, "guide=P is a share of rollout decisions, from 0 to 1")
+        elif m := re.fullmatch(r"prior=(\d+(?:\.\d+)?)", p):
+            prior = float(m[1])
+        elif m := re.fullmatch(r"sealed=(\w+)", p):
+            if m[1] not in ("search", "greedy"):
+                raise _bad(spec, "sealed= is `search` (every decider by the search) or `greedy`")
+            sealed = m[1]
+        elif m := re.fullmatch(r"others=(\w+)", p):
+            if m[1] not in ("search", "greedy"):
+                raise _bad(spec, "others= is `search` (every seat by the search) or `greedy`")
+            others = m[1]
+        elif p == "follow":
+            follow = True
+        elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
+            halving = True
+            width = int(m[1]) if m[1] else None
+            if width is not None and width < 2:
+                raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
+        else:
+            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, cut=phase, c=C, guide=P, prior=M, sealed=S, "
+                       "others=S, follow or halving[=W]")
+    if iterations is not None and seconds is not None:
+        raise _bad(spec, "give a budget in iterations or in time, not both")
+    if seconds is not None and seconds <= 0:
+        raise _bad(spec, "a time budget must be above zero")
+    if to_phase and cutoff is not None:
+        raise _bad(spec, "cut rollouts after K decisions or at the next phase, not both")
+    if halving and (prior or others != "search" or exploration is not None):
+        raise _bad(spec, "prior=, others= and c= tune the tree, and halving grows none")
+    return MctsParams(iterations, seconds, cutoff, to_phase, exploration, guide, prior, sealed, others, follow,
+                      halving, width)
