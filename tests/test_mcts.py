@@ -205,9 +205,9 @@ scoring:
 class Counting(MctsAgent):
     """The search bot, counting the decisions its rollouts take."""
 
-    def _rollout_step(self, g, seat):
+    def _rollout_step(self, g, seat, rng=None):
         self.taken += 1
-        return super()._rollout_step(g, seat)
+        return super()._rollout_step(g, seat, rng)
 
 
 def test_with_cut_phase_a_rollout_ends_where_the_next_phase_begins(tmp_path):

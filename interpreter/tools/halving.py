@@ -82,13 +82,8 @@ class HalvingAgent(MctsAgent):
         d.state.quiet = True  # nobody reads a playout's log
         forget_sealed(d, player)
         luck = self.rng.getrandbits(62)
-        own = self.rng
-        try:
-            for i in alive:
-                # The rollouts draw their random choices from self.rng: the same seed for every option.
-                self.rng = random.Random(luck)
-                g = d.copy()
-                g.apply_index(i, player)
-                results[i].append(self._playout(g)[player])
-        finally:
-            self.rng = own
+        for i in alive:
+            g = d.copy()
+            g.apply_index(i, player)
+            # Every option's rollout draws from a generator seeded alike: the same luck for each.
+            results[i].append(self._playout(g, random.Random(luck))[player])

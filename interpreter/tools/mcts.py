@@ -199,9 +199,12 @@ class MctsAgent:
             st[0] += 1
             st[1] += reward[s]
 
-    def _playout(self, g: Game) -> list[float]:
+    def _playout(self, g: Game, rng: random.Random | None = None) -> list[float]:
         """The rewards after a rollout from `g`: to the end, or cut (see the module's docstring) if the
-        ruleset has a value, a heuristic or a score (without one, a cut rollout tells no seat apart)."""
+        ruleset has a value, a heuristic or a score (without one, a cut rollout tells no seat apart).
+        The rollout's random choices come from `rng` (default: the agent's own generator); `halving`
+        gives every option's rollout a generator seeded alike, so that they share their luck."""
+        rng = self.rng if rng is None else rng
         judged = any(x is not None for x in (g.rs.value, g.rs.greedy, g.rs.score))
         cutoff = self.cutoff if judged else None
         watch = self.to_phase and judged and g.state.phase != FINAL_PHASE
@@ -213,20 +216,20 @@ class MctsAgent:
             cutoff = PHASE_CAP
         steps = 0
         while not g.is_over and (cutoff is None or steps < cutoff):
-            g = self._rollout_step(g, g.deciders[0])
+            g = self._rollout_step(g, g.deciders[0], rng)
             steps += 1
             if watch and g.state.phase:
                 break
         return rewards(g)
 
-    def _rollout_step(self, g: Game, seat: int) -> Game:
+    def _rollout_step(self, g: Game, seat: int, rng: random.Random | None = None) -> Game:
         """The game after one rollout decision of `seat` (`g` itself, or a copy of it): at random, or
         guided one move ahead (with `follow`, after the seat's own follow-up decisions, which the
         rollout then takes as greedy would)."""
-        rng = self.rng
+        rng = self.rng if rng is None else rng
         n = g.num_actions(seat)
         if n > 1 and self.sealed == "greedy" and len(g.state.pending["players"]) > 1:
-            g.apply_index(self._sealed_pick(g, seat), seat)
+            g.apply_index(self._sealed_pick(g, seat, rng), seat)
             return g
         if n == 1 or self.guide <= 0 or rng.random() >= self.guide:
             g.apply_index(rng.randrange(n), seat)
@@ -246,7 +249,7 @@ class MctsAgent:
                 best.append(h)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _sealed_pick(self, g: Game, seat: int) -> int:
+    def _sealed_pick(self, g: Game, seat: int, rng: random.Random | None = None) -> int:
         """A rollout's sealed choice, made as the greedy bot makes it: the option whose result, over a
         few guesses of the other deciders' choices, the heuristic rates best (after the seat's own
         follow-up decisions), the first on ties; at most SAMPLE options, always with the first (the
@@ -254,16 +257,19 @@ class MctsAgent:
         h = g.copy()
         forget_sealed(h, seat)
         n = h.num_actions(seat)
-        tried = range(n) if n <= SAMPLE else sorted({0, *self.rng.sample(range(1, n), SAMPLE - 1)})
-        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES)
+        rng = self.rng if rng is None else rng
+        tried = range(n) if n <= SAMPLE else sorted({0, *rng.sample(range(1, n), SAMPLE - 1)})
+        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES, judged, rng)
         return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
 
     def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int,
-                       judge: Callable[[Game, int], float] = judged) -> list[float]:
+                       judge: Callable[[Game, int], float] = judged,
+                       rng: random.Random | None = None) -> list[float]:
         """Each tried option's value by `judge`, averaged over `guesses` random guesses of the other
-        deciders' choices (the same guesses for every option)."""
+        deciders' choices (the same guesses for every option), drawn from `rng` (default: the agent's)."""
         others = [s for s in g.deciders if s != seat]
-        deals = [self.rng.getrandbits(62) for _ in range(guesses)]
+        rng = self.rng if rng is None else rng
+        deals = [rng.getrandbits(62) for _ in range(guesses)]
         return [sum(judge(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
 
     def _one_ply(self, g: Game, seat: int, as_greedy: bool = False) -> list[float]:
