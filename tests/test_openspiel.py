@@ -182,3 +182,23 @@ def test_options_that_share_a_label_are_numbered_not_keyed():
     from meeple.tools.spieltree import _unique
 
     assert _unique(["Play Red", "Play Blue", "Play Red"]) == ["Play Red [1]", "Play Blue", "Play Red [2]"]
+
+
+def test_a_state_serialised_before_the_game_tree_moved_still_loads():
+    # Bug: states serialised by an earlier version name `meeple.tools.spiel._config` and `_node` (the
+    # tree's pickling helpers lived there before tools/spieltree.py); they failed to load after the move.
+    import base64
+    import pickle
+
+    game = mos.load(KUHN, players=2)
+    s = game.new_initial_state()
+    for _ in range(3):
+        s.apply_action(s.legal_actions()[0])
+    text = s.serialize()
+    head, encoded = text.split("__dict__=")
+    inner = pickle.loads(base64.b64decode(encoded))
+    # the same state as the earlier version wrote it: protocol 2 names each helper by module and name
+    old = pickle.dumps(inner, protocol=2).replace(b"cmeeple.tools.spieltree\n", b"cmeeple.tools.spiel\n")
+    assert b"cmeeple.tools.spiel\n_node\n" in old and b"spieltree" not in old
+    loaded = game.deserialize_state(head + "__dict__=" + base64.b64encode(old).decode() + "\n")
+    assert loaded.history() == s.history() and str(loaded) == str(s)

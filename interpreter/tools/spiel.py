@@ -30,7 +30,10 @@ from meeple.language.model import Ruleset
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.probe import profile
-from meeple.tools.spieltree import _CONFIGS, _Config, _player_labels, _unique
+
+# `_config` and `_node` are not used here: states pickled before the game tree moved to spieltree.py name
+# them in this module, and must still load.
+from meeple.tools.spieltree import _CONFIGS, _Config, _config, _node, _player_labels, _unique  # noqa: F401
 
 T = pyspiel.GameType
 
