@@ -76,7 +76,7 @@ def test_the_heuristic_finds_the_win_and_the_block_with_few_playouts(cells, best
 
 def played_cell(g, seat, agent):
     """The cell (1-9) a rollout decision of `agent` marks in `g` (on a copy: `g` is kept)."""
-    h = agent._rollout_step(g.copy(), seat)
+    h = agent._rollout_step(g.copy(), seat, agent.rng)
     (cell,) = [i + 1 for i, (a, b) in enumerate(zip(g.evaluate("board"), h.evaluate("board"))) if a != b]
     return cell
 
@@ -117,13 +117,13 @@ def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_dec
     g = load_ruleset(path).new_game(2, 0)
     followed = MctsAgent(0, guide=1.0, follow=True)
     for _ in range(10):
-        h = followed._rollout_step(g.copy(), 0)
+        h = followed._rollout_step(g.copy(), 0, followed.rng)
         # The whole run is taken as greedy takes it: row 2, then column 2; P2 decides next.
         assert h.deciders == [1] and h.evaluate("players[0].points") == 4
     plain = MctsAgent(0, guide=1.0)  # one move ahead every row is worth 0: a random row
     points = set()
     for _ in range(30):
-        h = plain._rollout_step(g.copy(), 0)
+        h = plain._rollout_step(g.copy(), 0, plain.rng)
         assert h.deciders == [0]  # one decision taken: the column is still to pick
         h.apply_index(1, 0)  # column 2
         points.add(h.evaluate("players[0].points"))
@@ -157,7 +157,7 @@ def test_a_rollouts_sealed_choice_does_not_see_the_choices_made_before_it(bids):
     for other_bid in (0, 5):
         g = bids.new_game(2, 0)
         g.apply_index(other_bid, 1)  # P2 has bid, in secret
-        picks.add(MctsAgent(4, sealed="greedy")._sealed_pick(g, 0))
+        picks.add((a := MctsAgent(4, sealed="greedy"))._sealed_pick(g, 0, a.rng))
         assert g.deciders == [0] and g.state.pending["chosen"] == {1: other_bid}  # the game is untouched
     assert len(picks) == 1
 
@@ -205,7 +205,7 @@ scoring:
 class Counting(MctsAgent):
     """The search bot, counting the decisions its rollouts take."""
 
-    def _rollout_step(self, g, seat, rng=None):
+    def _rollout_step(self, g, seat, rng):
         self.taken += 1
         return super()._rollout_step(g, seat, rng)
 
@@ -219,12 +219,12 @@ def test_with_cut_phase_a_rollout_ends_where_the_next_phase_begins(tmp_path):
     for expect in (3, 3):
         agent.taken = 0
         h = g.copy()
-        agent._playout(h)
+        agent._playout(h, agent.rng)
         assert agent.taken == expect  # the second round's phase began: not a decision more
         assert g.state.phase == "round"  # the game itself keeps its phase (the rollout played a copy)
     whole = Counting(0)
     whole.taken = 0
-    whole._playout(g.copy())
+    whole._playout(g.copy(), whole.rng)
     assert whole.taken == 11  # without a cut, to the end of the third round
     assert make_agent("mcts:20:cut=phase").to_phase
     r = play_game(load_ruleset(path), 2, 1, "mcts:20:cut=phase,random")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from meeple.language.model import Ruleset
 from meeple.runtime.data import Player, encode
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
@@ -30,7 +31,7 @@ LOG_LINES = 30
 _ID = re.compile(r"#(\d+)")
 
 
-def seat_key(key: str, rs: Any) -> str:
+def seat_key(key: str, rs: Ruleset) -> str:
     """An action key as a seat reads it: `0:#red_4` for `0:#37` (see the module's docstring)."""
     return _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, key)
 

@@ -193,18 +193,17 @@ class MctsAgent:
             if child is None:
                 child = node.children[child_key] = Node()
             node = None if expanded else child
-        reward = self._playout(g)
+        reward = self._playout(g, rng)
         for stats, s, k in path:
             st = stats[k]
             st[0] += 1
             st[1] += reward[s]
 
-    def _playout(self, g: Game, rng: random.Random | None = None) -> list[float]:
+    def _playout(self, g: Game, rng: random.Random) -> list[float]:
         """The rewards after a rollout from `g`: to the end, or cut (see the module's docstring) if the
         ruleset has a value, a heuristic or a score (without one, a cut rollout tells no seat apart).
-        The rollout's random choices come from `rng` (default: the agent's own generator); `halving`
+        The rollout's random choices come from `rng`: the agent's own generator in the tree; `halving`
         gives every option's rollout a generator seeded alike, so that they share their luck."""
-        rng = self.rng if rng is None else rng
         judged = any(x is not None for x in (g.rs.value, g.rs.greedy, g.rs.score))
         cutoff = self.cutoff if judged else None
         watch = self.to_phase and judged and g.state.phase != FINAL_PHASE
@@ -222,11 +221,10 @@ class MctsAgent:
                 break
         return rewards(g)
 
-    def _rollout_step(self, g: Game, seat: int, rng: random.Random | None = None) -> Game:
+    def _rollout_step(self, g: Game, seat: int, rng: random.Random) -> Game:
         """The game after one rollout decision of `seat` (`g` itself, or a copy of it): at random, or
         guided one move ahead (with `follow`, after the seat's own follow-up decisions, which the
         rollout then takes as greedy would)."""
-        rng = self.rng if rng is None else rng
         n = g.num_actions(seat)
         if n > 1 and self.sealed == "greedy" and len(g.state.pending["players"]) > 1:
             g.apply_index(self._sealed_pick(g, seat, rng), seat)
@@ -249,7 +247,7 @@ class MctsAgent:
                 best.append(h)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _sealed_pick(self, g: Game, seat: int, rng: random.Random | None = None) -> int:
+    def _sealed_pick(self, g: Game, seat: int, rng: random.Random) -> int:
         """A rollout's sealed choice, made as the greedy bot makes it: the option whose result, over a
         few guesses of the other deciders' choices, the heuristic rates best (after the seat's own
         follow-up decisions), the first on ties; at most SAMPLE options, always with the first (the
@@ -257,18 +255,15 @@ class MctsAgent:
         h = g.copy()
         forget_sealed(h, seat)
         n = h.num_actions(seat)
-        rng = self.rng if rng is None else rng
         tried = range(n) if n <= SAMPLE else sorted({0, *rng.sample(range(1, n), SAMPLE - 1)})
-        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES, judged, rng)
+        values = self._greedy_values(h, seat, list(tried), ROLLOUT_GUESSES, rng)
         return max(zip(tried, values, strict=True), key=lambda t: (t[1], -t[0]))[0]
 
-    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int,
-                       judge: Callable[[Game, int], float] = judged,
-                       rng: random.Random | None = None) -> list[float]:
+    def _greedy_values(self, g: Game, seat: int, tried: list[int], guesses: int, rng: random.Random,
+                       judge: Callable[[Game, int], float] = judged) -> list[float]:
         """Each tried option's value by `judge`, averaged over `guesses` random guesses of the other
-        deciders' choices (the same guesses for every option), drawn from `rng` (default: the agent's)."""
+        deciders' choices (the same guesses for every option), drawn from `rng`."""
         others = [s for s in g.deciders if s != seat]
-        rng = self.rng if rng is None else rng
         deals = [rng.getrandbits(62) for _ in range(guesses)]
         return [sum(judge(after(g, j, seat, others, d), seat) for d in deals) / guesses for j in tried]
 
@@ -277,7 +272,7 @@ class MctsAgent:
         over a few random guesses of the other deciders' choices (the same guesses for every option).
         `as_greedy`: judged as the greedy bot judges, after the seat's own follow-up decisions."""
         guesses = GUESSES if any(s != seat for s in g.deciders) else 1
-        return self._greedy_values(g, seat, list(range(g.num_actions(seat))), guesses,
+        return self._greedy_values(g, seat, list(range(g.num_actions(seat))), guesses, self.rng,
                                    judged if as_greedy else one_move)
 
     def _select(self, stats: dict[str, list[float]], prior: dict[str, float], keys: list[str]) -> int:
