@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem, UsageError
+from meeple.language.agentspec import AGENT_NAMES, parse_spec
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
-from meeple.tools.agents import AGENTS, Agent, make_agent, mix_seed, play_spec
+from meeple.tools.agents import Agent, make_agent, mix_seed, play_spec
 from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 
 SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
@@ -44,7 +45,7 @@ class Seat:
 # The bots a lobby offers: "best" is the one the ruleset names for people to play against
 # (`agents.play`, as `meeple play` seats it), then every agent by name.
 BEST = "best"
-BOTS = [BEST, *AGENTS]
+BOTS = [BEST, *AGENT_NAMES]
 
 
 def make_bot(name: str, seed: int, budget: float | None, rs: Ruleset) -> Agent:
@@ -62,9 +63,9 @@ def bot_budgets() -> dict[str, bool]:
     """Which bots take a budget (the lobby offers the field only for them): those with a parameter.
     "best" plays at the ruleset's own budget, about a second a move."""
     out = {BEST: False}
-    for name in AGENTS:
+    for name in AGENT_NAMES:
         try:
-            make_agent(f"{name}:1")
+            parse_spec(f"{name}:1")
             out[name] = True
         except UsageError:
             out[name] = False
