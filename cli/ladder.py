@@ -1,11 +1,13 @@
 """`meeple ladder RULESET --agents a,b,...`: agents against each other on matched seeds, every agent in
 every seat, with win rates and 95% confidence intervals (interpreter/tools/ladder.py). The games run where
-`--backend` says, like those of `simulate` and `compare` (cli/runs.py)."""
+`--backend` says, like those of `simulate` and `compare` (cli/runs.py). With `--journal FILE` every
+finished game is kept in FILE, and a run stopped before its end goes on from there (tools/journal.py)."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -26,26 +28,47 @@ from meeple.tools.agents import AGENT_HELP
 @workers_option
 @backend_options
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: on a terminal).")
+@click.option("--journal", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Keep every finished game in this file (JSON lines). If it holds games of the same run "
+                   "(ruleset, players, agents, seed and Meeple's code), they are not played again: a run "
+                   "stopped by Ctrl-C or a crash goes on, and ends with the table of the whole run.")
 @format_option
 def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int, workers: int | None,
-           backend: str, address: str | None, progress: bool | None, fmt: str) -> None:
+           backend: str, address: str | None, progress: bool | None, journal: Path | None, fmt: str) -> None:
     """Play agents against each other on RULESET and report each agent's win rate with a 95% interval.
 
     Game i is deal i // N played with the agents rotated by i mod N seats, so each deal is played with
     each agent in each seat. A win shared by k tied seats counts 1/k. An agent named several times
     counts as one row, per seat it holds; its fair share is 1/N."""
+    from meeple.tools import journal as jl
+    from meeple.tools.agents import seat_names
     from meeple.tools.ladder import ladder as run
 
     rs, n = load_run(ruleset, players, games, workers)
     if progress is None:
         progress = fmt == "text" and sys.stderr.isatty()
-    res, stopped = play_runs(backend, address, workers, games, progress,
-                             lambda update, be: run(rs, n, agents, games, seed, progress=update, backend=be))
+    done: list[Any] = []
+    book = None
+    if journal is not None:
+        head = jl.header(rs, n, seat_names(agents, n), seed)
+        done = jl.read(journal, head)
+        if done:
+            click.echo(f"{journal}: {len(done)} of {games} games already played; playing the rest", err=True)
+        book = jl.Journal(journal, head)
+    try:
+        res, stopped = play_runs(backend, address, workers, max(games - len(done), 0), progress,
+                                 lambda update, be: run(rs, n, agents, games, seed, progress=update, backend=be,
+                                                        done=done, on_game=book.add if book else None))
+    finally:
+        if book is not None:
+            book.close()
     if fmt == "json":
         click.echo(json.dumps(res.to_json(), indent=2))
     else:
         _text(res, n)
     if stopped:
+        if journal is not None:
+            click.echo(f"the finished games are in {journal}: the same command goes on from them", err=True)
         click.get_current_context().exit(INTERRUPTED)
 
 
@@ -57,5 +80,6 @@ def _text(res: Any, n: int) -> None:
             for r in res.rows]
     click.echo(table(["agent", "seats", "wins", "win rate", "95% CI", "losses", "score mean"], rows, "lrrrrrr"))
     click.echo(f"fair share {100 / n:.1f}% per seat; {res.draws} game(s) with a shared win (1/k each)")
+    resumed = f"; {res.resumed} earlier games read from the journal" if res.resumed else ""
     click.echo(f"time: {res.seconds:.1f} s, {res.seconds_per_game:.2f} s per game "
-               f"({res.workers} worker{'s' if res.workers != 1 else ''}, {res.backend})")
+               f"({res.workers} worker{'s' if res.workers != 1 else ''}, {res.backend}){resumed}")

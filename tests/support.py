@@ -83,7 +83,7 @@ def visible_ids(game, viewer):
 
 
 # How a run went, not its games (simulate's and ladder's JSON).
-RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "seconds_per_game", "workers", "backend")
+RUN_FIELDS = ("seconds", "games_per_s", "decisions_per_s", "seconds_per_game", "workers", "backend", "resumed")
 
 
 def statistics(summary):
@@ -126,3 +126,15 @@ def load_text(folder, name, text):
     path = Path(folder) / f"{name}.yaml"
     path.write_text(text)
     return load_ruleset(path)
+
+
+def stop_after(games):
+    """A run's progress callback that presses Ctrl-C once `games` games have finished."""
+    seen = []
+
+    def progress(n):
+        seen.append(n)
+        if sum(seen) >= games:
+            raise KeyboardInterrupt
+
+    return progress

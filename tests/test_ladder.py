@@ -9,7 +9,7 @@ from meeple.cli.main import meeple
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.backends import Interrupted, LocalBackend
 from meeple.tools.ladder import ladder, seating
-from support import BROKEN, without_run_fields
+from support import BROKEN, stop_after, without_run_fields
 
 TTT = Path(__file__).resolve().parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml"
 
@@ -69,14 +69,9 @@ def test_a_ruleset_error_in_a_worker_is_the_located_error_of_one_process(tmp_pat
 
 
 def test_ctrl_c_keeps_the_ladder_of_the_games_finished_in_order():
-    def stop_after_three(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
-        seen.append(n)
-        if sum(seen) >= 3:
-            raise KeyboardInterrupt
-
     rs = load_ruleset(TTT)
     with pytest.raises(Interrupted) as e:
-        ladder(rs, 2, "first,random", 10, seed=3, progress=stop_after_three)
+        ladder(rs, 2, "first,random", 10, seed=3, progress=stop_after(3))
     assert e.value.total == 10 and e.value.partial.games == 3
     whole = ladder(rs, 2, "first,random", 3, seed=3)
     assert [r.to_json() for r in e.value.partial.rows] == [r.to_json() for r in whole.rows]

@@ -1,0 +1,128 @@
+"""A ladder's journal: each finished game as one line of JSON, so that a long run stopped by Ctrl-C, a
+crash or a reboot goes on where it stopped instead of starting again.
+
+The first line says what run the games belong to: the ruleset (its data's digest, as saves check it),
+the players, the agents, the seed, and Meeple's own code (a digest of its Python files: a game of a
+ladder depends only on these and its index, so the same run with the same code plays the same games).
+Then one line per game, in game order (a ladder takes its games in order, so the journal holds games
+0..k-1). Resuming checks the first line against the run asked for, reads the k games and plays the rest;
+the table is the one an uninterrupted run prints, to the byte but for the run's own time.
+
+A last line cut short (the process died while writing it: no newline ends it) is dropped, as if that
+game had not finished, and cut from the file when the run goes on. Anything else that does not read is
+an error located at its line, and the file is left as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from meeple.errors import MeepleError, Problem, Span, UsageError
+from meeple.runtime.rules import Ruleset
+from meeple.runtime.saves import ruleset_digest
+from meeple.tools.simulate import GameRecord
+
+KIND = "meeple ladder journal"
+RECORD_FIELDS = ("index", "seed", "players", "agents", "scores", "winners", "decisions", "length")
+OTHER = {  # what a first line that differs from this run's means, where its values would not say it
+    "ruleset_digest": "the ruleset's data has changed since it was written",
+    "code": "it was written by another version of Meeple, whose bots or engine may play other games",
+}
+
+
+@functools.cache
+def code_digest() -> str:
+    """A digest of Meeple's Python source: other bots or another engine may play other games."""
+    h = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for f in sorted(root.rglob("*.py")):
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def header(rs: Ruleset, players: int, agents: list[str], seed: int) -> dict[str, Any]:
+    """What a journal's first line holds: everything a ladder's games depend on, besides their index."""
+    return {"kind": KIND, "ruleset": rs.name, "ruleset_digest": ruleset_digest(rs), "players": players,
+            "agents": agents, "seed": seed, "code": code_digest()}
+
+
+def _bad(path: Path, line: int, message: str, hint: str | None = None) -> MeepleError:
+    return MeepleError(Problem("U050", message, Span(str(path), line, 1), hint=hint))
+
+
+def _record(path: Path, line: int, data: Any, index: int) -> GameRecord:
+    if not isinstance(data, dict) or any(k not in data for k in RECORD_FIELDS):
+        raise _bad(path, line, "this line is not a finished game of a ladder")
+    if data["index"] != index:
+        raise _bad(path, line, f"this line is game {data['index']}, where game {index} should be",
+                   "a journal holds the games in order from the first")
+    return GameRecord(**{k: data[k] for k in RECORD_FIELDS})
+
+
+def read(path: Path, expected: dict[str, Any]) -> list[GameRecord]:
+    """The games a journal holds, after checking that it belongs to the run `expected` describes; a
+    missing or empty file holds none."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(Problem("U050", f"cannot read the journal {path}: {e}")) from None
+    lines = [x for x in text.split("\n")[:-1] if x.strip()]  # the last piece has no newline: cut short
+    if not lines:
+        return []
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        first = None
+    if not isinstance(first, dict) or first.get("kind") != KIND:
+        raise _bad(path, 1, "this file is not a ladder's journal", "name a new file, or the journal of this run")
+    for key, want in expected.items():
+        if first.get(key) != want:
+            are = "are" if key.endswith("s") else "is"
+            what = OTHER.get(key, f"its {key} {are} {first.get(key)!r}, this run's {are} {want!r}")
+            raise UsageError(Problem("U050", f"the journal is of another run: {what}", Span(str(path), 1, 1),
+                                     hint="go on with the options that started it, or name a new journal file"))
+    return [_record(path, k + 2, _parse(path, k + 2, x), k) for k, x in enumerate(lines[1:])]
+
+
+def _parse(path: Path, line: int, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise _bad(path, line, f"this line is not JSON: {e}") from None
+
+
+class Journal:
+    """Appends games to a journal as they finish (`add`); a new journal starts with its first line. A
+    piece of a line at the end (cut short while being written) is cut off first."""
+
+    def __init__(self, path: Path, head: dict[str, Any]) -> None:
+        self.path = path
+        try:
+            size = path.stat().st_size if path.exists() else 0
+            self._out: IO[bytes] = path.open("r+b" if size else "w+b")
+            kept = self._out.read().rfind(b"\n") + 1
+            self._out.seek(kept)
+            self._out.truncate()
+            if kept == 0:
+                self._write(head)
+        except OSError as e:
+            raise UsageError(Problem("U050", f"cannot write the journal {path}: {e}")) from None
+
+    def _write(self, data: dict[str, Any]) -> None:
+        self._out.write(json.dumps(data, separators=(",", ":")).encode("utf-8") + b"\n")
+        # A game is not lost to a crash once it is in the journal: hand it to the operating system.
+        self._out.flush()
+        os.fsync(self._out.fileno())
+
+    def add(self, r: GameRecord) -> None:
+        self._write(r.to_json())
+
+    def close(self) -> None:
+        self._out.close()
