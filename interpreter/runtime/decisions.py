@@ -108,6 +108,9 @@ def open_decision(ev: Evaluator, f: list) -> None:
         if type(p) is not Player:
             raise not_a_player(ev, node.player, p)
         seat = int(p)
+        if ev.st.lazy:  # a look-ahead's menu, worked out if someone asks (build_menu)
+            ev.st.pending = {"players": [seat], "options": None, "chosen": {}}
+            return
         menu = ev.menus.get(id(node))
         opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
         if opts:  # the common case, without the loops below
@@ -128,6 +131,20 @@ def open_decision(ev: Evaluator, f: list) -> None:
         if not options[p]:
             raise no_option(node, p)
     ev.st.pending = {"players": deciders, "options": options, "chosen": {}}
+
+
+def build_menu(ev: Evaluator) -> None:
+    """The options of a `choose` that a lazy game opened without them, worked out now from its CHOOSE
+    frame (the top one): nothing has changed since it opened, so they are the options it would have had."""
+    st = ev.st
+    f = st.stack[-1]
+    node, scope = f[1], f[2]
+    seat = st.pending["players"][0]
+    menu = ev.menus.get(id(node))
+    opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
+    if not opts:
+        raise no_option(node, seat)
+    st.pending["options"] = {seat: opts}
 
 
 def option_node(ev: Evaluator, choose: A.Choose, opt: list) -> A.Option:

@@ -142,6 +142,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.pending = None
     ns.rng = Rng(rng.next())
     ns.quiet, ns.before = st.quiet, None  # narration as in the game; nothing seen "before" a new deal
+    ns.lazy = False  # the open decision is built again below, with its menus: they are read at once
     new_game = type(game)(rs, ns)
     if st.pending is not None:
         if rebuild:
@@ -155,6 +156,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
             for seat in ns.pending["chosen"]:
                 if seat != viewer:
                     ns.pending["chosen"][seat] = rng.below(len(ns.pending["options"][seat]))
+    ns.lazy = st.lazy
     return new_game
 
 

@@ -127,6 +127,7 @@ class Game(Readouts):
         """Every legal action of every player who must decide now (or of one player)."""
         if self._chance is not None:
             return [a for a, _ in X.chance_actions(self)] if player in (None, CHANCE) else []
+        self._menus()  # a step of the game, unlike the labels' query
         return self._query(self._legal_actions, player)
 
     def _legal_actions(self, player: int | None) -> list[Action]:
@@ -149,12 +150,21 @@ class Game(Readouts):
         pending = self.state.pending
         if pending is None:
             return 0
+        if pending["options"] is None:
+            self._menus()
         if player is None:
             chosen = pending["chosen"]
             player = next(iter([s for s in pending["players"] if s not in chosen]))
         elif type(player) is not int or player not in pending["options"]:
             return 0
         return len(pending["options"][player])
+
+    def menu(self, player: int) -> list:
+        """The options of `player` at the open decision, as the engine keeps them (for bots, which key
+        them with `data.option_key`); worked out now if a lazy look-ahead left them for later."""
+        if self.state.pending["options"] is None:
+            self._menus()
+        return self.state.pending["options"][player]
 
     def apply_index(self, i: int, player: int | None = None) -> None:
         """Apply the i-th legal action of a deciding player without building labels (fast path)."""
@@ -167,6 +177,8 @@ class Game(Readouts):
         pending = st.pending
         if pending is None:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        if pending["options"] is None:
+            self._menus()
         players = pending["players"]
         # The common case first, every check at once: one decider, who has not chosen, a valid index.
         if (type(i) is int and len(players) == 1 and not pending["chosen"]
@@ -224,6 +236,7 @@ class Game(Readouts):
         if seat not in self.deciders:
             who = ", ".join(f"P{s + 1}" for s in self.deciders)
             raise IllegalAction(Problem("G003", f"it is not P{seat + 1}'s decision now (waiting for {who})"))
+        self._menus()
         for i, opt in enumerate(st.pending["options"][seat]):
             if option_key(opt) == key:
                 self._choose(seat, i, opt)

@@ -52,6 +52,7 @@ def _snapshot(game: Game) -> dict:
 def take(game: Game, i: int, seat: int) -> Move:
     """Apply seat's i-th option and describe it (see the module docstring)."""
     st, ev = game.state, game._ev
+    game._menus()
     opts = st.pending["options"][seat] if st.pending is not None and seat in st.pending["options"] else []
     if not 0 <= i < len(opts):
         game.apply_index(i, seat)  # raises the usual IllegalAction

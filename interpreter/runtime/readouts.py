@@ -15,6 +15,7 @@ from meeple.runtime import explicit as X
 from meeple.runtime import results
 from meeple.runtime import saves as S
 from meeple.runtime.data import Player
+from meeple.runtime.decisions import build_menu
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import located
 from meeple.runtime.narrate import Move, take
@@ -49,6 +50,13 @@ class Readouts:
             return fn(*args)
         except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
             raise located(e) from None
+
+    def _menus(self) -> None:
+        """Work out the open decision's options if a lazy game (a bot's look-ahead, state.py) opened it
+        without them. Everything that reads options calls this first."""
+        p = self.state.pending
+        if p is not None and p["options"] is None:
+            self._rules(build_menu, self._ev)
 
     def _query(self, fn: Callable[..., T], *args: Any) -> T:
         """Run rules that only read the game (labels, prompts, scores, views): whatever they touch on
@@ -132,6 +140,7 @@ class Readouts:
         choices. `None` sees everything (for replays of finished games and for tools, never for a seat)."""
         from meeple.runtime.views import make_view
 
+        self._menus()
         return self._query(make_view, self, player)
 
     def determinize(self, player: int, seed: int) -> Game:
@@ -140,6 +149,7 @@ class Readouts:
         generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
         from meeple.runtime.determinize import determinize
 
+        self._menus()
         return determinize(self, player, seed)
 
     # ------------------------------------------------------------ text for one seat
@@ -166,12 +176,14 @@ class Readouts:
         """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
         from meeple.runtime.views import decision_prompt
 
+        self._menus()
         return decision_prompt(self, viewer)
 
     # ------------------------------------------------------------ saves
     def to_json(self) -> dict:
         """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
         without touching the game)."""
+        self._menus()
         data = S.state_to_json(self.rs, self.state)
         if self.state.rng.explicit:
             # Explicit chance keeps no seed state: the game is its action log, outcomes included, and

@@ -75,6 +75,7 @@ class GameState:
         "counters",
         "coverage",
         "facedown",
+        "lazy",
         "loc",
         "log",
         "nplayers",
@@ -118,6 +119,10 @@ class GameState:
         # A quiet game (simulations, a bot's look-ahead) keeps no log lines and no score notes: nobody
         # reads them, and building them costs time (a line's holes are still evaluated, for their errors).
         self.quiet = False
+        # A lazy game (a bot's look-ahead) opens a `choose` without working out its options: most
+        # look-aheads are judged and dropped, and nobody reads their menus. `Game` works them out on
+        # first use (num_actions, legal_actions, apply_index), from the CHOOSE frame, as they were then.
+        self.lazy = False
         # Where components were when the current step began (narrated games only; not saved): a seat
         # that saw a card then may read its name in this step's text even once it is hidden again.
         self.before: tuple[dict, frozenset] | None = None
@@ -169,7 +174,7 @@ class GameState:
         g._actions, g._keyed = self._actions[:], self._keyed
         g.coverage = dict(self.coverage) if self.coverage is not None else None
         g.result = self.result
-        g.quiet = self.quiet
+        g.quiet, g.lazy = self.quiet, self.lazy
         g.before = self.before
         return g
 

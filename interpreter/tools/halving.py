@@ -29,7 +29,7 @@ import time
 from typing import TYPE_CHECKING
 
 from meeple.tools.mcts import MctsAgent
-from meeple.tools.policy import GreedyAgent, forget_sealed, options
+from meeple.tools.policy import GreedyAgent, look_ahead, options
 
 if TYPE_CHECKING:
     from meeple.runtime.game import Game
@@ -78,9 +78,7 @@ class HalvingAgent(MctsAgent):
     def _deal(self, game: Game, player: int, alive: list[int], results: dict[int, list[float]]) -> None:
         """Play every option in `alive` on one new deal (the same determinization and the same rollout
         luck for all), adding each one's reward for `player` to its `results`."""
-        d = game.determinize(player, self.rng.getrandbits(62))
-        d.state.quiet = True  # nobody reads a playout's log
-        forget_sealed(d, player)
+        d = look_ahead(game, player, self.rng.getrandbits(62))
         luck = self.rng.getrandbits(62)
         for i in alive:
             g = d.copy()

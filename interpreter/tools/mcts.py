@@ -56,6 +56,7 @@ from meeple.tools.policy import (
     follow_path,
     forget_sealed,
     judged,
+    look_ahead,
     one_move,
     options,
     rewards,
@@ -117,7 +118,7 @@ class MctsAgent:
         root = self.search(game, player)
         stats = root.stats.get(player, {})
         best, best_rank = 0, (-1.0, -1.0)
-        for i, o in enumerate(game.state.pending["options"][player]):
+        for i, o in enumerate(game.menu(player)):
             s = stats.get(option_key(o))
             rank = (s[0], s[1]) if s else (0.0, 0.0)
             if rank > best_rank:
@@ -127,7 +128,7 @@ class MctsAgent:
     def search(self, game: Game, player: int) -> Node:
         """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
-        keys = [option_key(o) for o in game.state.pending["options"][player]]
+        keys = [option_key(o) for o in game.menu(player)]
         if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
             # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
             judge = GreedyAgent(self.rng.getrandbits(62))
@@ -145,9 +146,7 @@ class MctsAgent:
 
     def _iterate(self, game: Game, player: int, root: Node) -> None:
         rng = self.rng
-        g = game.determinize(player, rng.getrandbits(62))
-        g.state.quiet = True  # nobody reads a playout's log: skip rendering it per seat
-        forget_sealed(g, player)
+        g = look_ahead(game, player, rng.getrandbits(62))
         path: list[tuple[dict[str, list[float]], int, str]] = []
         node: Node | None = root
         # Selection and expansion: down the tree while every decider has tried every option here.
@@ -161,7 +160,7 @@ class MctsAgent:
             sealed = len(pending["players"]) > 1
             modelled = self.others == "greedy" or (self.sealed == "greedy" and sealed)
             for s in deciders:
-                keys = [option_key(o) for o in pending["options"][s]]
+                keys = [option_key(o) for o in g.menu(s)]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
                 if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):

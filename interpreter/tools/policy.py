@@ -117,6 +117,17 @@ def forget_sealed(game: Game, player: int) -> None:
         pending["chosen"] = {s: i for s, i in pending["chosen"].items() if s == player}
 
 
+def look_ahead(game: Game, player: int, seed: int) -> Game:
+    """A deal for a bot's look-ahead: `game.determinize(player, seed)`, quiet (nobody reads its log)
+    and lazy (a menu is worked out only when read: most look-aheads are judged and dropped), with the
+    others' sealed choices forgotten."""
+    d = game.determinize(player, seed)
+    d.state.quiet = True
+    d.state.lazy = True
+    forget_sealed(d, player)
+    return d
+
+
 def after(game: Game, i: int, player: int, others: list[int], guesses: int) -> Game:
     """A copy of `game` after `player`'s option i and, at a sealed decision, the other deciders' choices
     guessed at random from `guesses` (the same seed for every option, so options are compared alike)."""
@@ -193,9 +204,7 @@ class GreedyAgent:
         totals = [0.0] * n
         sealed = len(game.state.pending["players"]) > 1
         for _ in range(self.deals * (SEALED_DEALS if sealed else 1)):
-            d = game.determinize(player, rng.getrandbits(62))
-            d.state.quiet = True  # nobody reads a look-ahead's log: skip rendering it per seat
-            forget_sealed(d, player)
+            d = look_ahead(game, player, rng.getrandbits(62))
             others = [s for s in d.deciders if s != player]
             guesses = rng.getrandbits(62)
             for i in range(n):

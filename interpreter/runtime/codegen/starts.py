@@ -81,6 +81,9 @@ class StartEmitter(StmtEmitter):
                     self.out.append(f"{name} = {fixed}\n")
                 f.w(f"_o = {name}")
             else:
+                f.w("if st.lazy:")  # a look-ahead's menu, worked out if someone asks (Game.menu)
+                f.w("    st.pending = {'players': [int(_p)], 'options': None, 'chosen': {}}")
+                f.w("    return True")
                 f.w(f"_o = MN_{self.idx(s)}(ev, S)")
                 f.w("if not _o:")
                 f.w(f"    raise h_no_option({n}, int(_p))")
