@@ -4,6 +4,7 @@ in hidden information, and plays whole games within its budget (iterations or ti
 from pathlib import Path
 
 import pytest
+from meeple.runtime.data import option_key
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import MctsAgent, make_agent
 from meeple.tools.simulate import play_game
@@ -130,6 +131,31 @@ def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_dec
     assert points == {0, 4}  # row 2 sometimes, and sometimes another row
     assert make_agent("mcts:5:follow").follow and not make_agent("mcts:5").follow
 
+
+
+
+def test_others_follow_models_the_other_seat_after_its_own_follow_ups(tmp_path):
+    path = tmp_path / "rows.yaml"
+    path.write_text(ROWS)
+    g = load_ruleset(path).new_game(2, 0)
+
+    def modelled_rows(others):
+        """The rows the other seat (P2) takes in the tree, where its row decision is reached."""
+        root = MctsAgent(3, iterations=60, others=others).search(g, 0)
+        rows, todo = set(), [root]
+        while todo:
+            node = todo.pop()
+            if len(node.stats.get(1, {})) == 3:  # P2's row decision (its column one has 2 options)
+                rows |= {k for k, st in node.stats[1].items() if st[0] > 0}
+            todo += node.children.values()
+        return rows
+
+    one_move, followed = modelled_rows("greedy"), modelled_rows("follow")
+    assert len(one_move) == len(followed) == 1  # a model, not a search: one choice
+    # One move ahead every row is worth 0 and the first is taken; after the column, row 2 is worth 4.
+    rows = [option_key(o) for o in g.menu(0)]  # P2's rows are keyed as P1's
+    assert (one_move, followed) == ({rows[0]}, {rows[1]})
+    assert make_agent("mcts:5:others=follow").others == "follow"
 
 
 

@@ -31,7 +31,9 @@ Two optional models of the other seats, for small budgets where their own search
 - `sealed="greedy"`: at a sealed decision, the other deciders in the tree, and every decider in a
   rollout, choose as the greedy bot does (others' choices guessed at random, own follow-ups taken).
 - `others="greedy"`: every choice of another seat in the tree is the best one move ahead (as greedy,
-  with follow-ups at sealed decisions), so the tree branches only on the searching seat's options.
+  with follow-ups at sealed decisions), so the tree branches only on the searching seat's options;
+  `others="follow"`: the one the greedy bot takes, judged after that seat's own follow-up decisions
+  (once per node and seat), while rollouts and the searching seat's priors stay one move ahead.
 
 `follow` makes every judgement above the greedy bot's own: an option is judged after the seat's own
 follow-up decisions (a card that leads only with a second one), and a guided rollout takes that whole
@@ -107,7 +109,7 @@ class MctsAgent:
         self.guide = guide
         self.prior = prior
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
-        self.others = others  # "search" (every seat searches) or "greedy" (other seats decide as greedy)
+        self.others = others  # "search" (every seat searches), or other seats modelled: "greedy" or "follow"
         self.follow = follow  # guided rollouts judge an option after the seat's own follow-ups, as greedy
         self.to_phase = to_phase  # `cut=phase`: a rollout ends where the next phase begins
 
@@ -158,7 +160,7 @@ class MctsAgent:
             expanded = False
             # Every decider picks before any pick is applied: a sealed choice never sees another.
             sealed = len(pending["players"]) > 1
-            modelled = self.others == "greedy" or (self.sealed == "greedy" and sealed)
+            modelled = self.others != "search" or (self.sealed == "greedy" and sealed)
             for s in deciders:
                 keys = [option_key(o) for o in g.menu(s)]
                 stats = node.stats.setdefault(s, {})
@@ -166,8 +168,9 @@ class MctsAgent:
                 if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
                     # A sealed choice modelled as greedy's is judged as greedy judges it, after the
                     # seat's own follow-ups (one move ahead shows little there); else one move ahead,
-                    # as guided rollouts judge (follow-ups at every node would cost 3 times as much).
-                    as_greedy = (modelled and sealed) or self.follow
+                    # as guided rollouts judge (follow-ups at every node would cost 3 times as much),
+                    # except the other seats' with `others="follow"`: modelled as the greedy bots judge.
+                    as_greedy = (modelled and sealed) or self.follow or (self.others == "follow" and s != player)
                     for k, p in zip(keys, scaled(self._one_ply(g, s, as_greedy)), strict=True):
                         prior.setdefault(k, p)
                 for k in keys:  # availability: this option was on the menu
