@@ -161,10 +161,14 @@ class Game(Readouts):
 
     def menu(self, player: int) -> list:
         """The options of `player` at the open decision, as the engine keeps them (for bots, which key
-        them with `data.option_key`); worked out now if a lazy look-ahead left them for later."""
-        if self.state.pending["options"] is None:
+        them with `data.option_key`); worked out now if a lazy look-ahead left them for later. Empty
+        when `player` does not decide now."""
+        pending = self.state.pending
+        if pending is None:
+            return []
+        if pending["options"] is None:
             self._menus()
-        return self.state.pending["options"][player]
+        return pending["options"].get(player, [])
 
     def apply_index(self, i: int, player: int | None = None) -> None:
         """Apply the i-th legal action of a deciding player without building labels (fast path)."""
