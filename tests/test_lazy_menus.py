@@ -74,3 +74,14 @@ def test_a_lazy_game_reports_an_empty_menu_where_it_is_read(tmp_path):
         lazy.num_actions()
     assert lazily.value.problems == e.value.problems  # R002, at the same line and column of broken.yaml
     assert e.value.problems[0].code == "R002" and e.value.problems[0].span.file == str(path)
+
+
+@pytest.mark.parametrize("name", ["speicherstadt", "demoludy"])
+def test_the_reference_evaluator_opens_lazy_menus_the_same_way(monkeypatch, name):
+    from meeple.runtime.evaluator import Evaluator
+    from meeple.runtime.game import Game
+
+    monkeypatch.setattr(Game, "evaluator_class", Evaluator)  # as MEEPLE_EVALUATOR=reference does
+    rs = RS[f"rulesets/{name}.yaml"]
+    assert type(rs.new_game(players_for(rs), 1)._ev) is Evaluator
+    assert _play_both(rs, 4) > 0
