@@ -78,14 +78,24 @@ MENU = """() => ({step: document.body.dataset.step, ranges: [...document.querySe
 
 
 def click_once(page, rng):
-    """Clicks one of the seat's legal actions (a number range gets a number) and waits for the move."""
+    """Clicks one of the seat's legal actions (a number range gets a number) and waits for the move.
+    The menu may go away before the click: after this seat's last move, the page can still draw a state
+    the server sent before it applied that move (bots moved meanwhile), with the menu of the decision
+    the move answered; the next state then takes it away. Then nothing is clicked, and the caller waits
+    for the seat's next menu."""
     menu = page.evaluate(MENU)
+    if not menu["ranges"]:
+        return
     i = rng.randrange(len(menu["ranges"]))
     button = page.locator("button.act:not([disabled])").nth(i)
-    if menu["ranges"][i]:
-        lo, hi = menu["ranges"][i]
-        button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)))
-    button.click(force=True)  # a real mouse click; the board is not animated, so no waiting for it to settle
+    try:
+        if menu["ranges"][i]:
+            lo, hi = menu["ranges"][i]
+            button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)), timeout=5000)
+        # a real mouse click; the board is not animated, so no waiting for it to settle
+        button.click(force=True, timeout=5000)
+    except sync_api.TimeoutError:
+        return  # the menu went away meanwhile (see above)
     # Bots may move meanwhile (a sealed choice): wait for a state drawn after this move, not just any new one.
     page.wait_for_function("Number(document.body.dataset.step) > Number(document.body.dataset.sent)"
                            " || document.body.dataset.step === 'handover' || !document.getElementById('error').hidden")
