@@ -50,11 +50,10 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
     done: list[Any] = []
     book = None
     if journal is not None:
-        head = jl.header(rs, n, seat_names(agents, n), seed)
-        done = jl.read(journal, head)
+        book = jl.Journal(journal, jl.header(rs, n, seat_names(agents, n), seed))
+        done = book.games
         if done:
             click.echo(f"{journal}: {len(done)} of {games} games already played; playing the rest", err=True)
-        book = jl.Journal(journal, head)
     try:
         res, stopped = play_runs(backend, address, workers, max(games - len(done), 0), progress,
                                  lambda update, be: run(rs, n, agents, games, seed, progress=update, backend=be,

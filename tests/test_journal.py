@@ -149,3 +149,12 @@ def test_ctrl_c_on_the_command_line_keeps_the_journal_and_the_same_command_goes_
     assert resumed.exit_code == 0 and json.loads(resumed.stdout)["resumed"] == shown
     whole = run(*args[:7], str(k), "-j", "1", "--format", "json")
     assert without_run_fields(resumed.stdout_bytes) == without_run_fields(whole.stdout_bytes)
+
+
+def test_a_damaged_line_is_located_at_its_own_line_even_after_a_blank_one(tmp_path):
+    book = tmp_path / "run.jsonl"
+    assert run(*LADDER, "-n", 4, "--journal", book).exit_code == 0
+    lines = book.read_text().splitlines()
+    book.write_text("\n".join([lines[0], "", lines[1], "not json", *lines[3:]]) + "\n")
+    r = run(*LADDER, "-n", 8, "--journal", book)
+    assert r.exit_code == 1 and f"{book}:4:1" in r.output and "not JSON" in r.output

@@ -15,6 +15,7 @@ an error located at its line, and the file is left as it is.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -28,7 +29,7 @@ from meeple.runtime.saves import ruleset_digest
 from meeple.tools.simulate import GameRecord
 
 KIND = "meeple ladder journal"
-RECORD_FIELDS = ("index", "seed", "players", "agents", "scores", "winners", "decisions", "length")
+RECORD_FIELDS = tuple(f.name for f in dataclasses.fields(GameRecord) if f.name != "coverage")  # what to_json keeps
 OTHER = {  # what a first line that differs from this run's means, where its values would not say it
     "ruleset_digest": "the ruleset's data has changed since it was written",
     "code": "it was written by another version of Meeple, whose bots or engine may play other games",
@@ -64,31 +65,31 @@ def _record(path: Path, line: int, data: Any, index: int) -> GameRecord:
     return GameRecord(**{k: data[k] for k in RECORD_FIELDS})
 
 
-def read(path: Path, expected: dict[str, Any]) -> list[GameRecord]:
-    """The games a journal holds, after checking that it belongs to the run `expected` describes; a
-    missing or empty file holds none."""
+def _games(path: Path, data: bytes, expected: dict[str, Any]) -> list[GameRecord]:
+    """The games a journal's bytes hold, after checking that it belongs to the run `expected` describes."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as e:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise UsageError(Problem("U050", f"cannot read the journal {path}: {e}")) from None
-    lines = [x for x in text.split("\n")[:-1] if x.strip()]  # the last piece has no newline: cut short
+    # Numbered as in the file; the last piece has no newline: it was cut short, and is left out.
+    lines = [(k + 1, x) for k, x in enumerate(text.split("\n")[:-1]) if x.strip()]
     if not lines:
         return []
     try:
-        first = json.loads(lines[0])
+        first = json.loads(lines[0][1])
     except ValueError:
         first = None
     if not isinstance(first, dict) or first.get("kind") != KIND:
-        raise _bad(path, 1, "this file is not a ladder's journal", "name a new file, or the journal of this run")
+        raise _bad(path, lines[0][0], "this file is not a ladder's journal",
+                   "name a new file, or the journal of this run")
     for key, want in expected.items():
         if first.get(key) != want:
             are = "are" if key.endswith("s") else "is"
             what = OTHER.get(key, f"its {key} {are} {first.get(key)!r}, this run's {are} {want!r}")
-            raise UsageError(Problem("U050", f"the journal is of another run: {what}", Span(str(path), 1, 1),
+            raise UsageError(Problem("U050", f"the journal is of another run: {what}",
+                                     Span(str(path), lines[0][0], 1),
                                      hint="go on with the options that started it, or name a new journal file"))
-    return [_record(path, k + 2, _parse(path, k + 2, x), k) for k, x in enumerate(lines[1:])]
+    return [_record(path, n, _parse(path, n, x), k) for k, (n, x) in enumerate(lines[1:])]
 
 
 def _parse(path: Path, line: int, text: str) -> Any:
@@ -99,21 +100,31 @@ def _parse(path: Path, line: int, text: str) -> Any:
 
 
 class Journal:
-    """Appends games to a journal as they finish (`add`); a new journal starts with its first line. A
-    piece of a line at the end (cut short while being written) is cut off first."""
+    """A ladder's journal, open: `games` are those it held (checked against the run `head` describes),
+    and `add` appends each game as it finishes. The file is read once; a new journal starts with its
+    first line, and a piece of a line at the end (cut short while being written) is cut off, but only
+    once the journal has been found to be this run's: a refused file is left as it was."""
 
     def __init__(self, path: Path, head: dict[str, Any]) -> None:
         self.path = path
         try:
-            size = path.stat().st_size if path.exists() else 0
-            self._out: IO[bytes] = path.open("r+b" if size else "w+b")
-            kept = self._out.read().rfind(b"\n") + 1
+            self._out: IO[bytes] = path.open("r+b" if path.exists() else "w+b")
+        except OSError as e:
+            raise UsageError(Problem("U050", f"cannot write the journal {path}: {e}")) from None
+        try:
+            data = self._out.read()
+            self.games = _games(path, data, head)
+            kept = data.rfind(b"\n") + 1
             self._out.seek(kept)
             self._out.truncate()
             if kept == 0:
                 self._write(head)
         except OSError as e:
+            self._out.close()
             raise UsageError(Problem("U050", f"cannot write the journal {path}: {e}")) from None
+        except BaseException:
+            self._out.close()
+            raise
 
     def _write(self, data: dict[str, Any]) -> None:
         self._out.write(json.dumps(data, separators=(",", ":")).encode("utf-8") + b"\n")
