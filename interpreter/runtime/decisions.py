@@ -111,8 +111,7 @@ def open_decision(ev: Evaluator, f: list) -> None:
         if ev.st.lazy:  # a look-ahead's menu, worked out if someone asks (build_menu)
             ev.st.pending = {"players": [seat], "options": None, "chosen": {}}
             return
-        menu = ev.menus.get(id(node))
-        opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
+        opts = _options(ev, node, scope)
         if opts:  # the common case, without the loops below
             ev.st.pending = {"players": [seat], "options": {seat: opts}, "chosen": {}}
             return
@@ -133,6 +132,12 @@ def open_decision(ev: Evaluator, f: list) -> None:
     ev.st.pending = {"players": deciders, "options": options, "chosen": {}}
 
 
+def _options(ev: Evaluator, node: A.Choose, scope: dict) -> list:
+    """The options of a `choose`: its generated menu where there is one, else the reference's."""
+    menu = ev.menus.get(id(node))
+    return menu(ev, scope) if menu is not None else _menu(ev, node, scope)
+
+
 def build_menu(ev: Evaluator) -> None:
     """The options of a `choose` that a lazy game opened without them, worked out now from its CHOOSE
     frame (the top one): nothing has changed since it opened, so they are the options it would have had."""
@@ -140,8 +145,7 @@ def build_menu(ev: Evaluator) -> None:
     f = st.stack[-1]
     node, scope = f[1], f[2]
     seat = st.pending["players"][0]
-    menu = ev.menus.get(id(node))
-    opts = menu(ev, scope) if menu is not None else _menu(ev, node, scope)
+    opts = _options(ev, node, scope)
     if not opts:
         raise no_option(node, seat)
     st.pending["options"] = {seat: opts}
