@@ -94,7 +94,7 @@ def click_once(page, rng):
             button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)), timeout=5000)
         # a real mouse click; the board is not animated, so no waiting for it to settle
         button.click(force=True, timeout=5000)
-    except sync_api.TimeoutError:
+    except sync_api.Error:  # a timeout, or the element detached and not visible as the click came
         return  # the menu went away meanwhile (see above)
     # Bots may move meanwhile (a sealed choice): wait for a state drawn after this move, not just any new one.
     page.wait_for_function("Number(document.body.dataset.step) > Number(document.body.dataset.sent)"
