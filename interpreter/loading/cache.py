@@ -7,7 +7,9 @@ written is skipped silently (the work is then redone in memory each time).
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -17,6 +19,15 @@ def cache_dir() -> Path:
         return Path(env)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "meeple"
+
+
+def files_digest(files: Iterable[Path], root: Path) -> str:
+    """A short digest of source files, each named by its path under `root` (so a file renamed or moved
+    changes it too): what a cache key or a ladder journal records of the code it was made by."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def write_atomic(path: Path, data: bytes) -> bool:

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import IO, Any
 
 from meeple.errors import MeepleError, Problem, Span, UsageError
+from meeple.loading.cache import files_digest
 from meeple.runtime.rules import Ruleset
 from meeple.runtime.saves import ruleset_digest
 from meeple.tools.simulate import GameRecord
@@ -39,11 +39,8 @@ OTHER = {  # what a first line that differs from this run's means, where its val
 @functools.cache
 def code_digest() -> str:
     """A digest of Meeple's Python source: other bots or another engine may play other games."""
-    h = hashlib.sha256()
     root = Path(__file__).resolve().parent.parent
-    for f in sorted(root.rglob("*.py")):
-        h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes())
-    return h.hexdigest()[:16]
+    return files_digest(sorted(root.rglob("*.py")), root)
 
 
 def header(rs: Ruleset, players: int, agents: list[str], seed: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.loading.cache import cache_dir
+from meeple.loading.cache import cache_dir, files_digest
 from meeple.runtime.codegen import resume, support, tables
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.codegen.roots import number_nodes
@@ -32,12 +32,9 @@ from meeple.runtime.library import REGISTRY
 def generator_version() -> str:
     """The generator's own source is part of the key: a changed generator never reuses old modules.
     Computed on first use, so that commands which never play (validate) do not pay for it."""
-    h = hashlib.sha256()
     here = Path(__file__).resolve().parent
     # prefix.py decides where a setup's seedless opening ends, which the generated stretches follow
-    for f in [*sorted(here.glob("*.py")), here.parent / "prefix.py"]:
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
+    return files_digest([*sorted(here.glob("*.py")), here.parent / "prefix.py"], here.parent)
 
 
 @dataclass
