@@ -6,6 +6,7 @@ the designer page.
 Set MEEPLE_SCREENSHOTS=docs to refresh the screenshots in docs/ that README and docs/web.md show.
 """
 
+import json
 import os
 import random
 import shutil
@@ -79,23 +80,17 @@ MENU = """() => ({step: document.body.dataset.step, ranges: [...document.querySe
 
 def click_once(page, rng):
     """Clicks one of the seat's legal actions (a number range gets a number) and waits for the move.
-    The menu may go away before the click: after this seat's last move, the page can still draw a state
-    the server sent before it applied that move (bots moved meanwhile), with the menu of the decision
-    the move answered; the next state then takes it away. Then nothing is clicked, and the caller waits
-    for the seat's next menu."""
+    Only a menu drawn from a state that includes the seat's previous move is enabled (see the stale
+    state's test below), so the menu clicked here is the one the server will answer."""
     menu = page.evaluate(MENU)
-    if not menu["ranges"]:
-        return
+    assert menu["ranges"], "play_until waits for an enabled menu"
     i = rng.randrange(len(menu["ranges"]))
     button = page.locator("button.act:not([disabled])").nth(i)
-    try:
-        if menu["ranges"][i]:
-            lo, hi = menu["ranges"][i]
-            button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)), timeout=5000)
-        # a real mouse click; the board is not animated, so no waiting for it to settle
-        button.click(force=True, timeout=5000)
-    except sync_api.Error:  # a timeout, or the element detached and not visible as the click came
-        return  # the menu went away meanwhile (see above)
+    if menu["ranges"][i]:
+        lo, hi = menu["ranges"][i]
+        button.locator("xpath=..").locator("input").fill(str(rng.randint(lo, hi)))
+    # a real mouse click; the board is not animated, so no waiting for it to settle
+    button.click(force=True)
     # Bots may move meanwhile (a sealed choice): wait for a state drawn after this move, not just any new one.
     page.wait_for_function("Number(document.body.dataset.step) > Number(document.body.dataset.sent)"
                            " || document.body.dataset.step === 'handover' || !document.getElementById('error').hidden")
@@ -164,6 +159,50 @@ def test_hot_seat_hands_over_with_the_table_hidden(page, web):
     page.wait_for_selector("section.seat.you[data-seat='1']")
     assert page.locator("section.seat[data-seat='0'] [data-zone='hand'] .comp.back").count() == 1
     click_once(page, rng)
+
+
+def test_a_state_sent_before_the_move_was_applied_does_not_offer_its_menu_again(page, web):
+    """Bug: after a click, a state the server had sent before it applied the move (bots moved meanwhile)
+    showed, for a moment, the menu the move had answered, and a second click there sent a second move.
+    Here the network delivers exactly that: the state on screen again, right after the click, with the
+    server's answers held back until the page has drawn it."""
+    net: dict = {"page": None, "last": None, "held": None}
+
+    def route(ws):
+        server = ws.connect_to_server()
+        net["page"] = ws
+
+        def to_page(message):
+            if net["held"] is not None:
+                net["held"].append(message)
+                return
+            if json.loads(message).get("type") == "state":
+                net["last"] = message
+            ws.send(message)
+
+        def to_server(message):
+            if json.loads(message).get("type") == "act" and net["held"] is None:
+                net["held"] = []
+                ws.send(net["last"])  # what the server sent before this move, delivered after it
+            server.send(message)
+
+        server.on_message(to_page)
+        ws.on_message(to_server)
+
+    page.route_web_socket("**/ws/*", route)
+    start_from_lobby(page, web, "merchants", 2, ["person", "bot"])
+    page.wait_for_selector("button.act:not([disabled])")
+    page.locator("button.act:not([disabled])").first.click()
+    page.wait_for_function("document.body.dataset.sent !== undefined")
+    # two frames: the stale state has arrived (it was sent before the move went on) and been drawn
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert page.locator("button.act").count() > 0  # the menu of the answered decision is drawn ...
+    assert page.locator("button.act:not([disabled])").count() == 0  # ... greyed: the move is on its way
+    held, net["held"] = net["held"], None
+    for message in held:  # now the server's own answers: the move applied, then the bot's
+        net["page"].send(message)
+    page.wait_for_function("Number(document.body.dataset.step) > Number(document.body.dataset.sent)")
+    page.wait_for_selector("button.act:not([disabled])")  # the seat's next menu is the person's again
 
 
 def test_each_person_plays_from_their_own_link(page, browser, web):

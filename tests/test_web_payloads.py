@@ -337,6 +337,17 @@ def test_the_designer_refuses_what_it_cannot_compare(web):
     assert status == 200 and [s["games"] for s in body["rulesets"]] == [3, 3]
 
 
+def test_a_seat_is_told_how_many_moves_it_has_made():
+    """A page greys the menu after a click until a state counts the move: a state sent before the server
+    applied it (others chose in secret meanwhile) has a later step but the same count."""
+    rs = load_ruleset("camel_up_off_season")
+    game = Game.new(rs, 3, 5)
+    assert [seat_payload(game, s)["moves"] for s in range(3)] == [0, 0, 0]
+    game.apply_index(0, 1)  # P2 bids in secret: P1's state has a new step, and P1 has still not moved
+    assert [seat_payload(game, s)["moves"] for s in range(3)] == [0, 1, 0]
+    assert "moves" not in seat_payload(game, OMNISCIENT)  # a count of the audience's own moves only
+
+
 def test_showing_a_game_changes_nothing_in_it():
     # labels and prompts run script statements; rendering a game for every audience leaves it as it was
     rs = load_ruleset("merchants")

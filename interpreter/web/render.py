@@ -50,6 +50,9 @@ def _payload(game: Game, audience: int, seats: list[dict] | None) -> dict[str, A
         "seats": seats or [{"name": f"P{i + 1}", "kind": "seat"} for i in range(game.state.nplayers)],
         "view": _with_items(view, rs),
     }
+    if audience >= 0:
+        # How many moves this seat has made: a page that sent one greys its menu until a state counts it.
+        out["moves"] = sum(1 for a in game.state.actions if a["player"] == audience)
     if decision is not None:
         out["decision"] = _decision(game, decision, audience)
     if game.state.over:

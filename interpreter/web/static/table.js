@@ -54,18 +54,34 @@
   // The step of the state on screen, not of the newest message: a message may arrive between a frame
   // and a click, and the click means an option of the menu the person saw.
   let drawn = null;
+  let drawnMsg = null;
+  // A move on its way: until a state that includes it arrives (the seat's count of moves has grown),
+  // the menu stays greyed. A state the server sent before it applied the move (bots moved meanwhile)
+  // would otherwise show, for a moment, the menu the move has already answered.
+  let pending = null;
   function act(index) {
     showError("");
     send({type: "act", step: drawn, index});
+    pending = {seat: drawnMsg.you, moves: drawnMsg.moves + 1};
     document.body.dataset.sent = drawn;  // lets people (and tests) see a move is on its way
+    redraw();  // grey the menu at once: a second click must not send a second move
+  }
+
+  function redraw() {
+    if (state && !drawing) { drawing = true; requestAnimationFrame(draw); }
   }
 
   function onMessage(ev) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "ruleset") { ruleset = msg; document.title = "Meeple · " + msg.name; return; }
-    if (msg.type === "error") { showError(msg.message); return; }
+    if (msg.type === "error") {
+      showError(msg.message);
+      if (pending) { pending = null; redraw(); }  // the move was refused: the menu is the person's again
+      return;
+    }
     if (msg.type === "handover") {
       state = null;
+      pending = null;  // a hand-over comes once the move is in: another person decides now
       drawing = false;
       root.replaceChildren();
       document.body.dataset.step = "handover";
@@ -80,7 +96,7 @@
     if (msg.type === "state") {
       state = msg;
       // Bots can move faster than a page draws: draw only the newest state, once per frame.
-      if (!drawing) { drawing = true; requestAnimationFrame(draw); }
+      redraw();
     }
   }
 
@@ -90,9 +106,11 @@
     const msg = state;
     if (!msg) return;  // a hand-over came after this frame was asked for
     handover.hidden = true;
-    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only;
+    if (pending && (msg.you !== pending.seat || msg.moves >= pending.moves)) pending = null;
+    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only && !pending;
     Board.render(root, ruleset, msg, mine ? act : null);
     drawn = msg.step;
+    drawnMsg = msg;
     drawControls(msg);
     document.body.dataset.step = msg.step;  // lets people (and tests) see the page is up to date
     document.body.dataset.over = msg.view.over;
