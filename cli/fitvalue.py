@@ -1,6 +1,6 @@
 """`meeple fit-value RULESET`: learn `agents.value` (a seat's chances of winning) from games played by
 bots, over the ruleset's `agents.features` (interpreter/tools/valuefit.py), and print it as YAML to paste
-into the ruleset or a variant. The games run where `--backend` says, like those of `simulate`."""
+into the ruleset or a variant: `agents.weights`, one number per feature. The games run where `--backend` says, like those of `simulate`."""
 
 from __future__ import annotations
 
@@ -68,4 +68,5 @@ def _text(res: Any, name: str, n: int, agents: str, seed: int) -> None:
                f"(chance: {100 / n:.1f}%)")
     click.echo("")
     click.echo("agents:")
-    click.echo(f"  value: {res.expression()}")
+    click.echo(f"  weights: [{', '.join(str(c) for c in res.hundredths)}]  # one per feature, in order")
+    click.echo(f"  # the same value written out, for `value:` instead: {res.expression()}")

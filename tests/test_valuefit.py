@@ -12,6 +12,7 @@ import random
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple as cli
+from meeple.errors import RuntimeRuleError
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.backends import Interrupted
 from meeple.tools.policy import number, rewards
@@ -106,6 +107,45 @@ def test_the_printed_value_is_what_the_search_bot_reads(tmp_path):
     assert chances == pytest.approx([1 / (1 + math.e), math.e / (1 + math.e)])
 
 
+def test_weights_give_the_value_their_written_out_expression_gives(tmp_path):
+    """`agents.weights` (what fit-value prints) is `agents.value` written as one number per feature."""
+    fit = Fit(["p.pos", "p.noise"], [0.37, -0.05], 2, 2, 0.0, 0.0, 0.0, 0.0, 0.0)
+    written, weighted = tmp_path / "written.yaml", tmp_path / "weighted.yaml"
+    written.write_text(DASH + f"  value: {fit.expression()}\n")
+    weighted.write_text(DASH + f"  weights: {fit.hundredths}\n")
+    games = [load_ruleset(str(f)).new_game(3, 7) for f in (written, weighted)]
+    rng = random.Random(0)
+    while not games[0].is_over:
+        written_out, by_weights = ([number(g, g.rs.value, p, "v", "v") for p in range(3)] for g in games)
+        assert written_out == by_weights
+        i = rng.randrange(games[0].num_actions())
+        for g in games:
+            g.apply_index(i)
+    assert rewards(games[0]) == rewards(games[1])
+
+
+@pytest.mark.parametrize("extra,message,line", [
+    ("  weights: [37]\n", "`agents.weights` has 1 numbers for 2 features", 21),
+    ("  weights: [37, -5]\n  value: p.pos\n", "`agents.value` and `agents.weights` both give the value", 21),
+    ("  weights: [37, 1.5]\n", "`agents.weights[1]` must be", 21),
+])
+def test_weights_that_do_not_fit_the_features_are_refused_where_they_are(tmp_path, extra, message, line):
+    path = tmp_path / "bad.yaml"
+    path.write_text(DASH + extra)
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert f"bad.yaml:{line}:" in res.output and message in res.output
+
+
+def test_an_error_in_a_weighted_feature_points_at_the_feature(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text(DASH.replace("    - p.noise", "    - p.noise // (p.pos - p.pos)") + "  weights: [37, 5]\n")
+    g = load_ruleset(str(path)).new_game(2, 0)
+    with pytest.raises(RuntimeRuleError) as err:
+        number(g, g.rs.value, 0, "v", "v")
+    assert "broken.yaml:20:7" in str(err.value)  # the feature's `//`, not the weights
+
+
 def test_an_expression_keeps_signs_and_brackets_sums():
     fit = Fit(["count(p.hand)", "p.a + p.b", "p.c"], [0.5, -0.257, 0.001], 2, 2, 0, 0, 0, 0, 0)
     assert fit.expression() == "50 * count(p.hand) - 26 * (p.a + p.b)"
@@ -117,8 +157,9 @@ def test_fit_value_command_prints_yaml_and_json(dash):
     res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "20", "-j", "1", "--agents", "random"])
     assert res.exit_code == 0, res.output
     assert "p.pos" in res.output and "log-loss" in res.output
-    assert res.output.rstrip().splitlines()[-2:][0] == "agents:"
-    assert res.output.rstrip().splitlines()[-1].startswith("  value: ")
+    lines = res.output.rstrip().splitlines()
+    assert lines[-3] == "agents:" and lines[-2].startswith("  weights: [")
+    assert lines[-1].startswith("  # the same value written out, for `value:` instead: ")
     res = runner.invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "20", "-j", "1", "--agents", "random",
                               "--format", "json"])
     assert res.exit_code == 0, res.output

@@ -11,6 +11,7 @@ from meeple.language import ast as A
 from meeple.language.model import CompDef, Decl, KindDef, ProcDef, Ruleset
 from meeple.language.scriptcache import ScriptCache
 from meeple.language.syntax import ScriptBudget
+from meeple.language.walk import clone
 from meeple.loading.yamlsrc import Document
 
 Origin = Callable[[int, int, int, int], Span]
@@ -220,7 +221,34 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
     features = (data.get("agents") or {}).get("features") or []
     rs.features = tuple(x for i in range(len(features))
                         if (x := b.expr(where(("agents", "features", i)), ("agents", "features", i))))
+    if (data.get("agents") or {}).get("weights") is not None:
+        _weighted_value(b, rs, data["agents"], where)
     return rs
+
+
+def _weighted_value(b: Builder, rs: Ruleset, agents: dict, where: Callable[[tuple], Any]) -> None:
+    """`agents.weights`: the value is each feature times its weight, summed (`w1 * f1 + w2 * f2 ...`), as
+    if written out in `agents.value`. The value's terms are copies of the features' trees, so that its nodes
+    are its own (later stages key side tables by node) and an error in a term still points at its feature."""
+    weights, features = agents["weights"], agents.get("features") or []
+    doc = where(("agents", "weights"))
+    span = doc.span(("agents", "weights")) if doc else None
+    if agents.get("value") is not None:
+        b.problems.add("S005", "`agents.value` and `agents.weights` both give the value: keep one", span)
+        return
+    if len(weights) != len(features):
+        b.problems.add("S005", f"`agents.weights` has {len(weights)} numbers for {len(features)} features: "
+                               "one weight per feature, in order", span)
+        return
+    if len(rs.features) != len(features):
+        return  # a feature's own problem is reported already
+    value: Any = None
+    for i, (w, feature) in enumerate(zip(weights, rs.features, strict=True)):
+        f: Any = clone(feature)
+        at = doc.span(("agents", "weights", i)) if doc else f.span
+        term = A.BinOp(at, "*", A.Num(at, w), f)
+        value = term if value is None else A.BinOp(f.span, "+", value, term)
+    rs.value = value  # no weights (and no features): no value, as if none were given
 
 
 def _procedures(b: Builder, rs: Ruleset, doc: Document, procs: dict, merged: bool = False) -> None:

@@ -30,3 +30,13 @@ def walk(n: object):
         x = stack.pop()
         yield x
         stack.extend(reversed(children(x)))
+
+
+def clone(n: object) -> object:
+    """A copy of the tree under `n` made of new nodes (the same spans): nodes compare by identity and
+    later stages keep side tables keyed by node, so a tree used in two places needs a copy of its own."""
+    if isinstance(n, tuple):
+        return tuple(clone(x) for x in n)
+    if not hasattr(n, "span") or not hasattr(n, "__slots__"):
+        return n  # a value (a number, a name, a span): shared as it is
+    return type(n)(*(getattr(n, f) if f == "span" else clone(getattr(n, f)) for f in n.__slots__))

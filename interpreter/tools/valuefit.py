@@ -70,7 +70,8 @@ class Fit:
         return out
 
     def to_json(self) -> dict:
-        return {"features": self.features, "weights": self.weights, "value": self.expression(),
+        return {"features": self.features, "weights": self.weights, "hundredths": self.hundredths,
+                "value": self.expression(),
                 "games": self.games, "positions": self.positions, "log_loss": self.loss,
                 "log_loss_rounded": self.loss_rounded, "log_loss_chance": self.loss_chance,
                 "log_loss_held_out": self.held_out, "favourite_won": self.favourite_won}
