@@ -137,6 +137,22 @@ def test_weights_that_do_not_fit_the_features_are_refused_where_they_are(tmp_pat
     assert f"bad.yaml:{line}:" in res.output and message in res.output
 
 
+@pytest.mark.parametrize("base,variant,expected", [
+    ("  weights: [37, -5]\n", "agents: {value: 100 * p.pos}\n", "100 * p.pos"),  # the variant's value
+    ("  value: 100 * p.pos\n", "agents: {weights: [37, -5]}\n", "37 * p.pos - 5 * p.noise"),  # its weights
+])
+def test_a_variant_gives_its_value_either_way_over_its_base(tmp_path, base, variant, expected):
+    """A variant cannot `remove:` the base's `agents.value` or `agents.weights`: its own one replaces it."""
+    (tmp_path / "dash.yaml").write_text(DASH + base)
+    (tmp_path / "house.yaml").write_text(f"meeple: 1\nextends: dash.yaml\nname: House\n{variant}")
+    (tmp_path / "mine.yaml").write_text(DASH + f"  value: {expected}\n")
+    game, mine = (load_ruleset(str(tmp_path / f)).new_game(2, 3) for f in ("house.yaml", "mine.yaml"))
+    game.state.counters["0.noise"] = mine.state.counters["0.noise"] = 2
+    game.state.counters["1.pos"] = mine.state.counters["1.pos"] = 1
+    assert [number(game, game.rs.value, p, "v", "v") for p in range(2)] == \
+        [number(mine, mine.rs.value, p, "v", "v") for p in range(2)]
+
+
 def test_an_error_in_a_weighted_feature_points_at_the_feature(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text(DASH.replace("    - p.noise", "    - p.noise // (p.pos - p.pos)") + "  weights: [37, 5]\n")

@@ -222,20 +222,26 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
     rs.features = tuple(x for i in range(len(features))
                         if (x := b.expr(where(("agents", "features", i)), ("agents", "features", i))))
     if (data.get("agents") or {}).get("weights") is not None:
-        _weighted_value(b, rs, data["agents"], where)
+        _weighted_value(b, rs, data["agents"], layers)
     return rs
 
 
-def _weighted_value(b: Builder, rs: Ruleset, agents: dict, where: Callable[[tuple], Any]) -> None:
+def _weighted_value(b: Builder, rs: Ruleset, agents: dict, layers: Any) -> None:
     """`agents.weights`: the value is each feature times its weight, summed (`w1 * f1 + w2 * f2 ...`), as
     if written out in `agents.value`. The value's terms are copies of the features' trees, so that its nodes
     are its own (later stages key side tables by node) and an error in a term still points at its feature."""
-    weights, features = agents["weights"], agents.get("features") or []
+    weights, features, where = agents["weights"], agents.get("features") or [], layers.where
     doc = where(("agents", "weights"))
     span = doc.span(("agents", "weights")) if doc else None
     if agents.get("value") is not None:
-        b.problems.add("S005", "`agents.value` and `agents.weights` both give the value: keep one", span)
-        return
+        # A variant's own choice replaces its base's (a variant cannot `remove:` the other key); one file
+        # that gives both is refused.
+        at = [layers.docs.index(where(("agents", k)).doc) for k in ("value", "weights")]
+        if at[0] == at[1]:
+            b.problems.add("S005", "`agents.value` and `agents.weights` both give the value: keep one", span)
+            return
+        if at[0] > at[1]:
+            return  # the value written out, by a later file
     if len(weights) != len(features):
         b.problems.add("S005", f"`agents.weights` has {len(weights)} numbers for {len(features)} features: "
                                "one weight per feature, in order", span)
