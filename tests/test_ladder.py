@@ -84,6 +84,14 @@ def test_progress_counts_every_game_once_on_worker_processes():
     assert sum(seen) == 12 and res.games == 12 and res.workers == 2
 
 
+def test_a_ladder_on_worker_processes_finishes_its_games_one_at_a_time():
+    """Bug: a ladder of 384 searching games came in batches of 24, so its progress and its journal moved
+    once in about ten minutes, and a Ctrl-C threw away up to 8 batches of played games."""
+    seen = []
+    ladder(load_ruleset(TTT), 2, "first,random", 64, seed=1, progress=seen.append, backend=LocalBackend(2))
+    assert seen == [1] * 64  # (64 jobs on 2 workers would make batches of 4)
+
+
 def test_simulate_compare_and_ladder_default_to_one_worker_per_core():
     import os
 

@@ -44,6 +44,9 @@ class Work:
 
     play: Callable[[Any, Any], Any]
     context: Any
+    # At most this many jobs in one batch. Long jobs (games of searching bots) want 1: progress, and a
+    # ladder's journal, then move game by game, and Ctrl-C throws away less of what was played.
+    batch_cap: int | None = None
 
     def run(self, job: Any) -> Any:
         return self.play(self.context, job)
@@ -243,7 +246,7 @@ class LocalBackend(Backend):
             except KeyboardInterrupt:
                 raise Interrupted(dict(enumerate(out)), len(jobs), done=len(out) + taken) from None
             return out
-        parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 25))
+        parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, work.batch_cap or 25))
         got = Collector(parts, progress, take)
         queued = iter(range(len(parts)))
         # The work goes to each process once, pickled: the workers need no files (rulesets are data).

@@ -119,7 +119,9 @@ def ladder(rs: Ruleset, players: int, agents_spec: str, games: int, seed: int = 
         count(r)
     try:
         if len(done) < games:
-            backend.run(Work(_play_job, (rs, players, seed, agents)), range(len(done), games), progress, take)
+            # one game a batch: a ladder's bots search, so its games are long (see Work.batch_cap)
+            backend.run(Work(_play_job, (rs, players, seed, agents), batch_cap=1), range(len(done), games),
+                        progress, take)
     except Interrupted as stop:
         if tally.n:
             stop.partial = result()

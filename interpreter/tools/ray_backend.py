@@ -135,7 +135,7 @@ class RayBackend(Backend):
         if not self.cpus:  # used without `with`: connect now (a Ray it starts stops when this process ends)
             self.start()
         slots = self.slots(len(jobs))
-        parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, 64))
+        parts = batches(len(jobs), self.batch or batch_size(len(jobs), slots, work.batch_cap or 64))
         got = Collector(parts, progress, take)
         run_id = uuid.uuid4().hex
         pending: dict[Any, int] = {}
