@@ -14,7 +14,7 @@ from meeple.tools.agents import make_agent
 from test_determinize import ALL_RULESETS, RS, players_for
 
 AGENTS = ["random", "first", "greedy", "mcts:6:cut=4", "mcts:4", "mcts:6:cut=4:guide=0.5:prior=3",
-          "mcts:6:cut=4:guide=0.5:prior=3:sealed=greedy:others=greedy",
+          "mcts:6:cut=4:guide=0.5:prior=3:sealed=greedy:others=greedy", "mcts:4:cut=phase:guide=1:others=dealt",
           "mcts:3:cut=3:guide=1:prior=3:others=greedy:follow", "mcts:4:cut=phase:guide=1:prior=3:others=follow",
           "mcts:6:cut=3:guide=1:sealed=greedy:follow:halving"]
 POINTS = 10  # decision points per ruleset

@@ -159,6 +159,58 @@ def test_others_follow_models_the_other_seat_after_its_own_follow_ups(tmp_path):
 
 
 
+# Each player holds one card from a deck of two 1s and two 9s, and bets on it; only the bet's owner
+# sees the card, so the first player cannot know which bet the second will make.
+BETS = """\
+meeple: 1
+name: Bets
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game:
+    deck: {visibility: hidden}
+  player:
+    hand: {visibility: owner}
+components:
+  card:
+    items:
+      - {id: low, name: Low, value: 1, count: 2}
+      - {id: high, name: High, value: 9, count: 2}
+setup: |
+  move(components("card"), deck)
+  shuffle(deck)
+  for p in players:
+      draw(1, deck, p.hand)
+flow: |
+  for p in players:
+      choose p "Bet":
+          option "High":
+              p.points += first(p.hand).value - 5
+          option "Low":
+              p.points += 5 - first(p.hand).value
+scoring:
+  score: p.points
+"""
+
+
+def test_others_dealt_models_the_other_seat_by_the_cards_each_deal_gives_it(tmp_path):
+    path = tmp_path / "bets.yaml"
+    path.write_text(BETS)
+    g = load_ruleset(path).new_game(2, 0)
+
+    def bets_per_node(others):
+        """For each of P1's bets, the bets the modelled P2 made after it in the tree."""
+        root = MctsAgent(5, iterations=40, others=others).search(g, 0)
+        return [{k for k, st in child.stats[1].items() if st[0] > 0} for child in root.children.values()]
+
+    # Judged once per node, P2 bets as the first deal that reached the node told it to; judged on each
+    # deal, it bets high holding a 9 and low holding a 1, and the first player's tree sees both.
+    assert all(len(bets) == 1 for bets in bets_per_node("greedy"))
+    assert any(len(bets) == 2 for bets in bets_per_node("dealt"))  # (where P1's tree went more than once)
+    assert make_agent("mcts:5:others=dealt").others == "dealt"
+
+
 @pytest.fixture(scope="module")
 def bids(tmp_path_factory):
     path = tmp_path_factory.mktemp("bids") / "bids.yaml"

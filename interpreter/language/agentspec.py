@@ -28,7 +28,8 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
               "rollout decisions one move ahead by the heuristic; prior=M starts each option with M visits "
               "worth its heuristic value, from greedy's judgement at the root, default 0; sealed=greedy "
               "makes sealed choices in rollouts, and the other seats' in the tree, as the greedy bot would; "
-              "others=greedy makes every choice of the other seats in the tree the best one move ahead, "
+              "others=greedy makes every choice of the other seats in the tree the best one move ahead "
+              "(judged once per node), others=dealt the same judged again on every iteration's deal, "
               "others=follow the one greedy takes, after its own follow-up decisions; default "
               "search for both; follow judges options as greedy does, after the seat's own follow-up "
               "decisions, in guided rollouts, priors and models, instead of one move ahead; halving=W, "
@@ -126,9 +127,10 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
                 raise _bad(spec, "sealed= is `search` (every decider by the search) or `greedy`")
             sealed = m[1]
         elif m := re.fullmatch(r"others=(\w+)", p):
-            if m[1] not in ("search", "greedy", "follow"):
-                raise _bad(spec, "others= is `search` (every seat by the search), `greedy` (one move ahead) "
-                                 "or `follow` (as greedy judges, after its own follow-ups)")
+            if m[1] not in ("search", "greedy", "dealt", "follow"):
+                raise _bad(spec, "others= is `search` (every seat by the search), `greedy` (one move ahead), "
+                                 "`dealt` (one move ahead on each iteration's deal) or `follow` (as greedy "
+                                 "judges, after its own follow-ups)")
             others = m[1]
         elif p == "follow":
             follow = True

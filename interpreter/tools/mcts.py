@@ -32,8 +32,9 @@ Two optional models of the other seats, for small budgets where their own search
   rollout, choose as the greedy bot does (others' choices guessed at random, own follow-ups taken).
 - `others="greedy"`: every choice of another seat in the tree is the best one move ahead (as greedy,
   with follow-ups at sealed decisions), so the tree branches only on the searching seat's options;
-  `others="follow"`: the one the greedy bot takes, judged after that seat's own follow-up decisions
-  (once per node and seat), while rollouts and the searching seat's priors stay one move ahead.
+  `"follow"`: the one the greedy bot takes, after that seat's own follow-up decisions. Both judge a
+  node once, on the first deal that reaches it; `"dealt"` judges one move ahead on every iteration's
+  deal, so that a modelled seat's choice follows the hidden cards it may hold.
 
 `follow` makes every judgement above the greedy bot's own: an option is judged after the seat's own
 follow-up decisions (a card that leads only with a second one), and a guided rollout takes that whole
@@ -165,7 +166,8 @@ class MctsAgent:
                 keys = [option_key(o) for o in g.menu(s)]
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
-                if (self.prior > 0 or (modelled and s != player)) and any(k not in prior for k in keys):
+                dealt = modelled and s != player and self.others == "dealt"  # judged below, on this deal
+                if (self.prior > 0 or (modelled and s != player)) and not dealt and any(k not in prior for k in keys):
                     # A sealed choice modelled as greedy's is judged as greedy judges it, after the
                     # seat's own follow-ups (one move ahead shows little there); else one move ahead,
                     # as guided rollouts judge (follow-ups at every node would cost 3 times as much),
@@ -181,8 +183,10 @@ class MctsAgent:
                         st[2] += 1
                 if modelled and s != player:
                     # Another seat's choice, as the greedy bot would make it: the option its one-move
-                    # judgement (guessing the others' sealed choices) rates best, the first on ties.
-                    i = max(range(len(keys)), key=lambda j: (prior[keys[j]], -j))
+                    # judgement (guessing the others' sealed choices) rates best, the first on ties; with
+                    # `dealt` judged on this deal, so that it follows the cards the seat may hold here.
+                    values = self._one_ply(g, s, sealed or self.follow) if dealt else [prior[k] for k in keys]
+                    i = max(range(len(keys)), key=lambda j: (values[j], -j))
                 else:
                     i = self._select(stats, prior, keys)
                     expanded = expanded or stats[keys[i]][0] == 0
