@@ -112,10 +112,15 @@ scoring:
 """
 
 
+def new_game(folder, text):
+    """A two-player game, seed 0, of the ruleset `text` (written to a file in `folder`)."""
+    path = folder / "game.yaml"
+    path.write_text(text)
+    return load_ruleset(path).new_game(2, 0)
+
+
 def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_decisions(tmp_path):
-    path = tmp_path / "rows.yaml"
-    path.write_text(ROWS)
-    g = load_ruleset(path).new_game(2, 0)
+    g = new_game(tmp_path, ROWS)
     followed = MctsAgent(0, guide=1.0, follow=True)
     for _ in range(10):
         h = followed._rollout_step(g.copy(), 0, followed.rng)
@@ -135,9 +140,7 @@ def test_with_follow_a_guided_rollout_judges_an_option_by_the_seats_own_next_dec
 
 
 def test_others_follow_models_the_other_seat_after_its_own_follow_ups(tmp_path):
-    path = tmp_path / "rows.yaml"
-    path.write_text(ROWS)
-    g = load_ruleset(path).new_game(2, 0)
+    g = new_game(tmp_path, ROWS)
 
     def modelled_rows(others):
         """The rows the other seat (P2) takes in the tree, where its row decision is reached."""
@@ -195,9 +198,7 @@ scoring:
 
 
 def test_others_dealt_models_the_other_seat_by_the_cards_each_deal_gives_it(tmp_path):
-    path = tmp_path / "bets.yaml"
-    path.write_text(BETS)
-    g = load_ruleset(path).new_game(2, 0)
+    g = new_game(tmp_path, BETS)
 
     def bets_per_node(others):
         """For each of P1's bets, the bets the modelled P2 made after it in the tree."""
@@ -289,9 +290,7 @@ class Counting(MctsAgent):
 
 
 def test_with_cut_phase_a_rollout_ends_where_the_next_phase_begins(tmp_path):
-    path = tmp_path / "rounds.yaml"
-    path.write_text(ROUNDS)
-    g = load_ruleset(path).new_game(2, 0)
+    g = new_game(tmp_path, ROUNDS)
     g.apply_index(0, 0)  # the first round's first pick: 3 are left in it
     agent = Counting(0, to_phase=True)
     for expect in (3, 3):
@@ -305,5 +304,5 @@ def test_with_cut_phase_a_rollout_ends_where_the_next_phase_begins(tmp_path):
     whole._playout(g.copy(), whole.rng)
     assert whole.taken == 11  # without a cut, to the end of the third round
     assert make_agent("mcts:20:cut=phase").to_phase
-    r = play_game(load_ruleset(path), 2, 1, "mcts:20:cut=phase,random")
+    r = play_game(g.rs, 2, 1, "mcts:20:cut=phase,random")
     assert r.winners
