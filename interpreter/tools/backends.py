@@ -25,7 +25,7 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from meeple import errors as E
@@ -46,7 +46,7 @@ class Work:
     context: Any
     # At most this many jobs in one batch. Long jobs (games of searching bots) want 1: progress, and a
     # ladder's journal, then move game by game, and Ctrl-C throws away less of what was played.
-    batch_cap: int | None = None
+    batch_cap: int | None = field(default=None, kw_only=True)  # by name: subclasses add fields of their own
 
     def run(self, job: Any) -> Any:
         return self.play(self.context, job)
