@@ -133,10 +133,11 @@ def after(game: Game, i: int, player: int, others: list[int], guesses: int) -> G
     guessed at random from `guesses` (the same seed for every option, so options are compared alike)."""
     g = game.copy()
     g.apply_index(i, player)
-    guess = random.Random(guesses)
-    for s in others:
-        if not g.is_over and s in g.deciders:
-            g.apply_index(guess.randrange(g.num_actions(s)), s)
+    if others:  # seeding a generator costs about 3 µs, and most decisions are not sealed
+        guess = random.Random(guesses)
+        for s in others:
+            if not g.is_over and s in g.deciders:
+                g.apply_index(guess.randrange(g.num_actions(s)), s)
     return g
 
 
