@@ -71,12 +71,18 @@ class Server:
                 await asyncio.sleep(table.speed)
                 if table.paused or not table.bot_turn():
                     continue
+                seat = table.bot_turn()[0]
+                step, seen = len(table.game.state.actions), table.game.copy()
                 try:
-                    table.play_bot(table.bot_turn()[0])
+                    # The bot thinks on a copy in a worker thread (the best bot takes a second a move),
+                    # so that the server goes on answering pages and other tables meanwhile.
+                    index = await asyncio.to_thread(table.bots[seat].choose, seen, seat)
+                    played = table.play_bot(seat, index, step, seen)
                 except MeepleError as e:
                     await self.error_all(table, e.problems[0].message)
                     return
-                await self.broadcast(table)
+                if played:
+                    await self.broadcast(table)
                 continue
             await wake.wait()
             wake.clear()

@@ -134,8 +134,18 @@ class Table:
             return []
         return [s for s in self.game.deciders if s in self.bots]
 
-    def play_bot(self, seat: int) -> None:
-        self.game.apply_index(self.bots[seat].choose(self.game, seat), seat)
+    def play_bot(self, seat: int, index: int, step: int, seen: Game) -> bool:
+        """Play option `index`, which the bot at `seat` chose on `seen` (a copy of the game after `step`
+        actions), unless the game moved on while it thought (a person chose in secret at the same
+        decision) and left it a menu other than the one it chose from. False if not played."""
+        g = self.game
+        if seat not in self.bot_turn():
+            return False
+        if step != len(g.state.actions) and (
+                [a["key"] for a in seen.legal_actions(seat)] != [a["key"] for a in g.legal_actions(seat)]):
+            return False
+        g.apply_index(index, seat)
+        return True
 
     def act(self, seat: int, step: int, index: int) -> None:
         """A person's move: option `index` of their menu at `step` (the number of actions so far). A stale
