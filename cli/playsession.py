@@ -81,7 +81,7 @@ class Session:
                         if self.save_path:
                             self.try_save(self.save_path, quiet=True)
                     else:
-                        move = game.take(self.bots[seat].choose(game, seat), seat)
+                        move = game.take(self.think(game, seat), seat)
                     self.moves.append(move)
                     if sealed:
                         waiting.append(move)  # told once every sealed choice is in
@@ -99,6 +99,16 @@ class Session:
         self.echo_log()
         click.echo("")
         click.echo(render_end(self.game, self.human, self.width))
+
+    def think(self, game: Game, seat: int) -> int:
+        """A bot's choice. Ctrl-C while it thinks (the best bot takes a second a move) is Ctrl-C at the
+        person's prompt: the game ends here, saved if --save says so. Bots think on copies, so the game
+        is still whole, at this decision."""
+        try:
+            return self.bots[seat].choose(game, seat)
+        except KeyboardInterrupt:
+            click.echo("")
+            raise Quit() from None
 
     def report(self, move: Move) -> None:
         """A move as the person reads it, the log lines it wrote, and what it changed."""

@@ -265,6 +265,37 @@ def test_play_save_and_load(tmp_path):
     assert r.exit_code == 0 and "Final ranking:" in r.output
 
 
+def test_ctrl_c_while_a_bot_thinks_ends_the_game_as_at_the_prompt(tmp_path, monkeypatch):
+    """The best bot takes a second a move; Ctrl-C then is Ctrl-C at the person's prompt: the game ends
+    with "Bye.", saved by --save at the decision the bot was thinking about, and loads again."""
+    from meeple.cli import playsession
+
+    real = playsession.make_agents
+
+    class Interrupted:
+        def __init__(self, bot):
+            self.bot, self.calls = bot, 0
+
+        def choose(self, game, seat):
+            self.calls += 1
+            if self.calls == 3:
+                raise KeyboardInterrupt
+            return self.bot.choose(game, seat)
+
+    monkeypatch.setattr(playsession, "make_agents", lambda *a, **k: [Interrupted(b) for b in real(*a, **k)])
+    save = tmp_path / "game.json"
+    r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 4, "--agents", "random", "--save", save,
+            input="1\n" * 50)
+    assert r.exit_code == 0, r.output
+    assert "Bye." in r.output and f"Saved to {save}" in r.output and "Aborted" not in r.output
+    saved = json.loads(save.read_text())
+    bot_moves = [a for a in saved["actions"] if a["player"] == 0]
+    assert len(bot_moves) == 2  # the two before the interrupted one
+    monkeypatch.setattr(playsession, "make_agents", real)
+    r = run("play", "speicherstadt", "--load", save, input="q\n")
+    assert r.exit_code == 0 and "Continuing a 2-player game" in r.output
+
+
 def test_play_errors(tmp_path):
     corrupt = tmp_path / "corrupt.json"
     corrupt.write_text("{not json")
