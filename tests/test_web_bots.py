@@ -90,3 +90,53 @@ def test_a_bots_choice_stands_after_a_secret_choice_but_not_on_another_menu():
     before = game.dumps()
     assert not table.play_bot(1, 0, step, seen)
     assert game.dumps() == before
+
+
+def test_ctrl_c_stops_the_server_while_a_bot_with_a_large_budget_thinks():
+    """A bot thinks in a daemon thread: `meeple serve` stopped with Ctrl-C exits at once, instead of
+    waiting for a bot's 200,000 iterations (minutes) to finish."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "meeple.cli.main", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = re.search(r"http://\S+/", proc.stdout.readline())[0]
+        body = json.dumps({"ruleset": "merchants", "seed": 1, "speed": 0,
+                           "seats": [{"kind": "bot", "agent": "mcts", "budget": 200000}, {"kind": "bot", "agent": "random"}]})
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(urllib.request.Request(url + "api/tables", body.encode(),
+                                                {"Content-Type": "application/json"}), timeout=30) as r:
+            assert r.status == 200
+        assert thinking(proc.pid), "the bot never started thinking"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0  # it used to wait for the bot: minutes
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def cpu_seconds(pid):
+    """The CPU time process `pid` has used (Linux: /proc/PID/stat, in clock ticks)."""
+    import os
+    from pathlib import Path
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thinking(pid, seconds=1.0, tries=300):
+    """Whether process `pid` has spent `seconds` of CPU from now on (an idle server spends none: only a
+    thinking bot does), waiting for it."""
+    import time
+
+    start = cpu_seconds(pid)
+    for _ in range(tries):
+        if cpu_seconds(pid) - start >= seconds:
+            return True
+        time.sleep(0.1)
+    return False

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 from dataclasses import dataclass
 from typing import Any
 
 from meeple.errors import MeepleError
+from meeple.runtime.game import Game
+from meeple.tools.agents import Agent
 from meeple.web.lobby import Lobby
 from meeple.web.render import PUBLIC, ruleset_payload
 from meeple.web.tables import Registry, Table
@@ -23,6 +26,34 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 def dumps(x: Any) -> str:
     """One serialisation for every message, so that equal payloads are equal bytes."""
     return json.dumps(x, separators=(",", ":"), ensure_ascii=False)
+
+
+async def think(bot: Agent, game: Game, seat: int) -> int:
+    """The bot's choice on `game`, worked out in a thread of its own so that the server goes on meanwhile.
+    A daemon thread, not the event loop's pool: a server stopped with Ctrl-C does not wait for a bot
+    with a large budget to finish (it only ever reads its copy of the game)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[int] = loop.create_future()
+
+    def settle(value: int, error: BaseException | None) -> None:
+        if done.done():  # the table's task was cancelled meanwhile
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(value)
+
+    def work() -> None:
+        value, error = -1, None
+        try:
+            value = bot.choose(game, seat)
+        except BaseException as e:  # noqa: BLE001 - handed to the awaiting task, which reports it
+            error = e
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=work, name=f"bot P{seat + 1}", daemon=True).start()
+    return await done
 
 
 @dataclass(eq=False)
@@ -74,9 +105,9 @@ class Server:
                 seat = table.bot_turn()[0]
                 step, seen = len(table.game.state.actions), table.game.copy()
                 try:
-                    # The bot thinks on a copy in a worker thread (the best bot takes a second a move),
+                    # The bot thinks on a copy in a thread of its own (the best bot takes a second a move),
                     # so that the server goes on answering pages and other tables meanwhile.
-                    index = await asyncio.to_thread(table.bots[seat].choose, seen, seat)
+                    index = await think(table.bots[seat], seen, seat)
                     played = table.play_bot(seat, index, step, seen)
                 except MeepleError as e:
                     await self.error_all(table, e.problems[0].message)
