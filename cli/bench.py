@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import click
-from meeple.cli.common import MAX_SECONDS, check_games, format_option, load, table, usage
+from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
 
 
 @click.command()
@@ -43,13 +43,18 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     module = B.load_peer(peer) if peer is not None else None
-    rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
     peers: list[B.Speed] = []
-    if module is not None:
-        peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
-    if openspiel is not None:
-        peers.append(B.bench_openspiel(openspiel, games, seconds))
-    micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
+    try:
+        rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
+        if module is not None:
+            peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
+        if openspiel is not None:
+            peers.append(B.bench_openspiel(openspiel, games, seconds))
+        micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
+    except KeyboardInterrupt:
+        # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
+        click.echo("interrupted: a benchmark stopped part-way reports nothing", err=True)
+        click.get_current_context().exit(INTERRUPTED)
 
     def ratio(p: B.Speed) -> float | None:
         mine = next((r for r in rows if r.players == p.players), None)

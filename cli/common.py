@@ -83,6 +83,7 @@ def usage(message: str, hint: str | None = None, code: str = "U001") -> UsageErr
 MAX_GAMES = 10_000_000
 MAX_WORKERS = 1_024
 MAX_SECONDS = 86_400.0
+INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C (128 + SIGINT)
 
 
 def check_games(games: int, option: str = "--games") -> None:

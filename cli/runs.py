@@ -25,11 +25,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import click
-from meeple.cli.common import usage
+from meeple.cli.common import INTERRUPTED, usage
 from meeple.tools.backends import Backend, Interrupted, LocalBackend
 from meeple.tools.progress import ProgressLine
-
-INTERRUPTED = 130  # the shell's code for a run stopped by Ctrl-C (128 + SIGINT)
 
 # Every command that plays many games uses every core by default: that is what someone who asks for
 # thousands of games expects, and the results do not depend on the number of workers, so there is no

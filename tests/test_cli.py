@@ -229,6 +229,20 @@ def test_bench_side_by_side_with_openspiel():
     assert run("bench", "tic_tac_toe", "--games", 1, "--openspiel", "no_such_game").exit_code == 2
 
 
+def test_ctrl_c_stops_a_benchmark_with_the_interrupt_code_and_no_figures(monkeypatch):
+    """Ctrl-C exits 130 as in simulate, compare and ladder, not with click's "Aborted!" and 1 (invalid
+    input); a ratio needs both engines measured in full, so nothing cut short is shown."""
+    import meeple.tools.simulate
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(meeple.tools.simulate, "bench", stopped)
+    r = run("bench", "speicherstadt", "-p", 2)
+    assert r.exit_code == 130 and "interrupted" in r.output and "Aborted" not in r.output
+    assert "games/s" not in r.output
+
+
 # ------------------------------------------------------------------ play
 def test_play_a_whole_game_choosing_option_1():
     r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 1, "--agents", "random", input="1\n" * 1500)
