@@ -141,6 +141,19 @@ def test_a_number_being_typed_survives_the_bots_choosing(page, web):
     page.wait_for_selector(".log >> text=P1: 3")
 
 
+def test_the_bots_choosing_keeps_the_very_buttons_of_an_unchanged_menu(page, web):
+    """Bug: each bot's sealed choice redrew the whole table, menu included, so a click that landed as
+    the table redrew met a button that was no longer there (the click was lost; in the full-game test,
+    Playwright's "Element is not visible"). A redraw that offers the same options keeps the elements."""
+    start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="1.5")
+    page.wait_for_selector("button.act:not([disabled])")
+    page.evaluate("() => document.querySelectorAll('.actions *').forEach((e) => { e.kept = true; })")
+    page.wait_for_selector(".actions .sealed >> text=Chosen so far: P2")  # a bot chose: the table was redrawn
+    kept = page.evaluate("() => [...document.querySelectorAll('.actions button.act')].map((b) => b.kept === true)")
+    assert kept and all(kept)
+    assert not page.evaluate("() => document.querySelector('.actions .sealed').kept === true")  # the note is new
+
+
 def test_hot_seat_hands_over_with_the_table_hidden(page, web):
     start_from_lobby(page, web, "merchants", 3, ["person", "person", "bot"], hotseat=True)
     page.wait_for_selector("#handover:not([hidden])")

@@ -173,10 +173,17 @@ const Board = (() => {
     return "Waiting for " + names.join(", ") + (dec.prompt ? " — " + dec.prompt : "");
   }
 
+  // The seat's own option controls as last drawn into each root, with what they offered: a redraw that
+  // offers the same options (bots chose at a sealed decision while the person reads the menu) keeps
+  // these very elements, so a click that lands while the table redraws still reaches its button.
+  const drawnOptions = new WeakMap();
+
   // The seat's own legal actions: buttons, one number input per range, a note for sealed choices.
-  function actions(st, act) {
+  function actions(st, act, root) {
     const dec = st.decision;
     const box = el("div", {class: "actions"});
+    const last = drawnOptions.get(root);
+    drawnOptions.delete(root);  // kept only from one draw to the next
     if (!dec) return box;
     if (dec.sealed) box.append(el("p", {class: "sealed", text: "Sealed choice: nobody sees what anyone chose until everyone has chosen." +
       (dec.chosen.length ? " Chosen so far: " + dec.chosen.map((s) => "P" + (s + 1)).join(", ") + "." : "")}));
@@ -184,6 +191,13 @@ const Board = (() => {
     if (dec.menus) for (const [s, labels] of Object.entries(dec.menus))
       box.append(el("details", {}, el("summary", {text: "P" + (+s + 1) + "'s options (" + labels.length + ")"}), el("ul", {}, labels.map((l) => el("li", {text: l})))));
     if (!dec.actions) return box;
+    const offered = JSON.stringify([dec.prompt, dec.actions, !!act]);
+    if (last && last.offered === offered) {
+      box.append(...last.nodes);
+      drawnOptions.set(root, last);
+      return box;
+    }
+    const start = box.childNodes.length;
     if (dec.prompt) box.append(el("h4", {text: dec.prompt}));
     for (const a of dec.actions) {
       if (a.type === "button") {
@@ -199,6 +213,7 @@ const Board = (() => {
         box.append(el("div", {class: "rangebox"}, el("label", {text: a.labels[0] + " … " + a.labels[1] + ": "}), input, go));
       }
     }
+    drawnOptions.set(root, {offered, nodes: [...box.childNodes].slice(start)});
     return box;
   }
 
@@ -263,7 +278,7 @@ const Board = (() => {
     const game = el("section", {class: "gamezone"}, el("h3", {text: "Table"}), counters(rs, v.counters, rs.counters.game),
                     zones(rs, v.zones, rs.zones.game, "game"));
     const seats = el("div", {class: "seats"}, v.seats.map((s) => seatPanel(rs, st, s)));
-    const acts = actions(st, act);
+    const acts = actions(st, act, root);
     const main = el("div", {class: "main"}, el("div", {class: "board"}, game, seats),
                     el("div", {class: "side"}, acts.childElementCount ? acts : null, scores(st), log(st)));
     root.replaceChildren(head, main);
