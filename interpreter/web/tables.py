@@ -141,8 +141,7 @@ class Table:
         g = self.game
         if seat not in self.bot_turn():
             return False
-        if step != len(g.state.actions) and (
-                [a["key"] for a in seen.legal_actions(seat)] != [a["key"] for a in g.legal_actions(seat)]):
+        if step != len(g.state.actions) and not self._same_menu(seat, step, seen):
             return False
         g.apply_index(index, seat)
         return True
@@ -163,13 +162,15 @@ class Table:
             raise IllegalAction(Problem("B013", "the game has moved on since this page was drawn; try again"))
         g.apply_index(index, seat)
 
-    def _same_menu(self, seat: int, step: int) -> bool:
+    def _same_menu(self, seat: int, step: int, then: Game | None = None) -> bool:
+        """Whether `seat` is offered now what it was offered after `step` actions (in `then`, a copy of the
+        game at that step, else replayed to it): a choice made from that menu still means the same."""
         if not 0 <= step < len(self.game.state.actions):
             return False
         def keys(g: Game) -> list[str]:
             return [a["key"] for a in g.legal_actions(seat)]
         now = keys(self.game)
-        return bool(now) and keys(self.at_step(step)) == now
+        return bool(now) and keys(then if then is not None else self.at_step(step)) == now
 
     def hotseat_next(self) -> int | None:
         """The person seat the hot-seat screen must hand over to, if a person decides now."""
