@@ -178,6 +178,27 @@ const Board = (() => {
   // these very elements, so a click that lands while the table redraws still reaches its button.
   const drawnOptions = new WeakMap();
 
+  // The controls of the options `dec` offers: the prompt, a button per option, a number box per range.
+  function options(dec, act) {
+    const nodes = [];
+    if (dec.prompt) nodes.push(el("h4", {text: dec.prompt}));
+    for (const a of dec.actions) {
+      if (a.type === "button") {
+        nodes.push(el("button", {class: "act", "data-index": a.index, disabled: !act, onclick: () => act && act(a.index)}, a.label));
+      } else {
+        const input = el("input", {type: "number", min: a.min, max: a.max, value: a.min, class: "range", "aria-label": a.labels[0] + " … " + a.labels[1]});
+        const go = el("button", {class: "act range-go", disabled: !act, onclick: () => {
+          const n = Number(input.value);
+          if (Number.isInteger(n) && n >= a.min && n <= a.max && act) act(a.first + n - a.min);
+          else input.setCustomValidity("a whole number from " + a.min + " to " + a.max);
+          input.reportValidity();
+        }}, "Choose");
+        nodes.push(el("div", {class: "rangebox"}, el("label", {text: a.labels[0] + " … " + a.labels[1] + ": "}), input, go));
+      }
+    }
+    return nodes;
+  }
+
   // The seat's own legal actions: buttons, one number input per range, a note for sealed choices.
   function actions(st, act, root) {
     const dec = st.decision;
@@ -192,28 +213,9 @@ const Board = (() => {
       box.append(el("details", {}, el("summary", {text: "P" + (+s + 1) + "'s options (" + labels.length + ")"}), el("ul", {}, labels.map((l) => el("li", {text: l})))));
     if (!dec.actions) return box;
     const offered = JSON.stringify([dec.prompt, dec.actions, !!act]);
-    if (last && last.offered === offered) {
-      box.append(...last.nodes);
-      drawnOptions.set(root, last);
-      return box;
-    }
-    const start = box.childNodes.length;
-    if (dec.prompt) box.append(el("h4", {text: dec.prompt}));
-    for (const a of dec.actions) {
-      if (a.type === "button") {
-        box.append(el("button", {class: "act", "data-index": a.index, disabled: !act, onclick: () => act && act(a.index)}, a.label));
-      } else {
-        const input = el("input", {type: "number", min: a.min, max: a.max, value: a.min, class: "range", "aria-label": a.labels[0] + " … " + a.labels[1]});
-        const go = el("button", {class: "act range-go", disabled: !act, onclick: () => {
-          const n = Number(input.value);
-          if (Number.isInteger(n) && n >= a.min && n <= a.max && act) act(a.first + n - a.min);
-          else input.setCustomValidity("a whole number from " + a.min + " to " + a.max);
-          input.reportValidity();
-        }}, "Choose");
-        box.append(el("div", {class: "rangebox"}, el("label", {text: a.labels[0] + " … " + a.labels[1] + ": "}), input, go));
-      }
-    }
-    drawnOptions.set(root, {offered, nodes: [...box.childNodes].slice(start)});
+    const kept = last && last.offered === offered ? last : {offered, nodes: options(dec, act)};
+    drawnOptions.set(root, kept);
+    box.append(...kept.nodes);
     return box;
   }
 
