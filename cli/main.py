@@ -160,15 +160,15 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
     """Run rule scenarios from files or folders (every *.yaml inside)."""
     from meeple.tools.scenarios import run_paths
 
-    results = run_paths(list(paths))
+    results, skipped = run_paths(list(paths))
     failed = [r for r in results if not r.ok]
     if fmt == "json":
         out = [{"file": r.file, "name": r.name, "ok": r.ok,
                 "problems": [{"file": p.span.file if p.span else r.file, "line": p.span.line if p.span else None,
                               "code": p.code, "message": p.message, "hint": p.hint} for p in r.problems]}
                for r in results]
-        click.echo(json.dumps({"results": out, "passed": len(results) - len(failed), "failed": len(failed)},
-                              indent=2))
+        click.echo(json.dumps({"results": out, "passed": len(results) - len(failed), "failed": len(failed),
+                               "skipped_rulesets": skipped}, indent=2))
     else:
         for r in results:
             if r.ok:
@@ -183,7 +183,8 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
                 click.echo(f"FAIL {where}: {r.name}: {p.message}")
                 if p.hint:
                     click.echo(f"  hint: {p.hint}")
-        click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+        tail = f" ({len(skipped)} ruleset files in the folders skipped: not scenario files)" if skipped else ""
+        click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}")
     if failed:
         click.get_current_context().exit(1)
 

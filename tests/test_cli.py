@@ -352,6 +352,23 @@ def test_test_command(d):
     assert run("test", d / "missing").exit_code == 2
 
 
+def test_test_command_on_a_folder_of_games_runs_their_scenarios_and_skips_the_games():
+    # `meeple test rulesets/` used to fail every game and library file with a screenful of "unknown
+    # key" lines, one per top-level key, as if each were a broken scenario file.
+    r = run("test", ROOT / "rulesets")
+    assert r.exit_code == 0, r.output
+    assert "unknown key" not in r.output
+    assert " 0 failed (16 ruleset files in the folders skipped: not scenario files)" in r.output
+    skipped = json.loads(run("test", ROOT / "rulesets", "--format", "json").stdout)["skipped_rulesets"]
+    assert any(s.endswith("speicherstadt.yaml") for s in skipped)
+    assert not any("scenarios" in Path(s).parts for s in skipped)
+    # Named on its own, a ruleset file fails once, saying what it is and what checks it.
+    r = run("test", ROOT / "rulesets" / "merchants.yaml")
+    assert r.exit_code == 1
+    assert r.output.count("FAIL ") == 1 and "is a ruleset file, not a scenario file" in r.output
+    assert "meeple validate" in r.output and "merchants.yaml:" in r.output
+
+
 def test_schema_command():
     r = run("schema")
     assert r.exit_code == 0 and "properties" in json.loads(r.stdout)

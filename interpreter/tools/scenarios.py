@@ -42,19 +42,29 @@ class _Fail(Exception):
         self.problem = problem
 
 
-def run_paths(paths: list[str | Path]) -> list[Result]:
-    files: list[Path] = []
+def run_paths(paths: list[str | Path]) -> tuple[list[Result], list[str]]:
+    """The results of every scenario in `paths` (files, and every *.yaml under folders), and the ruleset
+    files found in those folders, which are not scenario files and are skipped (`meeple test rulesets/`
+    runs the scenarios beside the games). A ruleset file named on its own fails, saying what it is."""
+    out: list[Result] = []
+    skipped: list[str] = []
     for p in map(Path, paths):
         if p.is_dir():
-            files += sorted(p.rglob("*.yaml"))
+            for f in sorted(p.rglob("*.yaml")):
+                results = run_file(f)
+                if _is_ruleset(results):
+                    skipped.append(str(f))
+                else:
+                    out += results
         elif p.is_file():
-            files.append(p)
+            out += run_file(p)
         else:
             raise UsageError(Problem("IO01", f"no such file or folder: {p}"))
-    out: list[Result] = []
-    for f in files:
-        out += run_file(f)
-    return out
+    return out, skipped
+
+
+def _is_ruleset(results: list[Result]) -> bool:
+    return len(results) == 1 and any(p.code == "T002" for p in results[0].problems)
 
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -76,6 +86,11 @@ def run_file(path: str | Path) -> list[Result]:
     path = Path(path)
     try:
         doc = load_yaml_file(str(path))
+        if isinstance(doc.data, dict) and "meeple" in doc.data and "scenarios" not in doc.data:
+            return [Result(doc.path, "(file)", False, [Problem(
+                "T002", "this is a ruleset file, not a scenario file (scenario files have `ruleset:` and "
+                        "`scenarios:`)", doc.span(("meeple",), key=True),
+                hint=f"check a ruleset with `meeple validate {path}`; docs/scenarios.md shows a scenario file")])]
         problems = [p for p in validate_document(doc, "scenario") if p.severity == "error"]
         scenarios = doc.data.get("scenarios") if isinstance(doc.data, dict) else None
         per = _by_scenario(doc, problems, scenarios)
