@@ -246,6 +246,12 @@ def _extra_keys(error: ValidationError) -> list[str]:
     return [k for k in instance if k not in known and not any(re.search(p, k) for p in patterns)]
 
 
+# Words authors reach for where the schema has another: a variant's base ruleset is `extends` (not
+# `phases`, the nearest spelling of `base`).
+_SYNONYMS = {"base": "extends", "parent": "extends", "inherits": "extends", "based_on": "extends",
+             "imports": "import", "include": "import", "includes": "import"}
+
+
 def _unknown_key(key: str, error: ValidationError, path: tuple, at: Any) -> Problem:
     schema: Any = error.schema
     known = list(schema.get("properties", {}))
@@ -253,6 +259,8 @@ def _unknown_key(key: str, error: ValidationError, path: tuple, at: Any) -> Prob
         return at("S006", f"`{key}` is not a valid name", path + (key,), key=True, hint=_NAME_HINT)
     inside = f" in {_where(path)}" if path else ""
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    if _SYNONYMS.get(key) in known:  # what authors call it elsewhere, which spelling alone would not find
+        close = [_SYNONYMS[key]]
     if close:
         hint = f"did you mean `{close[0]}`?"
     elif known:
