@@ -110,3 +110,17 @@ def test_failure_lines_name_the_scenario(tmp_path):
     run_steps(tmp_path, '      - {menu_size: 2, player: 1}\n')
     r = CliRunner().invoke(meeple, ["test", str(tmp_path / "sc.yaml")])
     assert r.exit_code == 1 and f"{tmp_path / 'sc.yaml'}:9: probe: P1 has 3 options, expected 2" in r.output, r.output
+
+
+@pytest.mark.parametrize("text, said", [
+    ("", "not a scenario file: the file is empty"),
+    ("- a\n- b\n", "not a scenario file: the file holds a list"),
+])
+def test_a_file_that_is_no_mapping_is_named_as_the_scenario_file_it_should_be(tmp_path, text, said):
+    # It used to say "not a ruleset ... starts with `meeple: 1`": the wording of `meeple validate`.
+    path = tmp_path / "sc.yaml"
+    path.write_text(text)
+    (whole,) = run_file(path)
+    (problem,) = whole.problems
+    assert whole.name == "(file)" and problem.code == "Y002" and problem.message.startswith(said)
+    assert "`ruleset:`" in (problem.hint or "") and "meeple: 1" not in (problem.hint or "")

@@ -109,7 +109,18 @@ class Document:
             return Span(file, sl + 1, sc + 1, el + 1, ec + 1)
         return at
 
-def load_yaml_text(text: str | bytes, path: str) -> Document:
+# What a file must be, named in the two errors of a file that is not a mapping of keys.
+_EXPECTED = {
+    "ruleset": ("a ruleset", "a ruleset is a YAML mapping of keys that starts with `meeple: 1`",
+                "write `key: value` lines, starting with `meeple: 1`"),
+    "scenario": ("a scenario file", "a scenario file is a YAML mapping with `ruleset:` and `scenarios:`",
+                 "write `key: value` lines: `ruleset:`, then `scenarios:`"),
+}
+
+
+def load_yaml_text(text: str | bytes, path: str, expected: str = "ruleset") -> Document:
+    """The document of a YAML text that holds a mapping of keys; `expected` ("ruleset" or "scenario")
+    says what the file should be, in the error of one that holds anything else."""
     if len(text) > MAX_BYTES or (isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_BYTES):
         raise fail("Y004", f"`{path}` is too large ({len(text) / 2**20:.1f} MB; the limit is 2 MB)",
                     _start(path))
@@ -143,12 +154,13 @@ def load_yaml_text(text: str | bytes, path: str) -> Document:
         raise fail("Y005", "the file is nested too deeply", _start(path)) from None
     if root is None or (root.kind == "scalar" and root.tag == "null"):
         # Not a ruleset, but still an invalid input file (exit 1), not a usage error: the file was read.
-        raise fail("Y002", "not a ruleset: the file is empty (or holds only comments)", _start(path),
-                    "a ruleset is a YAML mapping of keys that starts with `meeple: 1`")
+        kind, empty_hint, _ = _EXPECTED[expected]
+        raise fail("Y002", f"not {kind}: the file is empty (or holds only comments)", _start(path), empty_hint)
     if root.kind != "map":
+        kind, _, hint = _EXPECTED[expected]
         what = "a list" if root.kind == "seq" else "a single value"
-        raise fail("Y002", f"not a ruleset: the file holds {what}, not a mapping of keys",
-                    mark_span(path, root.start), "write `key: value` lines, starting with `meeple: 1`")
+        raise fail("Y002", f"not {kind}: the file holds {what}, not a mapping of keys",
+                    mark_span(path, root.start), hint)
     builder = Builder(path)
     data = builder.build(root, (), None, 1)
     if builder.duplicates:
@@ -175,7 +187,7 @@ def _compose(text: str, path: str) -> Node | None:
     return root
 
 
-def load_yaml_file(path: str | os.PathLike) -> Document:
+def load_yaml_file(path: str | os.PathLike, expected: str = "ruleset") -> Document:
     name = os.fspath(path)
     try:
         if os.path.isdir(name):
@@ -192,7 +204,7 @@ def load_yaml_file(path: str | os.PathLike) -> Document:
         raise UsageError(Problem("IO01", f"cannot read `{name}`: permission denied")) from None
     except OSError as exc:
         raise UsageError(Problem("IO01", f"cannot read `{name}`: {exc.strerror or exc}")) from None
-    return load_yaml_text(raw, name)
+    return load_yaml_text(raw, name, expected)
 
 
 # PyYAML's problem texts, reworded; the first group of a pattern can be used as {0}

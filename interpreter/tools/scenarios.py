@@ -85,7 +85,7 @@ def run_file(path: str | Path) -> list[Result]:
 
     path = Path(path)
     try:
-        doc = load_yaml_file(str(path))
+        doc = load_yaml_file(str(path), "scenario")
         if isinstance(doc.data, dict) and "meeple" in doc.data and "scenarios" not in doc.data:
             return [Result(doc.path, "(file)", False, [Problem(
                 "T002", "this is a ruleset file, not a scenario file (scenario files have `ruleset:` and "
