@@ -199,6 +199,13 @@ def test_bad_requests_are_refused_with_a_reason(web):
     assert status == 400 and "not a Meeple save" in body["error"]
     status, body = web.post("/api/upload", {"filename": "x.yaml", "text": "meeple: 1\nname: X\n"})
     assert status == 400 and body["error"]
+    status, body = web.post("/api/tables", {"ruleset": "merchants", "seats": "two people"})
+    assert status == 400 and body["error"] == "`seats` must be a list, one entry per player"
+    # A body that is not a JSON object used to be read as {}: "unknown ruleset None".
+    for raw in (b"{", b"[1, 2]", b"\xff"):
+        for path in ("/api/tables", "/api/upload", "/api/saves", "/api/compare"):
+            status, body = web.post_raw(path, raw)
+            assert status == 400 and body["error"].startswith("the request body "), (path, raw, body)
     with web.socket("no-such-token") as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "error"
 
@@ -324,6 +331,7 @@ def test_an_uploaded_ruleset_is_checked_then_offered(web):
     status, body = web.post("/api/upload", {"filename": "bad.yaml", "text": PICK.replace("score(p.points, n)",
                                                                                         "score(p.pointz, n)")})
     assert status == 400 and "bad.yaml:" in body["error"] and "pointz" in body["error"]
+    assert body["error"].startswith("bad.yaml:")  # as the sender knows it, not the server's temporary folder
 
 
 def test_the_designer_refuses_what_it_cannot_compare(web):

@@ -45,7 +45,11 @@ class Running:
             return e.code, e.read()
 
     def post(self, path, data):
-        req = urllib.request.Request(self.url + path, json.dumps(data).encode(), {"Content-Type": "application/json"})
+        return self.post_raw(path, json.dumps(data).encode())
+
+    def post_raw(self, path, raw: bytes):
+        """(status, parsed JSON reply) of a POST of these bytes as JSON."""
+        req = urllib.request.Request(self.url + path, raw, {"Content-Type": "application/json"})
         try:
             with OPENER.open(req) as r:
                 return r.status, json.loads(r.read())

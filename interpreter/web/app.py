@@ -28,9 +28,14 @@ from starlette.staticfiles import StaticFiles
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def problem_response(e: MeepleError, status: int = 400) -> JSONResponse:
+def problem_response(e: MeepleError, status: int = 400, folder: Path | None = None) -> JSONResponse:
+    """The first problem, located; a file in `folder` (the lobby's uploads) by its name alone, as the
+    person who sent it knows it, not by the server's temporary path."""
     p = e.problems[0]
-    where = f"{p.span.file}:{p.span.line}:{p.span.col}: " if p.span else ""
+    file = p.span.file if p.span else ""
+    if folder is not None and Path(file).parent == folder:
+        file = Path(file).name
+    where = f"{file}:{p.span.line}:{p.span.col}: " if p.span else ""
     return JSONResponse({"error": where + p.message, "hint": p.hint,
                          "problems": [q.message for q in e.problems]}, status_code=status)
 
@@ -51,7 +56,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             return JSONResponse({"id": srv.lobby.upload(str(body.get("filename", "")), str(body.get("text", "")))})
         except MeepleError as e:
-            return problem_response(e)
+            return problem_response(e, folder=srv.lobby.upload_dir)
 
     async def new_table(request: Request) -> Response:
         try:
@@ -132,17 +137,27 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         WebSocketRoute("/ws/{token}", srv.socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={BadBody: _bad_body})
     app.state.server = srv
     return app
+
+
+class BadBody(Exception):
+    """A request whose body is not the JSON object the API takes."""
 
 
 async def _body(request: Request) -> dict[str, Any]:
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        return {}
-    return body if isinstance(body, dict) else {}
+        raise BadBody("the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadBody("the request body must be a JSON object of named fields")
+    return body
+
+
+async def _bad_body(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": str(exc), "hint": None, "problems": [str(exc)]}, status_code=400)
 
 
 def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:

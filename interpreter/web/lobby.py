@@ -57,6 +57,11 @@ class Lobby:
                 rows.append({"id": name, "title": name, "error": e.problems[0].message})
         return {"rulesets": rows, "bots": BOTS, "budgets": bot_budgets()}
 
+    @property
+    def upload_dir(self) -> Path | None:
+        """The temporary folder of the rulesets sent from the browser (None before the first)."""
+        return self._upload_dir
+
     def upload(self, filename: str, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others."""
         if len(text) > MAX_UPLOAD:
@@ -79,7 +84,9 @@ class Lobby:
             raise _bad(f"unknown ruleset {name!r}", "pick one from the list")
         rs = self.ruleset(name)
         seats_in = spec.get("seats")
-        if not isinstance(seats_in, list) or not rs.min_players <= len(seats_in) <= rs.max_players:
+        if not isinstance(seats_in, list):
+            raise _bad("`seats` must be a list, one entry per player")
+        if not rs.min_players <= len(seats_in) <= rs.max_players:
             raise _bad(f"{rs.name} is for {rs.min_players} to {rs.max_players} players")
         seats = [_seat(s, i) for i, s in enumerate(seats_in)]
         seed = _int(spec.get("seed", 0), "seed", 0, 2**63 - 1)
