@@ -43,13 +43,14 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
     module = B.load_peer(peer) if peer is not None else None
+    spiel = B.load_openspiel(openspiel) if openspiel is not None else None
     peers: list[B.Speed] = []
     try:
         rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
         if module is not None:
             peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
-        if openspiel is not None:
-            peers.append(B.bench_openspiel(openspiel, games, seconds))
+        if spiel is not None:
+            peers.append(B.bench_openspiel(spiel, games, seconds))
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     except KeyboardInterrupt:
         # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.

@@ -227,6 +227,22 @@ def test_bench_side_by_side_with_openspiel():
     peer = json.loads(r.stdout)["peers"][0]
     assert peer["players"] == 2 and peer["games"] == 2 and 5 <= peer["decisions"] <= 18
     assert run("bench", "tic_tac_toe", "--games", 1, "--openspiel", "no_such_game").exit_code == 2
+    assert peer["engine"] == "OpenSpiel python_tic_tac_toe"
+
+
+def test_an_unknown_openspiel_game_is_refused_before_anything_is_measured(monkeypatch):
+    # The refusal used to come after Meeple's own benchmark, and carried OpenSpiel's list of every game
+    # (over a hundred lines).
+    pytest.importorskip("pyspiel")
+    import meeple.tools.simulate
+
+    def measured(*args, **kwargs):
+        raise AssertionError("Meeple's benchmark ran before the peer was checked")
+    monkeypatch.setattr(meeple.tools.simulate, "bench", measured)
+    r = run("bench", "tic_tac_toe", "--seconds", 60, "--openspiel", "python_tic_tac_to")
+    assert r.exit_code == 2 and "AssertionError" not in r.output
+    assert "OpenSpiel has no game 'python_tic_tac_to'" in r.output and "did you mean `python_tic_tac_toe`" in r.output
+    assert len(r.output.splitlines()) <= 3
 
 
 def test_ctrl_c_stops_a_benchmark_with_the_interrupt_code_and_no_figures(monkeypatch):

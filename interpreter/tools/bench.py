@@ -18,6 +18,7 @@ Peers are described by a protocol, never named here:
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import importlib.util
 import random
 import sys
@@ -145,8 +146,9 @@ def bench_peer(module: Any, players: int, games: int | None, seconds: float) -> 
     return Speed(f"peer {Path(module.__file__).name}", players, done, decisions, elapsed)
 
 
-def bench_openspiel(name: str, games: int | None, seconds: float) -> Speed:
-    """Random playouts of an OpenSpiel game, sampling chance nodes by their probabilities."""
+def load_openspiel(name: str) -> Any:
+    """OpenSpiel's game `name`, loaded before anything is measured; a usage error naming the nearest
+    games when there is none of that name (OpenSpiel's own message lists all of them, over a hundred)."""
     try:
         import pyspiel  # type: ignore[import-not-found]
         try:
@@ -156,10 +158,24 @@ def bench_openspiel(name: str, games: int | None, seconds: float) -> Speed:
     except ImportError:
         raise UsageError(Problem("U031", "--openspiel needs OpenSpiel", None,
                                  hint="pip install open_spiel")) from None
+    names = list(pyspiel.registered_names())
+    if name.split("(", 1)[0] not in names:  # a name may carry parameters: "leduc_poker(players=3)"
+        close = difflib.get_close_matches(name, names, n=3)
+        pure = ", ".join(n for n in names if n.startswith("python_"))
+        hint = (f"did you mean {' or '.join(f'`{c}`' for c in close)}? " if close else "") + \
+            f"OpenSpiel's pure-Python games: {pure}"
+        raise UsageError(Problem("U031", f"OpenSpiel has no game {name!r}", None, hint=hint))
     try:
-        game = pyspiel.load_game(name)
+        return pyspiel.load_game(name)
     except Exception as e:  # noqa: BLE001 - pyspiel raises its own error types
-        raise UsageError(Problem("U031", f"OpenSpiel has no game {name!r}: {e}")) from None
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise UsageError(Problem("U031", f"OpenSpiel cannot load {name!r}: {first}")) from None
+
+
+def bench_openspiel(game: Any, games: int | None, seconds: float) -> Speed:
+    """Random playouts of an OpenSpiel game (`load_openspiel`), sampling chance nodes by their
+    probabilities."""
+    name = str(game).removesuffix("()")  # with its parameters, if any: "leduc_poker(players=3)"
     rng = random.Random(1)
     prand = rng.random
 
