@@ -60,4 +60,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    # The public API (what completion in a shell offers), not this file's own imports (`importlib`, `Any`).
+    return sorted([*__all__, "__version__"])

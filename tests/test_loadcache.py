@@ -245,6 +245,9 @@ def test_the_public_api_imports_the_runtime_on_first_use(cache: Path) -> None:
     assert run_python(code, cache) == "False True True meeple.runtime.game"
     import meeple
 
+    # dir() offers the public API, not the module's own helpers (it used to list `importlib`, `Any`, ...)
+    assert dir(meeple) == sorted([*meeple.__all__, "__version__"])
+
     with pytest.raises(AttributeError):
         meeple.no_such_name  # noqa: B018
 
