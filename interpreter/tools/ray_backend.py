@@ -21,6 +21,7 @@ from meeple.tools.backends import Backend, Collector, CtrlC, Progress, Work, bat
 
 RETRIES = 3  # times a batch is played again after its worker died
 POLL = 0.25  # seconds between looks for Ctrl-C while waiting for the cluster
+STOP_WAIT = 10.0  # seconds for cancelled batches to stop before their workers are killed
 CONNECT_TIMEOUT = 5.0  # seconds to wait for the head to answer
 
 _CACHE: dict[str, Work] = {}  # in a worker process: the current run's Work, by run id
@@ -37,6 +38,21 @@ def _ray_batch(run_id: str, holder: list[Any], jobs: list[Any]) -> list[Any]:
         _CACHE.clear()  # one run at a time per worker: drop the previous run's rulesets
         _CACHE[run_id] = work
     return run_batch(work, jobs)
+
+
+def _stop(refs: list[Any]) -> None:
+    """Cancel batches that still run or wait, and wait for them to stop (while the run's Work is still
+    referenced, so that nothing they read is gone). A running batch is interrupted where it is (Ray raises
+    KeyboardInterrupt in its worker), which leaves the worker alive: killing workers at once made Ray,
+    now and then, take a killed batch for a crash, play it again and keep the CPUs for minutes. A batch
+    still running after STOP_WAIT seconds is killed after all."""
+    import ray
+
+    for ref in refs:
+        ray.cancel(ref, force=False)
+    _, running = ray.wait(refs, num_returns=len(refs), timeout=STOP_WAIT)
+    for ref in running:
+        ray.cancel(ref, force=True)
 
 
 def cluster_error(message: str, hint: str | None = None) -> UsageError:
@@ -155,8 +171,8 @@ class RayBackend(Backend):
         except KeyboardInterrupt:
             raise got.interrupted() from None
         finally:
-            for ref in pending:  # Ctrl-C or an error: stop what still runs, drop what waits
-                ray.cancel(ref, force=True)
+            if pending:  # Ctrl-C or an error: stop what still runs, drop what waits
+                _stop(list(pending))
         return [] if take is not None else got.results()
 
     def _collect(self, got: Collector, parts: list[range], pending: dict[Any, int], ready: list[Any]) -> None:
