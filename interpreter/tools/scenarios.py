@@ -26,6 +26,7 @@ from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.tools import scenario_steps as S
 
 DEFAULT_MAX_STEPS = 20_000
+RULESET_GIVEN = "T002"  # a ruleset file where a scenario file belongs: `run_paths` skips it in folders
 
 
 @dataclass
@@ -64,7 +65,7 @@ def run_paths(paths: list[str | Path]) -> tuple[list[Result], list[str]]:
 
 
 def _is_ruleset(results: list[Result]) -> bool:
-    return len(results) == 1 and any(p.code == "T002" for p in results[0].problems)
+    return len(results) == 1 and any(p.code == RULESET_GIVEN for p in results[0].problems)
 
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -88,7 +89,7 @@ def run_file(path: str | Path) -> list[Result]:
         doc = load_yaml_file(str(path), "scenario")
         if isinstance(doc.data, dict) and "meeple" in doc.data and "scenarios" not in doc.data:
             return [Result(doc.path, "(file)", False, [Problem(
-                "T002", "this is a ruleset file, not a scenario file (scenario files have `ruleset:` and "
+                RULESET_GIVEN, "this is a ruleset file, not a scenario file (scenario files have `ruleset:` and "
                         "`scenarios:`)", doc.span(("meeple",), key=True),
                 hint=f"check a ruleset with `meeple validate {path}`; docs/scenarios.md shows a scenario file")])]
         problems = [p for p in validate_document(doc, "scenario") if p.severity == "error"]
