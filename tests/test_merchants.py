@@ -175,3 +175,26 @@ def test_actions_are_small_and_keyed_stably():
         g.apply(acts[rng.randrange(len(acts))])
     # Swaps: at most (ships x 5 other goods) + 4 purchases + pass.
     assert most <= 14 * 5 + 5
+
+
+def _ships_bought(rs, games):
+    """Ships bought by greedy bots over `games` two-player games (each seat starts with 2)."""
+    from meeple.tools.simulate import play_to_end
+    bought = 0
+    for seed in range(games):
+        game, _ = play_to_end(rs, 2, seed, "greedy")
+        bought += sum(len(game.state.zones[f"{p}.ships"]) - 2 for p in range(2))
+    return bought
+
+
+def test_greedy_buys_ships_and_more_of_them_when_they_are_cheaper(tmp_path):
+    # Before the ruleset's `agents.greedy` priced what ships will earn, greedy scored coins only and never
+    # bought (a purchase is paid at once and pays back later): a variant that changed a price played the
+    # very same games, so `meeple compare` could say nothing about it (docs/agents.md, "Merchants' purchases").
+    cheap = tmp_path / "cheap_ships.yaml"
+    cheap.write_text("meeple: 1\nextends: merchants\nname: Cheap ships\n"
+                     "components:\n  ship:\n    items:\n      ship: {cost: 6}\n")
+    at_ten = _ships_bought(RS, 2)
+    at_six = _ships_bought(load_ruleset(cheap), 2)
+    assert at_ten > 0
+    assert at_six > at_ten
