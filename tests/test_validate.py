@@ -141,7 +141,8 @@ def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
     ("c023_undeclared_attribute", "`value`"), ("c024_literal_no_item_has", "`fireman`"),
     ("c025_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`"),
     ("c013_reveal_counter", "log("), ("w012_reveal_in_hand", "public zone"),
-    ("s003_variant_base", "did you mean `extends`?"), ("s003_include_library", "did you mean `import`?")])
+    ("s003_variant_base", "did you mean `extends`?"), ("s003_include_library", "did you mean `import`?"),
+    ("s001_variant_items_list", "`ship: {name: \"Ship\", type: \"ship\", cost: 6, count: 14}`")])
 def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:
     """A Python habit (or a near miss) gets a hint naming what to write instead."""
     _, problems = validate(Path(__file__).parent / "broken" / f"{name}.yaml")

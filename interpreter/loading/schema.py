@@ -191,7 +191,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         quote = (f"quote it so that YAML reads text: `{path[-1]}: \"{json.dumps(inst)}\"`"
                  if types == ["string"] and isinstance(inst, (int, float, bool)) and path else None)
         return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}",
-                   hint=quote)]
+                   hint=quote or _items_hint(path, types, inst))]
     if rule == "required":
         lead = f"{where} is missing" if path else "missing"
         return [at("S002", f"{lead} the required key `{k}`", key=True) for k in value if k not in inst]
@@ -237,6 +237,22 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
     if rule is None:  # a `false` schema: the key may not appear here at all
         return [at("S003", f"{where} is not allowed here", key=True)]
     return [at("S005", f"{where}: {error.message}")]
+
+
+def _items_hint(path: tuple, types: list[str], inst: Any) -> str | None:
+    """A variant's `items` written as a game writes them (a list): the first thing a designer copies
+    from the base, so the hint shows the same item written the variant's way."""
+    if not (len(path) == 3 and path[0] == "components" and path[2] == "items" and types == ["object"]
+            and isinstance(inst, list)):
+        return None
+    first = next((i for i in inst if isinstance(i, dict) and isinstance(i.get("id"), str)), None)
+    if first is None:
+        example = "`ITEM_ID: {FIELD: VALUE}`"
+    else:
+        fields = ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in first.items() if k != "id")
+        example = f"`{first['id']}: {{{fields}}}`"
+    return (f"in a variant, `items` maps each item's id to the fields it changes, for instance {example} "
+            "(only the changed fields are needed; see docs/variants.md)")
 
 
 def _extra_keys(error: ValidationError) -> list[str]:
