@@ -53,7 +53,13 @@ def load(ruleset: str) -> Ruleset:
     """A RULESET argument: a path, or the name of a bundled ruleset or variant."""
     from meeple.runtime.rules import load_ruleset
 
-    return load_ruleset(ruleset)
+    rs = load_ruleset(ruleset)
+    if rs.warnings:
+        # A command that plays shows the checker's warnings too: a variant that misspells what it changes
+        # is valid, plays the base's rules, and would otherwise measure nothing without a word.
+        click.echo(render_text(rs.warnings, color=stderr_color()), err=True, nl=False)
+        click.echo(f"{ruleset}: valid with the warnings above, and played as written", err=True)
+    return rs
 
 
 def resolve_players(rs: Ruleset, players: int | None) -> int:

@@ -101,6 +101,16 @@ def test_validate_warnings_and_strict(d):
     assert r.exit_code == 1 and "strict" in r.output
 
 
+def test_commands_that_play_show_the_warnings_on_stderr_and_play_anyway(d):
+    # A valid variant that misspelt what it changes plays the base's rules: before, `simulate` and
+    # `compare` said nothing of it, and only `meeple validate` showed the warning.
+    r = run("simulate", d / "warn.yaml", "-n", "2", "-p", "1", "--format", "json")
+    assert r.exit_code == 0 and "W001" in r.stderr and "played as written" in r.stderr
+    assert json.loads(r.stdout)["games"] == 2
+    r = run("simulate", "merchants", "-n", "1", "-p", "2")
+    assert r.exit_code == 0 and "warning" not in r.stderr
+
+
 def test_validate_json(d):
     r = run("validate", "--format", "json", d / "bad.yaml", d / "warn.yaml")
     assert r.exit_code == 1

@@ -8,6 +8,7 @@ it, else with the coarser spans that the Ruleset keeps.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from meeple.checker.datacheck import attribute_problems
@@ -164,7 +165,12 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
                  hint=f"raise it with `trigger {ev} on ...` or `options {ev} from ...`")
     for name in _own(raw, "constants"):
         if name not in ck.used_names:
-            warn("W004", f"the constant `{name}` is never used", _at(ck, ("constants", name)))
+            # A variant that misspells the constant it means to change adds a new one and plays the base's
+            # value: name the constant the scripts do read.
+            read = [c for c in rs.constants if c != name and c in ck.used_names]
+            close = difflib.get_close_matches(name, read, n=1, cutoff=0.75)
+            warn("W004", f"the constant `{name}` is never used", _at(ck, ("constants", name)),
+                 hint=f"did you mean `{close[0]}`?" if close else None)
     for scope, decls, used in (("game", rs.game_counters, ck.used_names), ("player", rs.player_counters,
                                                                              ck.used_attrs)):
         for name in _own(raw, f"counters.{scope}"):
