@@ -142,6 +142,14 @@ def _duplicate_items(ck: Any) -> None:
 
 
 # ---------------------------------------------------------------- warnings
+def _near(name: str, used: Any) -> str | None:
+    """The used name an unused one is most likely a misspelling of. A variant that misspells the phase,
+    procedure or constant it means to replace adds a new one that nothing runs, and plays the base's:
+    the warning should name what the designer meant."""
+    close = difflib.get_close_matches(name, [u for u in used if u != name], n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
     rs = ck.rs
     raw = rs.raw if isinstance(rs.raw, dict) else {}
@@ -154,23 +162,23 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
     for name in rs.phases:
         if name not in reached:
             why = "" if name not in named else ": only scripts that never run name it"
+            near = _near(name, reached)
             warn("W001", f"the phase `{name}` is never run{why}", rs.spans.get(("phase", name)),
-                 hint=f"run it with `phase {name}` in `flow`")
+                 hint=f"did you mean `{near}`?" if near else f"run it with `phase {name}` in `flow`")
     for name in _own(raw, "procedures"):
         if name in rs.procedures and name not in ck.used_procs:
-            warn("W002", f"the procedure `{name}` is never called", rs.procedures[name].span)
+            near = _near(name, [q for q in rs.procedures if q in ck.used_procs])
+            warn("W002", f"the procedure `{name}` is never called", rs.procedures[name].span,
+                 hint=f"did you mean `{near}`?" if near else None)
     for ev, span in rs.events.items():
         if ev not in ck.triggered and ev not in ck.offered:
             warn("W003", f"the event `{ev}` is never triggered or offered", span,
                  hint=f"raise it with `trigger {ev} on ...` or `options {ev} from ...`")
     for name in _own(raw, "constants"):
         if name not in ck.used_names:
-            # A variant that misspells the constant it means to change adds a new one and plays the base's
-            # value: name the constant the scripts do read.
-            read = [c for c in rs.constants if c != name and c in ck.used_names]
-            close = difflib.get_close_matches(name, read, n=1, cutoff=0.75)
+            near = _near(name, [c for c in rs.constants if c in ck.used_names])
             warn("W004", f"the constant `{name}` is never used", _at(ck, ("constants", name)),
-                 hint=f"did you mean `{close[0]}`?" if close else None)
+                 hint=f"did you mean `{near}`?" if near else None)
     for scope, decls, used in (("game", rs.game_counters, ck.used_names), ("player", rs.player_counters,
                                                                              ck.used_attrs)):
         for name in _own(raw, f"counters.{scope}"):
