@@ -7,6 +7,7 @@ needs indenting), and what was expected in words ("an expression", "`:`"), not t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -157,9 +158,23 @@ def _python_habit(lines: list[str], tok: Any, line: int,
     if word == "," and unclosed is not None and unclosed[0] == "(":
         return (unclosed[1], unclosed[2], "P001", "the language has no tuples",
                 "use a list, `[1, 0]`, for several values; `(` only groups one expression")
+    if word == "for" and unclosed is not None and _FOR.search(_since(lines, unclosed, ln, c)):
+        return (ln, c, "P001", "a comprehension takes one `for`: Python's nested `for ... for ...` is not Meeple",
+                "loop over one list, `[t for t in flatten([s.hold for s in p.ships])]`, or use `for` statements")
     if word in _CHAIN and any(op in src[:c - 1] for op in _CHAIN):
         return (ln, c, "P001", "comparisons do not chain in Meeple", "write `0 <= i and i < 9`")
     return None
+
+
+_FOR = re.compile(r"\bfor\b")
+
+
+def _since(lines: list[str], bracket: tuple[str, int, int], ln: int, c: int) -> str:
+    """The code from just after an open bracket up to (ln, c), comments left out."""
+    _, bl, bc = bracket
+    if bl == ln:
+        return _code(lines[ln - 1])[bc:c - 1]
+    return "\n".join([_code(lines[bl - 1])[bc:], *map(_code, lines[bl:ln - 1]), _code(lines[ln - 1])[:c - 1]])
 
 
 def _code(s: str) -> str:
