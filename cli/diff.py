@@ -200,6 +200,7 @@ def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[st
         if section == "ruleset" and entity in ("name", "description"):
             continue  # names and prose change no rule
         ran: dict[str, int] = {}
+        held: float | None = None
         if section == "procedures" and entity in procs:
             ran[f"procedure {entity}"] = procs[entity]
         elif section == "phases":
@@ -209,12 +210,14 @@ def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[st
         elif section == "components" and " " in entity:
             item = entity.split(" ", 1)[1].split(".")[0]
             ran.update({k: v for k, v in counts.items() if k.startswith((f"effect {item} on ", f"effect {item} option "))})
+            # A changed price or count means nothing if no player ever takes the item (Merchants' offices).
+            held = (summary.get("items") or {}).get(item, {}).get("held_rate")
         scripts = [f["field"] or "script" for f in ch["fields"] if "diff" in f]
         values = [[f["field"], f.get("old"), f.get("new")] for f in ch["fields"]
                   if "diff" not in f and f["field"] != "description"
                   and not isinstance(f.get("old", f.get("new")), (dict, list))]
         out.append({"section": section, "entity": entity, "change": ch["change"], "scripts": scripts,
-                    "values": values[:4], "ran": ran, "games": games})
+                    "values": values[:4], "ran": ran, "games": games, "held": held})
     return out
 
 
@@ -233,6 +236,10 @@ def changes_text(letter: str, name: str, changes: list[dict]) -> list[str]:
                                      f"{k} never ran" + (" (bots do not count calls from labels or the greedy "
                                                          "heuristic)" if k.startswith("procedure") else "")
                                      for k, v in c["ran"].items())
+        if c.get("held") == 0:
+            line += "; no player held it at the end of any game: the bots may never take it"
+        elif c.get("held") is not None:
+            line += f"; held by a player at the end of {100 * c['held']:.0f}% of games"
         out.append(line)
     return out
 

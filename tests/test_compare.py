@@ -207,3 +207,29 @@ def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
     (count,) = change["ran"].values()
     assert list(change["ran"]) == ["effect bank on income"] and count > 0
     assert count == res["rulesets"][1]["coverage"]["counts"]["effect bank on income"]
+
+
+def test_a_changed_item_no_player_takes_is_flagged(tmp_path):
+    """A price change to a card no bot buys cannot explain a difference: the change says so (with `first`
+    bots, Merchants' offices are never bought); a bought card gets the share of games it was held."""
+    from meeple.cli.diff import changes_of, changes_text
+
+    merchants = load_ruleset("merchants")
+    path = tmp_path / "cheap_offices.yaml"
+    path.write_text("meeple: 1\nextends: merchants\ncomponents:\n  special:\n    items:\n      office: {cost: 4}\n")
+    var = load_ruleset(path)
+    res = compare([merchants, var], 2, 2, seed=0, agents="first", workers=1)
+    (change,) = changes_of(merchants, var, res["rulesets"][1])
+    assert change["held"] == 0
+    assert "no player held it at the end of any game" in changes_text("B", var.name, [change])[1]
+    res = compare([BASE, load_ruleset(_bank_variant(tmp_path))], 3, 4, seed=1, workers=1)
+    (change,) = changes_of(BASE, load_ruleset(_bank_variant(tmp_path)), res["rulesets"][1])
+    assert change["held"] == res["rulesets"][1]["items"]["bank"]["held_rate"] > 0
+    assert "held by a player at the end of" in changes_text("B", "rich bank", [change])[1]
+
+
+def _bank_variant(tmp_path):
+    path = tmp_path / "rich_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
+                    '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
+    return path
