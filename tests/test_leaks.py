@@ -371,3 +371,23 @@ def test_a_seat_cannot_tell_copies_of_an_item_apart(tmp_path):
     assert [a["key"] for a in games[0].view(1)["decision"]["actions"]] == ["0:#red"]
     assert games[0].view(None) != games[1].view(None)
     assert value(games[0].view(1)["counters"]["last"], rs) == "Red"  # as `meeple play` shows it
+
+
+def test_a_seat_that_is_not_one_is_refused_not_read_as_a_spectator():
+    """Bug: `view(2)` of a two-player game (a 1-based seat) returned the public view, without the hand of
+    the seat the caller meant, and `ranking_key(7)` failed as if the ruleset were broken. Every method
+    that takes a seat now refuses one that is not, naming the seats; -1 is a spectator, None everything."""
+    from meeple.errors import UsageError
+
+    g = load_ruleset("merchants").new_game(2, 1)
+    calls = [lambda s: g.view(s), lambda s: g.determinize(s, 1), lambda s: g.log_for(s),
+             lambda s: g.log_tail(s, 3), lambda s: g.prompt_for(s), lambda s: g.score_breakdown(s),
+             lambda s: g.ranking_key(s)]
+    for call in calls:
+        for seat in (2, 7, "0", True, 1.0):
+            with pytest.raises(UsageError, match="is not a seat: this game's seats are 0 to 1"):
+                call(seat)
+        call(1)
+    assert g.view(-1)["viewer"] == -1 and g.view(0)["players"] == 2
+    assert json.dumps(g.view(0)) != json.dumps(g.view(-1))  # seat 0 sees its own hand, a spectator does not
+    assert g.view(None)["viewer"] is None

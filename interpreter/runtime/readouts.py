@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from meeple.errors import IllegalAction, Problem, RuntimeRuleError
+from meeple.errors import IllegalAction, Problem, RuntimeRuleError, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import results
@@ -24,6 +24,7 @@ from meeple.runtime.state import GameState
 
 Game = Any  # runtime.game.Game, which is made of this class
 T = TypeVar("T")
+SPECTATOR = -1  # a viewer who holds no seat: sees only what is public (views.make_view's "no seat")
 
 
 class Readouts:
@@ -50,6 +51,17 @@ class Readouts:
             return fn(*args)
         except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
             raise located(e) from None
+
+    def _seat(self, seat: Any, spectator: bool = False, everything: bool = False) -> Any:
+        """A seat given to the API, checked: a 1-based or mistyped one would otherwise read as a spectator
+        (a view without the seat's own hand) or fail inside the rules as if the ruleset were wrong."""
+        if (seat is None and everything) or (seat == SPECTATOR and spectator and type(seat) is int):
+            return seat
+        n = self.state.nplayers
+        if type(seat) is not int or not 0 <= seat < n:
+            also = (", or -1 for a spectator" if spectator else "") + (", or None for everything" if everything else "")
+            raise UsageError(Problem("G009", f"{seat!r} is not a seat: this game's seats are 0 to {n - 1}{also}"))
+        return seat
 
     def _menus(self) -> None:
         """Work out the open decision's options if a lazy game (a bot's look-ahead, state.py) opened it
@@ -93,6 +105,7 @@ class Readouts:
                                     for i in range(self.state.nplayers)])
 
     def ranking_key(self, seat: int) -> tuple:
+        self._seat(seat)
         if self.rs.score is None:
             return ()
         scope = {"p": Player(seat)}
@@ -117,7 +130,7 @@ class Readouts:
 
     def score_breakdown(self, seat: int) -> list[tuple[str, str, int]]:
         """Where a player's score came from: (counter, source, total) per card, effect or phase."""
-        return results.breakdown(self, seat)
+        return results.breakdown(self, self._seat(seat))
 
     def evaluate(self, expr: str, scope: dict | None = None) -> Any:
         """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
@@ -137,9 +150,11 @@ class Readouts:
     # ------------------------------------------------------------ views
     def view(self, player: int | None) -> dict:
         """What `player` may see, as JSON-ready data: no other hands, face-down cards, deck order or sealed
-        choices. `None` sees everything (for replays of finished games and for tools, never for a seat)."""
+        choices. `None` sees everything (for replays of finished games and for tools, never for a seat),
+        and -1 (`SPECTATOR`) only what is public."""
         from meeple.runtime.views import make_view
 
+        player = self._seat(player, spectator=True, everything=True)
         self._menus()
         return self._query(make_view, self, player)
 
@@ -149,6 +164,7 @@ class Readouts:
         generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
         from meeple.runtime.determinize import determinize
 
+        player = self._seat(player)
         self._menus()
         return determinize(self, player, seed)
 
@@ -164,18 +180,22 @@ class Readouts:
         return take(self, i, player)
 
     def log_for(self, viewer: int, start: int = 0) -> list[str]:
-        """The log lines from index `start` of the log that `viewer` may read, as they read them."""
+        """The log lines from index `start` of the log that `viewer` (a seat, or -1 for a spectator) may
+        read, as they read them."""
+        viewer = self._seat(viewer, spectator=True)
         return [render(t, viewer) for a, t in self.state.log[start:] if a == -1 or a == viewer]
 
     def log_tail(self, viewer: int | None, n: int) -> list[str]:
         """The last `n` log lines `viewer` may read. `None` reads every line meant for a seat, each
         private one marked with the seat it was for (engine notes and quiet lines are for no one)."""
+        viewer = self._seat(viewer, spectator=True, everything=True)
         return log_tail(self.state.log, viewer, n)
 
     def prompt_for(self, viewer: int) -> str | None:
         """The open decision's prompt as `viewer` reads it (None if it has none or is not theirs to see)."""
         from meeple.runtime.views import decision_prompt
 
+        viewer = self._seat(viewer, spectator=True)
         self._menus()
         return decision_prompt(self, viewer)
 
