@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import MeepleGroup, format_option, table, usage
-from meeple.errors import MeepleError, UsageError
+from meeple.errors import MeepleError, Problem, UsageError
 
 
 def _play() -> click.Command:
@@ -104,36 +104,17 @@ def _looks_like_path(arg: str) -> bool:
 @format_option
 @click.option("--strict", is_flag=True, help="Warnings fail validation too (exit 1).")
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Check ruleset FILES (paths or bundled names) and report every problem."""
-    from meeple.checker.load import load_ruleset  # validation needs no runtime: nothing is played
+    """Check ruleset FILES (paths, folders or bundled names) and report every problem. In a folder,
+    every *.yaml and *.yml file below it is checked, except scenario files (run them with `meeple test`)."""
     from meeple.tools.report import render_json, render_text
 
-    problems: list = []
-    per_file: list[dict] = []
-    worst = 0
-    for f in files:
-        try:
-            if _looks_like_path(f) and not Path(f).exists():
-                from meeple.loading.files import find_ruleset
-
-                try:
-                    find_ruleset(f)  # a bundled name such as variants/four_workers
-                except MeepleError:
-                    raise usage(f"no such file: {f}", code="IO01") from None
-            if Path(f).is_dir():
-                raise usage(f"{f} is a folder: give ruleset files", code="IO01")
-            rs = load_ruleset(f)
-            found = list(rs.warnings)
-            code = 1 if strict and found else 0
-        except MeepleError as e:
-            found = list(e.problems)
-            code = e.exit_code
-        worst = max(worst, code)
-        problems += found
-        per_file.append({"file": f, "valid": code == 0, "exit_code": code, "problems": found})
+    per_file, skipped = _validate_all(files, strict)
+    problems = [p for r in per_file for p in r["problems"]]
+    worst = max((r["exit_code"] for r in per_file), default=0)
     if fmt == "json":
         report = json.loads(render_json(problems))
         report["files"] = [{"file": r["file"], "valid": r["valid"], "exit_code": r["exit_code"]} for r in per_file]
+        report["skipped_scenarios"] = skipped
         report["valid"] = worst == 0
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
@@ -145,11 +126,58 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
             verdict = ("ok" if r["valid"] else "unreadable" if r["exit_code"] == 2
                        else "invalid" if errors else "warnings fail --strict")
             click.echo(f"{r['file']}: {verdict}")
-        if len(files) > 1:
+        if len(per_file) > 1:
             ok = sum(r["valid"] for r in per_file)
-            click.echo(f"{len(files)} files: {ok} valid, {len(files) - ok} not")
+            click.echo(f"{len(per_file)} files: {ok} valid, {len(per_file) - ok} not")
+        if skipped:
+            click.echo(f"({len(skipped)} scenario file{'s' if len(skipped) != 1 else ''} in the folders skipped: "
+                       "run them with `meeple test`)")
     if worst:
         click.get_current_context().exit(worst)
+
+
+def _validate_all(args: tuple[str, ...], strict: bool) -> tuple[list[dict], list[str]]:
+    """Each file's result ({file, valid, exit_code, problems}), folders walked, and the scenario files
+    found in the folders (skipped: `meeple test rulesets/` is their command, as `validate` is the games')."""
+    from meeple.loading.yamlsrc import SCENARIO_GIVEN
+
+    per_file: list[dict] = []
+    skipped: list[str] = []
+    for arg in args:
+        if not Path(arg).is_dir():
+            per_file.append(_validate_one(arg, strict))
+            continue
+        found = sorted(f for f in Path(arg).rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+        if not found:
+            per_file.append({"file": arg, "valid": False, "exit_code": 2, "problems": [Problem(
+                "IO01", f"{arg} is a folder without .yaml files")]})
+        for f in found:
+            r = _validate_one(str(f), strict)
+            if [p.code for p in r["problems"]] == [SCENARIO_GIVEN]:
+                skipped.append(str(f))
+            else:
+                per_file.append(r)
+    return per_file, skipped
+
+
+def _validate_one(f: str, strict: bool) -> dict:
+    from meeple.checker.load import load_ruleset  # validation needs no runtime: nothing is played
+
+    try:
+        if _looks_like_path(f) and not Path(f).exists():
+            from meeple.loading.files import find_ruleset
+
+            try:
+                find_ruleset(f)  # a bundled name such as variants/four_workers
+            except MeepleError:
+                raise usage(f"no such file: {f}", code="IO01") from None
+        rs = load_ruleset(f)
+        found = list(rs.warnings)
+        code = 1 if strict and found else 0
+    except MeepleError as e:
+        found = list(e.problems)
+        code = e.exit_code
+    return {"file": f, "valid": code == 0, "exit_code": code, "problems": found}
 
 
 # ------------------------------------------------------------------ test

@@ -111,6 +111,18 @@ def test_commands_that_play_show_the_warnings_on_stderr_and_play_anyway(d):
     assert r.exit_code == 0 and "warning" not in r.stderr
 
 
+def test_validate_a_folder_checks_its_rulesets_and_skips_its_scenario_files():
+    # Before, `meeple validate rulesets/` refused a folder, and a scenario file got one "unknown key" per
+    # top-level key; the bundled libraries also warned that their procedures were never called.
+    r = run("validate", "--strict", ROOT / "rulesets")
+    assert r.exit_code == 0, r.output
+    assert "16 files: 16 valid, 0 not" in r.output and "6 scenario files in the folders skipped" in r.output
+    report = json.loads(run("validate", "--format", "json", ROOT / "rulesets").stdout)
+    assert report["valid"] and len(report["files"]) == 16 and len(report["skipped_scenarios"]) == 6
+    r = run("validate", ROOT / "rulesets" / "scenarios" / "merchants.yaml")
+    assert r.exit_code == 1 and "S007" in r.output and "meeple test" in r.output and "S003" not in r.output
+
+
 def test_validate_json(d):
     r = run("validate", "--format", "json", d / "bad.yaml", d / "warn.yaml")
     assert r.exit_code == 1
@@ -124,7 +136,10 @@ def test_validate_missing_files_are_usage_errors(d):
     r = run("validate", d / "nope.yaml", d / "pick.yaml")
     assert r.exit_code == 2 and "no such file" in r.output
     assert run("validate", "no_such_game").exit_code == 2
-    assert run("validate", d).exit_code == 2
+    assert run("validate", d).exit_code == 1  # a folder is walked: its bad.yaml is invalid
+    (d / "empty").mkdir()
+    r = run("validate", d / "empty")
+    assert r.exit_code == 2 and "a folder without .yaml files" in r.output
     assert run("validate").exit_code == 2
 
 

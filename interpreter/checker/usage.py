@@ -165,7 +165,10 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
             near = _near(name, reached)
             warn("W001", f"the phase `{name}` is never run{why}", rs.spans.get(("phase", name)),
                  hint=f"did you mean `{near}`?" if near else f"run it with `phase {name}` in `flow`")
-    for name in _own(raw, "procedures"):
+    # A library (`library: NAME`) is written for the rulesets that import it: checked on its own, its
+    # procedures and constants are rightly unused.
+    library = "library" in raw
+    for name in [] if library else _own(raw, "procedures"):
         if name in rs.procedures and name not in ck.used_procs:
             near = _near(name, [q for q in rs.procedures if q in ck.used_procs])
             warn("W002", f"the procedure `{name}` is never called", rs.procedures[name].span,
@@ -174,7 +177,7 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
         if ev not in ck.triggered and ev not in ck.offered:
             warn("W003", f"the event `{ev}` is never triggered or offered", span,
                  hint=f"raise it with `trigger {ev} on ...` or `options {ev} from ...`")
-    for name in _own(raw, "constants"):
+    for name in [] if library else _own(raw, "constants"):
         if name not in ck.used_names:
             near = _near(name, [c for c in rs.constants if c in ck.used_names])
             warn("W004", f"the constant `{name}` is never used", _at(ck, ("constants", name)),

@@ -110,6 +110,7 @@ class Document:
         return at
 
 # What a file must be, named in the two errors of a file that is not a mapping of keys.
+SCENARIO_GIVEN = "S007"  # a scenario file where a ruleset belongs: `meeple validate FOLDER` skips it
 _EXPECTED = {
     "ruleset": ("a ruleset", "a ruleset is a YAML mapping of keys that starts with `meeple: 1`",
                 "write `key: value` lines, starting with `meeple: 1`"),
@@ -165,7 +166,14 @@ def load_yaml_text(text: str | bytes, path: str, expected: str = "ruleset") -> D
     data = builder.build(root, (), None, 1)
     if builder.duplicates:
         raise RulesetError(builder.duplicates)
-    return Document(path, text, data, builder.index)
+    doc = Document(path, text, data, builder.index)
+    if expected == "ruleset" and isinstance(data, dict) and "scenarios" in data and "meeple" not in data:
+        # Scenario files sit beside the games (rulesets/scenarios/): one named where a ruleset belongs
+        # would otherwise get an "unknown key" per top-level key.
+        raise RulesetError([Problem(
+            SCENARIO_GIVEN, "this is a scenario file, not a ruleset (a ruleset starts with `meeple: 1`)",
+            doc.span(("scenarios",), key=True), hint=f"run its scenarios with `meeple test {path}`")])
+    return doc
 
 
 # The node graphs of the texts composed last. `extends:` and `import:` read a file twice (once to see that
