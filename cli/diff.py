@@ -210,7 +210,7 @@ def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[st
         elif section == "components" and " " in entity:
             item = entity.split(" ", 1)[1].split(".")[0]
             ran.update({k: v for k, v in counts.items() if k.startswith((f"effect {item} on ", f"effect {item} option "))})
-            # A changed price or count means nothing if no player ever takes the item (Merchants' offices).
+            # A changed price or count means nothing if no player ever takes the item (a card no bot buys).
             held = (summary.get("items") or {}).get(item, {}).get("held_rate")
         scripts = [f["field"] or "script" for f in ch["fields"] if "diff" in f]
         values = [[f["field"], f.get("old"), f.get("new")] for f in ch["fields"]

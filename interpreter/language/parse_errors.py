@@ -160,7 +160,7 @@ def _python_habit(lines: list[str], tok: Any, line: int,
                 "use a list, `[1, 0]`, for several values; `(` only groups one expression")
     if word == "for" and unclosed is not None and _FOR.search(_since(lines, unclosed, ln, c)):
         return (ln, c, "P001", "a comprehension takes one `for`: Python's nested `for ... for ...` is not Meeple",
-                "loop over one list, `[t for t in flatten([s.hold for s in p.ships])]`, or use `for` statements")
+                "loop over one list, `[y for y in flatten([x.stack for x in xs])]`, or use `for` statements")
     if word in _CHAIN and any(op in src[:c - 1] for op in _CHAIN):
         return (ln, c, "P001", "comparisons do not chain in Meeple", "write `0 <= i and i < 9`")
     return None
