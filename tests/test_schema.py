@@ -59,7 +59,7 @@ agents: {greedy: me.vp}
 
 
 def problems(text: str, name: str = "meeple"):
-    return validate_document(load_yaml_text(text, "r.yaml"), name)
+    return validate_document(load_yaml_text(text, "r.yaml", "scenario" if name == "scenario" else "ruleset"), name)
 
 
 def where(problem) -> tuple[int, int]:
