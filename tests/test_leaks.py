@@ -391,3 +391,10 @@ def test_a_seat_that_is_not_one_is_refused_not_read_as_a_spectator():
     assert g.view(-1)["viewer"] == -1 and g.view(0)["players"] == 2
     assert json.dumps(g.view(0)) != json.dumps(g.view(-1))  # seat 0 sees its own hand, a spectator does not
     assert g.view(None)["viewer"] is None
+
+
+def test_a_seat_from_a_numpy_array_is_a_seat():
+    np = pytest.importorskip("numpy")
+    g = load_ruleset("merchants").new_game(2, 1)
+    assert g.view(np.int64(1)) == g.view(1) and g.view(np.int64(-1)) == g.view(-1)
+    assert g.determinize(np.int64(0), 3).view(0) == g.determinize(0, 3).view(0)

@@ -5,6 +5,7 @@ as queries (`_query`), which put back whatever the rules touch on the way."""
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -55,13 +56,17 @@ class Readouts:
     def _seat(self, seat: Any, spectator: bool = False, everything: bool = False) -> Any:
         """A seat given to the API, checked: a 1-based or mistyped one would otherwise read as a spectator
         (a view without the seat's own hand) or fail inside the rules as if the ruleset were wrong."""
-        if (seat is None and everything) or (seat == SPECTATOR and spectator and type(seat) is int):
-            return seat
+        if seat is None and everything:
+            return None
+        try:  # any whole number (NumPy's too, from a researcher's arrays), but not True or 1.0
+            i = operator.index(seat) if type(seat) is not bool else None
+        except TypeError:
+            i = None
         n = self.state.nplayers
-        if type(seat) is not int or not 0 <= seat < n:
+        if i is None or not (0 <= i < n or (i == SPECTATOR and spectator)):
             also = (", or -1 for a spectator" if spectator else "") + (", or None for everything" if everything else "")
             raise UsageError(Problem("G009", f"{seat!r} is not a seat: this game's seats are 0 to {n - 1}{also}"))
-        return seat
+        return i
 
     def _menus(self) -> None:
         """Work out the open decision's options if a lazy game (a bot's look-ahead, state.py) opened it
