@@ -139,6 +139,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
 def _validate_all(args: tuple[str, ...], strict: bool) -> tuple[list[dict], list[str]]:
     """Each file's result ({file, valid, exit_code, problems}), folders walked, and the scenario files
     found in the folders (skipped: `meeple test rulesets/` is their command, as `validate` is the games')."""
+    from meeple.loading.files import yaml_files_under
     from meeple.loading.yamlsrc import SCENARIO_GIVEN
 
     per_file: list[dict] = []
@@ -147,7 +148,7 @@ def _validate_all(args: tuple[str, ...], strict: bool) -> tuple[list[dict], list
         if not Path(arg).is_dir():
             per_file.append(_validate_one(arg, strict))
             continue
-        found = sorted(f for f in Path(arg).rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+        found = yaml_files_under(Path(arg))
         if not found:
             per_file.append({"file": arg, "valid": False, "exit_code": 2, "problems": [Problem(
                 "IO01", f"{arg} is a folder without .yaml files")]})
@@ -185,7 +186,7 @@ def _validate_one(f: str, strict: bool) -> dict:
 @click.argument("paths", nargs=-1, required=True)
 @format_option
 def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
-    """Run rule scenarios from files or folders (every *.yaml inside)."""
+    """Run rule scenarios from files or folders (every *.yaml and *.yml inside, outside hidden folders)."""
     from meeple.tools.scenarios import run_paths
 
     results, skipped = run_paths(list(paths))

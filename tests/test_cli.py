@@ -123,6 +123,16 @@ def test_validate_a_folder_checks_its_rulesets_and_skips_its_scenario_files():
     assert r.exit_code == 1 and "S007" in r.output and "meeple test" in r.output and "S003" not in r.output
 
 
+def test_a_folder_walk_leaves_out_hidden_and_package_folders(tmp_path):
+    # `meeple validate .` in a project must not check the YAML files of its .venv's packages or of .git.
+    (tmp_path / "game.yaml").write_text((ROOT / "rulesets" / "reference" / "tic_tac_toe.yaml").read_text())
+    for junk in (".venv/lib/site-packages/pkg", ".git", "node_modules/x"):
+        (tmp_path / junk).mkdir(parents=True)
+        (tmp_path / junk / "config.yaml").write_text("not: [a ruleset\n")
+    r = run("validate", tmp_path)
+    assert r.exit_code == 0 and "game.yaml: ok" in r.output and "config.yaml" not in r.output, r.output
+
+
 def test_validate_json(d):
     r = run("validate", "--format", "json", d / "bad.yaml", d / "warn.yaml")
     assert r.exit_code == 1

@@ -21,6 +21,20 @@ def bundled() -> list[str]:
     return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))
 
 
+# Folders a walk never enters: tools' own (a virtual environment holds YAML files of its packages).
+_NOT_WALKED = {"node_modules", "site-packages", "__pycache__"}
+
+
+def yaml_files_under(folder: Path) -> list[Path]:
+    """The .yaml and .yml files below `folder`, sorted, outside hidden folders (`.git`, `.venv`) and
+    package folders: what `meeple validate` and `meeple test` take from a folder."""
+    out = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _NOT_WALKED)
+        out += [Path(root) / f for f in files if f.endswith((".yaml", ".yml"))]
+    return sorted(out)
+
+
 def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
     """A path as given (or relative to another file), else a bundled ruleset or variant by name."""
     p = Path(name_or_path)

@@ -16,7 +16,7 @@ from typing import Any
 from meeple.errors import IllegalAction, MeepleError, Problem, Span, UsageError
 from meeple.language import ast as A
 from meeple.language.parser import parse_expr, parse_script
-from meeple.loading.files import find_ruleset
+from meeple.loading.files import find_ruleset, yaml_files_under
 from meeple.loading.yamlsrc import Document, load_yaml_file
 from meeple.runtime import machine as M
 from meeple.runtime.data import Player
@@ -44,14 +44,15 @@ class _Fail(Exception):
 
 
 def run_paths(paths: list[str | Path]) -> tuple[list[Result], list[str]]:
-    """The results of every scenario in `paths` (files, and every *.yaml under folders), and the ruleset
-    files found in those folders, which are not scenario files and are skipped (`meeple test rulesets/`
-    runs the scenarios beside the games). A ruleset file named on its own fails, saying what it is."""
+    """The results of every scenario in `paths` (files, and the YAML files under folders that
+    `yaml_files_under` lists), and the ruleset files found in those folders, which are not scenario files
+    and are skipped (`meeple test rulesets/` runs the scenarios beside the games). A ruleset file named
+    on its own fails, saying what it is."""
     out: list[Result] = []
     skipped: list[str] = []
     for p in map(Path, paths):
         if p.is_dir():
-            for f in sorted(p.rglob("*.yaml")):
+            for f in yaml_files_under(p):
                 results = run_file(f)
                 if _is_ruleset(results):
                     skipped.append(str(f))
