@@ -186,12 +186,16 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
                                                                              ck.used_attrs)):
         for name in _own(raw, f"counters.{scope}"):
             if name not in used:
-                warn("W005", f"the {scope} counter `{name}` is never used", decls[name].span)
+                near = _near(name, [c for c in decls if c in used])
+                warn("W005", f"the {scope} counter `{name}` is never used", decls[name].span,
+                     hint=f"did you mean `{near}`?" if near else None)
     for scope, decls, used in (("game", rs.game_zones, ck.used_names), ("player", rs.player_zones,
                                                                          ck.used_attrs)):
         for name in _own(raw, f"zones.{scope}"):
             if name not in used and name in decls:
-                warn("W006", f"the {scope} zone `{name}` is never used", decls[name].span)
+                near = _near(name, [z for z in decls if z in used])
+                warn("W006", f"the {scope} zone `{name}` is never used", decls[name].span,
+                     hint=f"did you mean `{near}`?" if near else None)
     for kind, kd in rs.kinds.items():
         for section, names, what in (("counters", kd.counters, "counter"), ("slots", kd.slots, "slot")):
             for name in names:
