@@ -142,7 +142,8 @@ def test_a_variant_may_add_an_item_it_marks_new(tmp_path: Path) -> None:
     ("c025_gain_negative", "pay("), ("v009_variant_item_not_in_base", "`bank`"),
     ("c013_reveal_counter", "log("), ("w012_reveal_in_hand", "public zone"),
     ("s003_variant_base", "did you mean `extends`?"), ("s003_include_library", "did you mean `import`?"),
-    ("w004_variant_constant_misspelt", "did you mean `draw_count`?"), ("w005_variant_counter_misspelt", "did you mean `coins`?"), ("s007_scenario_file", "meeple test"), ("p001_python_nested_comprehension", "flatten("),
+    ("w004_variant_constant_misspelt", "did you mean `draw_count`?"), ("w005_variant_counter_misspelt", "did you mean `coins`?"),
+    ("w014_variant_attribute_misspelt", "did you mean `cost`?"), ("s007_scenario_file", "meeple test"), ("p001_python_nested_comprehension", "flatten("),
     ("w001_variant_phase_misspelt", "did you mean `trade`?"), ("w002_variant_procedure_misspelt", "did you mean `sell`?"),
     ("s001_variant_items_list", "`ship: {name: \"Ship\", type: \"ship\", cost: 6, count: 14}`")])
 def test_the_hint_names_the_meeple_way(name: str, meeple_way: str) -> None:

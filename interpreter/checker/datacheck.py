@@ -24,7 +24,7 @@ from meeple.language.model import Ruleset
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 
 
-def _items(kd: Any) -> list[tuple[Any, dict]]:
+def raw_items(kd: Any) -> list[tuple[Any, dict]]:
     """(position or id, item) for a kind's items: a list in a game, a mapping by id in a variant."""
     items = kd.get("items") if isinstance(kd, dict) else None
     if isinstance(items, list):
@@ -37,7 +37,7 @@ def _items(kd: Any) -> list[tuple[Any, dict]]:
 def declared_attributes(kd: Any) -> tuple[set[str], set[str]]:
     """(declared attribute names, names only the uniformity rule declares) of one kind's raw data."""
     explicit = set(kd.get("defaults") or {}) | set(kd.get("attributes") or {}) if isinstance(kd, dict) else set()
-    keys = [set(it) - RESERVED_ITEM_KEYS for _, it in _items(kd)]
+    keys = [set(it) - RESERVED_ITEM_KEYS for _, it in raw_items(kd)]
     uniform = set.intersection(*keys) if keys else set()
     return explicit | uniform, uniform - explicit
 
@@ -51,7 +51,7 @@ def attribute_problems(ck: Any) -> None:
     seen: set[tuple] = set()  # a key that items share through a YAML anchor is one mistake
     for kind, kd in kinds.items():
         declared, _ = declared_attributes(kd)
-        for where, item in _items(kd):
+        for where, item in raw_items(kd):
             for key in item:
                 if key in RESERVED_ITEM_KEYS or key in declared or not isinstance(key, str):
                     continue
@@ -60,11 +60,11 @@ def attribute_problems(ck: Any) -> None:
                 if mark in seen:
                     continue
                 seen.add(mark)
-                without = [str(it.get("id", w)) for w, it in _items(kd) if key not in it]
-                others = len(_items(kd)) - len(without)
+                without = [str(it.get("id", w)) for w, it in raw_items(kd) if key not in it]
+                others = len(raw_items(kd)) - len(without)
                 guess = did_you_mean(key, declared | set(ck.rs.kinds[kind].counters if kind in ck.rs.kinds else ()))
                 ck.problems.add(
-                    "C023", f"`{key}` is not an attribute of `{kind}`: {others} of its {len(_items(kd))} "
+                    "C023", f"`{key}` is not an attribute of `{kind}`: {others} of its {len(raw_items(kd))} "
                     "items give it (not " + ", ".join(f"`{x}`" for x in without[:3])
                     + (", ..." if len(without) > 3 else "") + ") and it is not declared", span,
                     hint=(guess + " " if guess else "") + "an attribute that some items leave out is declared "

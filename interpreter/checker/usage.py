@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from meeple.checker.datacheck import attribute_problems
+from meeple.checker.datacheck import RESERVED_ITEM_KEYS, attribute_problems, declared_attributes, raw_items
 from meeple.checker.exprcheck import RootInfo
 from meeple.errors import Span
 
@@ -142,6 +142,25 @@ def _duplicate_items(ck: Any) -> None:
 
 
 # ---------------------------------------------------------------- warnings
+def _unread_attributes(ck: Any, warn: Any) -> None:
+    """W014: an item attribute that no script reads and that is a near spelling of one they do read. In a
+    variant, `ship: {cots: 6}` for `cost` adds an attribute and plays the base's price; nothing else
+    says so, since printed attributes that only the table shows are never read either."""
+    kinds = ck.rs.raw.get("components") if isinstance(ck.rs.raw, dict) else None
+    for kind, kd in (kinds or {}).items():
+        declared = declared_attributes(kd)[0]  # one that is not is C023's (attribute_problems)
+        read = [a for a in declared | {k for _, it in raw_items(kd) for k in it} if a in ck.used_attrs]
+        warned: set[str] = set()  # once per attribute, at the first item that has it
+        for where, item in raw_items(kd):
+            for key in item:
+                near = (_near(key, read) if key in declared and key not in ck.used_attrs and key not in warned
+                        and key not in RESERVED_ITEM_KEYS else None)
+                if near:
+                    warned.add(key)
+                    warn("W014", f"`{key}` of `{kind}` is never read", ck.locate(
+                        ("components", kind, "items", where, key), key=True), hint=f"did you mean `{near}`?")
+
+
 def _near(name: str, used: Any) -> str | None:
     """The used name an unused one is most likely a misspelling of. A variant that misspells the phase,
     procedure or constant it means to replace adds a new one that nothing runs, and plays the base's:
@@ -202,6 +221,7 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
                 if name not in ck.used_attrs:
                     warn("W005" if what == "counter" else "W006", f"the {what} `{name}` of `{kind}` is never used",
                          _at(ck, ("components", kind, section, name), kd.span))
+    _unread_attributes(ck, warn)
     _unused_kinds(ck, warn)
     for name, ids in rs.items.items():
         if len(ids) == 1 and name in ck.globals and ck.globals[name][0] != "an item":
