@@ -107,3 +107,34 @@ def test_bench_rows(speicherstadt):
     assert timed[0].games >= 1
     with pytest.raises(UsageError):
         bench(speicherstadt, [7], games=1)
+
+
+def test_a_game_the_rules_break_is_named_and_saved_up_to_the_failing_decision(tmp_path):
+    # Before, a script that failed in one of many simulated games said where in the YAML, but not in
+    # which game or position: nothing to reproduce it with.
+    import os
+    import re
+    from pathlib import Path
+
+    from meeple.runtime.game import Game
+
+    path = tmp_path / "broken_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n      bank: {on: {income: '
+                    '"gain(owner.coins, 1 // (count(owner.hall) - count(owner.hall)))"}}\n')
+    rs = load_ruleset(path)
+    failed = None
+    for seed in range(40):  # the first game in which someone owns the bank at an income phase
+        try:
+            play_game(rs, 3, seed, "random")
+        except RuntimeRuleError as e:
+            failed = (seed, e)
+            break
+    assert failed is not None
+    seed, e = failed
+    (p,) = e.problems
+    assert p.message == "division by zero" and p.span.line == 6
+    m = re.search(r"seed (\d+), bots random, at decision (\d+); .* saved in (\S+) \(`meeple play (\S+) --load", p.hint)
+    assert m and int(m.group(1)) == seed and m.group(4) == rs.path, p.hint
+    saved = Game.from_json(rs, json.loads(Path(m.group(3)).read_text()))
+    assert len(saved.state.actions) == int(m.group(2)) - 1  # every decision before the failing one
+    os.remove(m.group(3))

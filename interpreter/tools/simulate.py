@@ -22,6 +22,7 @@ from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import make_agents, mix_seed, seat_names
 from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
+from meeple.tools.failures import in_game
 
 MAX_DECISIONS = 100_000  # a ruleset whose bots can loop forever is reported, not waited for
 
@@ -118,19 +119,26 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
     """Play one game with bots to the end; returns the finished game and how many decisions it took.
     `watch(game, seat)` is called before each decision (tools that learn from the games' positions)."""
     agents = make_agents(agents_spec, nplayers, seed)
-    game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
-    decisions = 0
-    while not game.is_over:
-        # Sealed decisions list several deciders; each answers without seeing the others' choices.
-        for seat in game.deciders:
-            if watch is not None:
-                watch(game, seat)
-            game.apply_index(agents[seat].choose(game, seat), seat)
-            decisions += 1
-        if decisions > max_decisions:
-            raise E.RuntimeRuleError(Problem(
-                "R010", f"the game did not end after {max_decisions} decisions (players {nplayers}, seed {seed})",
-                hint="a loop in the flow may offer choices forever"))
+    game: Game | None = None
+    decisions, applying = 0, False
+    try:
+        game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
+        while not game.is_over:
+            # Sealed decisions list several deciders; each answers without seeing the others' choices.
+            for seat in game.deciders:
+                if watch is not None:
+                    watch(game, seat)
+                i = agents[seat].choose(game, seat)
+                applying = True
+                game.apply_index(i, seat)
+                applying = False
+                decisions += 1
+            if decisions > max_decisions:
+                raise E.RuntimeRuleError(Problem(
+                    "R010", f"the game did not end after {max_decisions} decisions (players {nplayers}, seed {seed})",
+                    hint="a loop in the flow may offer choices forever"))
+    except E.RuntimeRuleError as e:
+        raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions, applying) from None
     return game, decisions
 
 

@@ -1,0 +1,53 @@
+"""A game that the rules broke in the middle of many, kept so that it can be looked at.
+
+`simulate`, `compare`, `ladder` and `fit-value` play hundreds of games with bots. When a script fails
+in one of them (a division by zero in a card's effect, a loop that never ends), its place in the YAML
+says what failed but not in which position of which game. So the error also names the game (its seed,
+players and bots) and the decision, and the game up to that decision is saved as a Meeple save, which
+`meeple play RULESET --load FILE` continues.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from typing import Any
+
+from meeple.errors import MeepleError
+from meeple.runtime.game import Game
+from meeple.runtime.rules import Ruleset
+
+
+def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, game: Game | None,
+            decisions: int, applying: bool) -> MeepleError:
+    """`e` with the game it happened in added to each problem's hint. `applying`: the error came from
+    applying the decision (the action log already holds it, and the save leaves it out), not from a
+    bot thinking about it on its own copies (the game itself is then untouched)."""
+    path = _save(rs, players, seed, game, applying)
+    where = f"it happened in a game of {players} players, seed {seed}, bots {agents}, at decision {decisions + 1}"
+    if path is not None:
+        where += (f"; that game up to this decision is saved in {path} "
+                  f"(`meeple play {rs.path} --load {path}` continues it)")
+    problems = [dataclasses.replace(p, hint=f"{p.hint}; {where}" if p.hint else where) for p in e.problems]
+    return type(e)(problems)
+
+
+def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: bool) -> str | None:
+    if game is None:  # the setup itself failed: there is no game to keep
+        return None
+    actions: list[Any] = game.state.actions
+    try:
+        # Played again from its seed up to the decision (the failed one's half-done changes left out).
+        saved = Game.replay(rs, players, seed, actions[:-1] if applying else actions).to_json()
+        # Named by the game, so that the report is the same however many processes played (and a
+        # second run of the same failure writes the same file); written whole, then renamed.
+        path = os.path.join(tempfile.gettempdir(), f"meeple-failed-game-{seed}-{players}p.json")
+        fd, tmp = tempfile.mkstemp(prefix="meeple-failed-game-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(saved, fh)
+        os.replace(tmp, path)
+    except (MeepleError, OSError):
+        return None
+    return path
