@@ -144,7 +144,7 @@ def _duplicate_items(ck: Any) -> None:
 # ---------------------------------------------------------------- warnings
 def _unread_attributes(ck: Any, warn: Any) -> None:
     """W014: an item attribute that no script reads and that is a near spelling of one they do read. In a
-    variant, `ship: {cots: 6}` for `cost` adds an attribute and plays the base's price; nothing else
+    variant, an item given `cots: 6` for `cost: 6` adds an attribute and plays the base's price; nothing else
     says so, since printed attributes that only the table shows are never read either."""
     kinds = ck.rs.raw.get("components") if isinstance(ck.rs.raw, dict) else None
     for kind, kd in (kinds or {}).items():
