@@ -137,4 +137,12 @@ def test_a_game_the_rules_break_is_named_and_saved_up_to_the_failing_decision(tm
     assert m and int(m.group(1)) == seed and m.group(4) == rs.path, p.hint
     saved = Game.from_json(rs, json.loads(Path(m.group(3)).read_text()))
     assert len(saved.state.actions) == int(m.group(2)) - 1  # every decision before the failing one
+    # A comparison plays the base and a variant on the same seeds: their failed games are kept apart.
+    other = tmp_path / "renamed.yaml"
+    other.write_text(path.read_text() + "name: Broken bank, renamed\n")
+    with pytest.raises(RuntimeRuleError) as again:
+        play_game(load_ruleset(other), 3, seed, "random")
+    kept = re.search(r"saved in (\S+) ", again.value.problems[0].hint).group(1)
+    assert kept != m.group(3) and Path(kept).exists() and Path(m.group(3)).exists()
     os.remove(m.group(3))
+    os.remove(kept)

@@ -16,7 +16,7 @@ import tempfile
 from typing import Any
 
 from meeple.errors import MeepleError
-from meeple.runtime.game import Game
+from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import Ruleset
 
 
@@ -41,10 +41,13 @@ def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: boo
     try:
         # Played again from its seed up to the decision (the failed one's half-done changes left out).
         saved = Game.replay(rs, players, seed, actions[:-1] if applying else actions).to_json()
-        # Named by the game, so that the report is the same however many processes played (and a
-        # second run of the same failure writes the same file); written whole, then renamed.
-        path = os.path.join(tempfile.gettempdir(), f"meeple-failed-game-{seed}-{players}p.json")
-        fd, tmp = tempfile.mkstemp(prefix="meeple-failed-game-", suffix=".tmp")
+        # Named by the ruleset and the game (a comparison plays the base and a variant on the same
+        # seeds), so that the report is the same however many processes played and a second run of the
+        # same failure writes the same file; in one folder; written whole, then renamed.
+        folder = os.path.join(tempfile.gettempdir(), "meeple-failed-games")
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, f"{ruleset_digest(rs)[:8]}-{seed}-{players}p.json")
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(saved, fh)
         os.replace(tmp, path)
