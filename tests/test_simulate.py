@@ -146,3 +146,28 @@ def test_a_game_the_rules_break_is_named_and_saved_up_to_the_failing_decision(tm
     assert kept != m.group(3) and Path(kept).exists() and Path(m.group(3)).exists()
     os.remove(m.group(3))
     os.remove(kept)
+
+
+def test_a_failed_game_that_cannot_be_saved_still_reports_the_rules_error(tmp_path, monkeypatch):
+    # The save is best effort: a failure while writing it must neither hide the rules' error nor leave
+    # a half-written file behind (a .tmp file was found left in the folder once).
+    import tempfile
+
+    from meeple.tools import failures
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(failures.json, "dump", lambda *a, **k: (_ for _ in ()).throw(TypeError("not JSON")))
+    path = tmp_path / "broken_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n      bank: {on: {income: '
+                    '"gain(owner.coins, 1 // (count(owner.hall) - count(owner.hall)))"}}\n')
+    rs = load_ruleset(path)
+    errors = []
+    for seed in range(40):
+        try:
+            play_game(rs, 3, seed, "random")
+        except RuntimeRuleError as e:
+            errors.append(e)
+            break
+    (p,) = errors[0].problems
+    assert p.message == "division by zero" and "seed" in p.hint and "saved in" not in p.hint
+    assert list((tmp_path / "meeple-failed-games").iterdir()) == []

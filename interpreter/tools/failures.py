@@ -35,10 +35,13 @@ def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, g
 
 
 def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: bool) -> str | None:
+    """The file the game is kept in, or None. Best effort: whatever goes wrong here, the rules' error
+    is what gets reported, never this function's."""
     if game is None:  # the setup itself failed: there is no game to keep
         return None
-    actions: list[Any] = game.state.actions
+    tmp = None
     try:
+        actions: list[Any] = game.state.actions
         # Played again from its seed up to the decision (the failed one's half-done changes left out).
         saved = Game.replay(rs, players, seed, actions[:-1] if applying else actions).to_json()
         # Named by the ruleset and the game (a comparison plays the base and a variant on the same
@@ -51,6 +54,13 @@ def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: boo
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(saved, fh)
         os.replace(tmp, path)
-    except (MeepleError, OSError):
+        tmp = None
+        return path
+    except Exception:  # noqa: BLE001 - see the docstring
         return None
-    return path
+    finally:
+        if tmp is not None:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
