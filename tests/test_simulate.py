@@ -1,6 +1,7 @@
 """Simulation: reproducible seeds, worker independence, summaries, bench, errors."""
 
 import json
+import os
 
 import pytest
 from meeple.errors import RuntimeRuleError, UsageError
@@ -112,7 +113,6 @@ def test_bench_rows(speicherstadt):
 def test_a_game_the_rules_break_is_named_and_saved_up_to_the_failing_decision(tmp_path):
     # Before, a script that failed in one of many simulated games said where in the YAML, but not in
     # which game or position: nothing to reproduce it with.
-    import os
     import re
     from pathlib import Path
 
@@ -171,3 +171,18 @@ def test_a_failed_game_that_cannot_be_saved_still_reports_the_rules_error(tmp_pa
     (p,) = errors[0].problems
     assert p.message == "division by zero" and "seed" in p.hint and "saved in" not in p.hint
     assert list((tmp_path / "meeple-failed-games").iterdir()) == []
+
+
+def test_saves_cut_short_by_ended_workers_are_swept_once_old(tmp_path):
+    # When one game of a parallel run fails, the run ends its other workers, which may be writing a save
+    # of their own: an empty .tmp is left. The next save removes those older than ten minutes.
+    import time
+
+    from meeple.tools import failures
+
+    old, new = tmp_path / "a.tmp", tmp_path / "b.tmp"
+    old.write_text("")
+    new.write_text("")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    failures._sweep(str(tmp_path))
+    assert not old.exists() and new.exists()

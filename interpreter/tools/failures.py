@@ -13,6 +13,7 @@ import dataclasses
 import json
 import os
 import tempfile
+import time
 from typing import Any
 
 from meeple.errors import MeepleError
@@ -49,6 +50,7 @@ def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: boo
         # same failure writes the same file; in one folder; written whole, then renamed.
         folder = os.path.join(tempfile.gettempdir(), "meeple-failed-games")
         os.makedirs(folder, exist_ok=True)
+        _sweep(folder)
         path = os.path.join(folder, f"{ruleset_digest(rs)[:8]}-{seed}-{players}p.json")
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -62,5 +64,18 @@ def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: boo
         if tmp is not None:
             try:
                 os.remove(tmp)
+            except OSError:
+                pass
+
+
+def _sweep(folder: str, age: float = 600.0) -> None:
+    """Remove what saves cut short left: when one game of a parallel run fails, the run stops and ends
+    its other worker processes, which may be writing a save of their own (`finally` does not run then)."""
+    now = time.time()
+    for name in os.listdir(folder):
+        if name.endswith(".tmp"):
+            try:
+                if now - os.path.getmtime(os.path.join(folder, name)) > age:
+                    os.remove(os.path.join(folder, name))
             except OSError:
                 pass
