@@ -33,8 +33,8 @@ PYTHON_FUNCTIONS = {"len": "`count(xs)` is the number of items", "range": "`betw
                     "dict": "write a map literal, `{}`", "set": "`distinct(xs)` drops repeats"}
 
 
-def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    m = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)
+def did_you_mean(name: str, candidates: Iterable[str], cutoff: float = 0.7) -> str | None:
+    m = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=cutoff)
     return f"did you mean `{m[0]}`?" if m else None
 
 

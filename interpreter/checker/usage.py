@@ -8,10 +8,10 @@ it, else with the coarser spans that the Ruleset keeps.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from meeple.checker.datacheck import RESERVED_ITEM_KEYS, attribute_problems, declared_attributes, raw_items
+from meeple.checker.decls import did_you_mean
 from meeple.checker.exprcheck import RootInfo
 from meeple.errors import Span
 
@@ -149,24 +149,22 @@ def _unread_attributes(ck: Any, warn: Any) -> None:
     kinds = ck.rs.raw.get("components") if isinstance(ck.rs.raw, dict) else None
     for kind, kd in (kinds or {}).items():
         declared = declared_attributes(kd)[0]  # one that is not is C023's (attribute_problems)
-        read = [a for a in declared | {k for _, it in raw_items(kd) for k in it} if a in ck.used_attrs]
-        warned: set[str] = set()  # once per attribute, at the first item that has it
+        read = ({k for _, it in raw_items(kd) for k in it} | declared) & ck.used_attrs
+        unread = declared - ck.used_attrs - RESERVED_ITEM_KEYS
         for where, item in raw_items(kd):
-            for key in item:
-                near = (_near(key, read) if key in declared and key not in ck.used_attrs and key not in warned
-                        and key not in RESERVED_ITEM_KEYS else None)
-                if near:
-                    warned.add(key)
-                    warn("W014", f"`{key}` of `{kind}` is never read", ck.locate(
-                        ("components", kind, "items", where, key), key=True), hint=f"did you mean `{near}`?")
+            for key in [k for k in item if k in unread]:
+                unread.discard(key)  # once per attribute, at the first item that has it
+                hint = near_miss(key, read)
+                if hint:
+                    warn("W014", f"`{key}` of `{kind}` is never read",
+                         ck.locate(("components", kind, "items", where, key), key=True), hint=hint)
 
 
-def _near(name: str, used: Any) -> str | None:
-    """The used name an unused one is most likely a misspelling of. A variant that misspells the phase,
-    procedure or constant it means to replace adds a new one that nothing runs, and plays the base's:
-    the warning should name what the designer meant."""
-    close = difflib.get_close_matches(name, [u for u in used if u != name], n=1, cutoff=0.75)
-    return close[0] if close else None
+def near_miss(name: str, used: Any) -> str | None:
+    """"did you mean ...?" naming the used name an unused one is most likely a misspelling of: a variant
+    that misspells what it means to replace adds something new that nothing runs, and plays the base's.
+    Stricter than the checker's own suggestions, since here a warning may hang on it."""
+    return did_you_mean(name, used, cutoff=0.75)
 
 
 def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
@@ -181,40 +179,35 @@ def usage_warnings(ck: Any, roots: list[RootInfo]) -> None:
     for name in rs.phases:
         if name not in reached:
             why = "" if name not in named else ": only scripts that never run name it"
-            near = _near(name, reached)
             warn("W001", f"the phase `{name}` is never run{why}", rs.spans.get(("phase", name)),
-                 hint=f"did you mean `{near}`?" if near else f"run it with `phase {name}` in `flow`")
+                 hint=near_miss(name, reached) or f"run it with `phase {name}` in `flow`")
     # A library (`library: NAME`) is written for the rulesets that import it: checked on its own, its
     # procedures and constants are rightly unused.
     library = "library" in raw
     for name in [] if library else _own(raw, "procedures"):
         if name in rs.procedures and name not in ck.used_procs:
-            near = _near(name, [q for q in rs.procedures if q in ck.used_procs])
             warn("W002", f"the procedure `{name}` is never called", rs.procedures[name].span,
-                 hint=f"did you mean `{near}`?" if near else None)
+                 hint=near_miss(name, ck.used_procs & rs.procedures.keys()))
     for ev, span in rs.events.items():
         if ev not in ck.triggered and ev not in ck.offered:
             warn("W003", f"the event `{ev}` is never triggered or offered", span,
                  hint=f"raise it with `trigger {ev} on ...` or `options {ev} from ...`")
     for name in [] if library else _own(raw, "constants"):
         if name not in ck.used_names:
-            near = _near(name, [c for c in rs.constants if c in ck.used_names])
             warn("W004", f"the constant `{name}` is never used", _at(ck, ("constants", name)),
-                 hint=f"did you mean `{near}`?" if near else None)
+                 hint=near_miss(name, ck.used_names & rs.constants.keys()))
     for scope, decls, used in (("game", rs.game_counters, ck.used_names), ("player", rs.player_counters,
                                                                              ck.used_attrs)):
         for name in _own(raw, f"counters.{scope}"):
             if name not in used:
-                near = _near(name, [c for c in decls if c in used])
                 warn("W005", f"the {scope} counter `{name}` is never used", decls[name].span,
-                     hint=f"did you mean `{near}`?" if near else None)
+                     hint=near_miss(name, used & decls.keys()))
     for scope, decls, used in (("game", rs.game_zones, ck.used_names), ("player", rs.player_zones,
                                                                          ck.used_attrs)):
         for name in _own(raw, f"zones.{scope}"):
             if name not in used and name in decls:
-                near = _near(name, [z for z in decls if z in used])
                 warn("W006", f"the {scope} zone `{name}` is never used", decls[name].span,
-                     hint=f"did you mean `{near}`?" if near else None)
+                     hint=near_miss(name, used & decls.keys()))
     for kind, kd in rs.kinds.items():
         for section, names, what in (("counters", kd.counters, "counter"), ("slots", kd.slots, "slot")):
             for name in names:
