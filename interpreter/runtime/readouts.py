@@ -110,7 +110,12 @@ class Readouts:
                                     for i in range(self.state.nplayers)])
 
     def ranking_key(self, seat: int) -> tuple:
-        self._seat(seat)
+        """(score, tie-breaks) of a seat, as `winners` ranks them."""
+        return self._ranking_key(self._seat(seat))
+
+    def _ranking_key(self, seat: int) -> tuple:
+        # Unchecked: `winners` and the results call it for every seat of every finished game, bots'
+        # rollouts included.
         if self.rs.score is None:
             return ()
         scope = {"p": Player(seat)}
@@ -120,7 +125,7 @@ class Readouts:
     @property
     def winners(self) -> list[int]:
         """Seats tied for the best score after tie-breaks (ties share the win)."""
-        keys = [self.ranking_key(i) for i in range(self.state.nplayers)]
+        keys = [self._ranking_key(i) for i in range(self.state.nplayers)]
         try:
             best = max(keys)
         except TypeError:
