@@ -22,11 +22,9 @@ from meeple.runtime.rules import Ruleset
 
 
 def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, game: Game | None,
-            decisions: int, applying: bool) -> MeepleError:
-    """`e` with the game it happened in added to each problem's hint. `applying`: the error came from
-    applying the decision (the action log already holds it, and the save leaves it out), not from a
-    bot thinking about it on its own copies (the game itself is then untouched)."""
-    path = _save(rs, players, seed, game, applying)
+            decisions: int) -> MeepleError:
+    """`e` with the game it happened in added to each problem's hint; `decisions` were applied whole."""
+    path = _save(rs, players, seed, game, decisions)
     where = f"it happened in a game of {players} players, seed {seed}, bots {agents}, at decision {decisions + 1}"
     if path is not None:
         where += (f"; that game up to this decision is saved in {path} "
@@ -35,16 +33,18 @@ def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, g
     return type(e)(problems)
 
 
-def _save(rs: Ruleset, players: int, seed: int, game: Game | None, applying: bool) -> str | None:
+def _save(rs: Ruleset, players: int, seed: int, game: Game | None, decisions: int) -> str | None:
     """The file the game is kept in, or None. Best effort: whatever goes wrong here, the rules' error
     is what gets reported, never this function's."""
     if game is None:  # the setup itself failed: there is no game to keep
         return None
     tmp = None
     try:
-        actions: list[Any] = game.state.actions
-        # Played again from its seed up to the decision (the failed one's half-done changes left out).
-        saved = Game.replay(rs, players, seed, actions[:-1] if applying else actions).to_json()
+        # Played again from its seed up to the decision, the failed one's half-done changes left out: a
+        # decision that failed while it was applied is already in the action log, one that failed while
+        # a bot thought about it on its own copies is not.
+        actions: list[Any] = game.state.actions[:decisions]
+        saved = Game.replay(rs, players, seed, actions).to_json()
         # Named by the ruleset and the game (a comparison plays the base and a variant on the same
         # seeds), so that the report is the same however many processes played and a second run of the
         # same failure writes the same file; in one folder; written whole, then renamed.

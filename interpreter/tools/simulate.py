@@ -120,7 +120,7 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
     `watch(game, seat)` is called before each decision (tools that learn from the games' positions)."""
     agents = make_agents(agents_spec, nplayers, seed)
     game: Game | None = None
-    decisions, applying = 0, False
+    decisions = 0
     try:
         game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
         while not game.is_over:
@@ -128,17 +128,14 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
             for seat in game.deciders:
                 if watch is not None:
                     watch(game, seat)
-                i = agents[seat].choose(game, seat)
-                applying = True
-                game.apply_index(i, seat)
-                applying = False
+                game.apply_index(agents[seat].choose(game, seat), seat)
                 decisions += 1
             if decisions > max_decisions:
                 raise E.RuntimeRuleError(Problem(
                     "R010", f"the game did not end after {max_decisions} decisions (players {nplayers}, seed {seed})",
                     hint="a loop in the flow may offer choices forever"))
     except E.RuntimeRuleError as e:
-        raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions, applying) from None
+        raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions) from None
     return game, decisions
 
 
