@@ -197,10 +197,7 @@ def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
     from meeple.cli.diff import changes_of
     from meeple.runtime.rules import load_ruleset
 
-    path = tmp_path / "rich_bank.yaml"
-    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
-                    '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
-    base, var = BASE, load_ruleset(path)
+    base, var = BASE, load_ruleset(_bank_variant(tmp_path))
     res = compare([base, var], 3, 4, seed=1, workers=1)
     (change,) = changes_of(base, var, res["rulesets"][1])
     assert (change["entity"], change["scripts"]) == ("card bank", ["on.income"])
@@ -222,8 +219,9 @@ def test_a_changed_item_no_player_takes_is_flagged(tmp_path):
     (change,) = changes_of(merchants, var, res["rulesets"][1])
     assert change["held"] == 0
     assert "no player held it at the end of any game" in changes_text("B", var.name, [change])[1]
-    res = compare([BASE, load_ruleset(_bank_variant(tmp_path))], 3, 4, seed=1, workers=1)
-    (change,) = changes_of(BASE, load_ruleset(_bank_variant(tmp_path)), res["rulesets"][1])
+    bank = load_ruleset(_bank_variant(tmp_path))
+    res = compare([BASE, bank], 3, 4, seed=1, workers=1)
+    (change,) = changes_of(BASE, bank, res["rulesets"][1])
     assert change["held"] == res["rulesets"][1]["items"]["bank"]["held_rate"] > 0
     assert "held by a player at the end of" in changes_text("B", "rich bank", [change])[1]
 

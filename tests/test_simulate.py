@@ -118,19 +118,9 @@ def test_a_game_the_rules_break_is_named_and_saved_up_to_the_failing_decision(tm
 
     from meeple.runtime.game import Game
 
-    path = tmp_path / "broken_bank.yaml"
-    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n      bank: {on: {income: '
-                    '"gain(owner.coins, 1 // (count(owner.hall) - count(owner.hall)))"}}\n')
+    path = _broken_bank(tmp_path)
     rs = load_ruleset(path)
-    failed = None
-    for seed in range(40):  # the first game in which someone owns the bank at an income phase
-        try:
-            play_game(rs, 3, seed, "random")
-        except RuntimeRuleError as e:
-            failed = (seed, e)
-            break
-    assert failed is not None
-    seed, e = failed
+    seed, e = _first_failure(rs)
     (p,) = e.problems
     assert p.message == "division by zero" and p.span.line == 6
     m = re.search(r"seed (\d+), bots random, at decision (\d+); .* saved in (\S+) \(`meeple play (\S+) --load", p.hint)
@@ -157,18 +147,9 @@ def test_a_failed_game_that_cannot_be_saved_still_reports_the_rules_error(tmp_pa
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(failures.json, "dump", lambda *a, **k: (_ for _ in ()).throw(TypeError("not JSON")))
-    path = tmp_path / "broken_bank.yaml"
-    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n      bank: {on: {income: '
-                    '"gain(owner.coins, 1 // (count(owner.hall) - count(owner.hall)))"}}\n')
+    path = _broken_bank(tmp_path)
     rs = load_ruleset(path)
-    errors = []
-    for seed in range(40):
-        try:
-            play_game(rs, 3, seed, "random")
-        except RuntimeRuleError as e:
-            errors.append(e)
-            break
-    (p,) = errors[0].problems
+    (p,) = _first_failure(rs)[1].problems
     assert p.message == "division by zero" and "seed" in p.hint and "saved in" not in p.hint
     assert list((tmp_path / "meeple-failed-games").iterdir()) == []
 
@@ -186,3 +167,22 @@ def test_saves_cut_short_by_ended_workers_are_swept_once_old(tmp_path):
     os.utime(old, (time.time() - 3600, time.time() - 3600))
     failures._sweep(str(tmp_path))
     assert not old.exists() and new.exists()
+
+
+def _broken_bank(tmp_path):
+    """Speicherstadt with a bank whose income divides by zero: the first game in which someone owns the
+    bank at an income phase fails there."""
+    path = tmp_path / "broken_bank.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n      bank: {on: {income: '
+                    '"gain(owner.coins, 1 // (count(owner.hall) - count(owner.hall)))"}}\n')
+    return path
+
+
+def _first_failure(rs):
+    """(seed, error) of the first of 40 three-player random games that fails."""
+    for seed in range(40):
+        try:
+            play_game(rs, 3, seed, "random")
+        except RuntimeRuleError as e:
+            return seed, e
+    raise AssertionError("no game failed")
