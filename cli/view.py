@@ -64,7 +64,7 @@ def _empty(v: Any) -> bool:
 
 
 def _counters(counters: dict[str, Any], rs: Ruleset | None, scope: str) -> str:
-    # A flag reads as its name when set and is left out when not: "last_round no" tells nothing.
+    # A flag reads as its name when set and is left out when not: "final no" tells nothing.
     return ", ".join(k if v is True else f"{k} {value(v, rs)}" for k, v in counters.items()
                      if display(rs, "counters", scope, k) != "internal" and v is not False)
 

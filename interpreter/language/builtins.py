@@ -44,7 +44,7 @@ SIGNATURES: dict[str, Signature] = {s.name: s for s in (
     _sig('max', 'xs default?', 'any',
          'Largest item; the default (if given) for an empty list.'),
     _sig('any', 'xs', 'bool',
-         'True if any item is true. `any(c.kind == "token" for c in p.tableau)`'),
+         'True if any item is true. `any(c.kind == "token" for c in p.hand)`'),
     _sig('all', 'xs', 'bool',
          'True if every item is true (and for an empty list).'),
     _sig('first', 'xs', 'any',
@@ -56,7 +56,7 @@ SIGNATURES: dict[str, Signature] = {s.name: s for s in (
     _sig('between', 'lo hi', 'list',
          'The numbers lo, lo+1, ..., hi (both included). `for n in between(0, p.coins)`'),
     _sig('flatten', 'xss', 'list',
-         'Join a list of lists (or zones) into one list. `flatten([w.storage for w in p.tableau])`'),
+         'Join a list of lists (or zones) into one list. `flatten([b.contents for b in p.hand])`'),
     _sig('distinct', 'xs', 'list',
          'The items without repeats, in first-seen order.'),
     _sig('sorted', 'xs', 'list',
@@ -96,7 +96,7 @@ SIGNATURES: dict[str, Signature] = {s.name: s for s in (
     _sig('move', 'x to where?', 'none',
          "Move a component (or a list, or a zone's contents) to the bottom of a zone, or to the top "
          'with `"top"` (one by one: `move([a, b, c], deck, "top")` leaves `c` on top). '
-         '`move(card, p.tableau)`, `move(cubes, stock)`, `move(c, deck, "top")`', pure=False),
+         '`move(card, p.hand)`, `move(tokens, supply)`, `move(c, deck, "top")`', pure=False),
     _sig('draw', 'k source to', 'list',
          'Move the top k components of a zone to another (fewer if it runs out); returns them. `got '
          '= draw(3, bag, c.slot)`', pure=False),

@@ -173,7 +173,7 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
 def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: Any) -> None:
     kind = path[1]
     # A kind the base already has items of: an id it does not have is most often a misspelling
-    # (`bnak:` for `bank:`), so adding an item must be said with `new: true`. Ids this very file
+    # (`bnous:` for `bonus:`), so adding an item must be said with `new: true`. Ids this very file
     # removes may be given again without it (that replaces the item whole).
     base_ids = set(old) if isinstance(old, dict) else set()
     removed = {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])}

@@ -161,7 +161,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
 
 
 def _ren_key(key: str, sigma: dict[int, int]) -> str:
-    """`#12.cargo` renamed through sigma; other keys unchanged."""
+    """`#12.contents` renamed through sigma; other keys unchanged."""
     if not key.startswith("#"):
         return key
     head, _, rest = key.partition(".")

@@ -105,7 +105,7 @@ def ranking(game: Game) -> list[dict]:
 
 
 def tiebreak_texts(game: Game) -> list[str]:
-    """The tie-break expressions as written in the ruleset (`countries(p)`)."""
+    """The tie-break expressions as written in the ruleset (`majorities(p)`)."""
     raw = (game.rs.raw.get("scoring") or {}).get("tiebreak") or []
     return [str(t) for t in raw] if isinstance(raw, list) else [str(raw)]
 

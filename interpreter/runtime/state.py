@@ -4,8 +4,8 @@ Everything the rules can change lives here: counters, zones (ordered lists of co
 face-down flags, the RNG, the log, the pending decision and the interpreter's frame stack. The
 ruleset itself (AST, component data) is immutable and shared between copies.
 
-Keys: global things use their name (`round`, `bag`); a player's use `<seat>.<name>` (`0.coins`);
-a component's use `#<id>.<name>` (`#12.cargo`).
+Keys: global things use their name (`round`, `deck`); a player's use `<seat>.<name>` (`0.coins`);
+a component's use `#<id>.<name>` (`#12.contents`).
 """
 
 from __future__ import annotations

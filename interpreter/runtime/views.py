@@ -6,9 +6,9 @@ are hidden from everyone but the owner of the zone that holds them, who see only
 prints on the `back`. Pending sealed choices show who
 has chosen, never what.
 
-A seat names a component by its item (`"item": "red_4"`), never by its id, also in counter values and
+A seat names a component by its item (`"item": "ace"`), never by its id, also in counter values and
 in the keys of its legal actions: copies of an item look alike at the table, and an id would tell them
-apart (the red 4 a seat saw go into a hand is not the red 4 played later, so the first is still there).
+apart (the ace a seat saw go into a hand is not the ace played later, so the first is still there).
 Only the view of everything (`viewer=None`) gives ids.
 """
 
@@ -32,7 +32,7 @@ _ID = re.compile(r"#(\d+)")
 
 
 def seat_key(key: str, rs: Ruleset) -> str:
-    """An action key as a seat reads it: `0:#red_4` for `0:#37` (see the module's docstring)."""
+    """An action key as a seat reads it: `0:#ace` for `0:#37` (see the module's docstring)."""
     return _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, key)
 
 

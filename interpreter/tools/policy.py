@@ -169,7 +169,7 @@ class RandomAgent:
 
 DEALS = 2  # determinizations per decision: a one-move lookahead rarely reaches hidden information
 SEALED_DEALS = 8  # times as many for a sealed decision, whose outcome hangs on the others' guessed choices
-FOLLOW_UPS = 40  # evaluations per option along the seat's own next decisions ("use the tile?", then "which piece")
+FOLLOW_UPS = 40  # evaluations per option along the seat's own next decisions (a yes-or-no question, then "which one?")
 
 
 class GreedyAgent:
@@ -215,7 +215,7 @@ class GreedyAgent:
 
 def follow_up(g: Game, player: int, budget: list[int]) -> float:
     """The heuristic once the seat's own run of decisions is over: while it alone must decide again at
-    once ("use the tile?", "which piece?", "add a card or sell?", or the first pick that winning a sealed
+    once (a yes-or-no question, "which one?", a choice between two kinds of move, or the first pick that winning a sealed
     auction brings), it takes its best next option, one move ahead, within a budget of evaluations
     (`budget[0]`, spent in place). An option whose worth shows only in the choices it leads to is judged
     by them."""

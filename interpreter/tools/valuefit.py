@@ -2,7 +2,7 @@
 
 The search bot scores a rollout it cuts short with the ruleset's estimate of each seat's chances
 (policy.rewards). A hand-written heuristic made for the greedy bot ranks moves well but can misprice one
-resource against another (how many cards a country is worth), and a search that spends by it overspends.
+resource against another (how many cards a set is worth), and a search that spends by it overspends.
 This module measures the exchange rate instead:
 
 1. Play games with bots (greedy by default) and, at sampled decision points, record the ruleset's

@@ -3,7 +3,7 @@
 Generated code runs in a function with `ev` (the evaluator), `st` (the state) and `CT` (its counters)
 in hand. Script variables are Python locals `L_<name>`; a read that may come before any assignment
 falls back to the global of that name (a constant, counter, zone...), exactly as the reference reads
-the scope first and the globals after. Constants are folded into literals; `p.coins`, `c.cargo` call a
+the scope first and the globals after. Constants are folded into literals; `p.coins`, `c.value` call a
 reader made once per attribute name; operators (operators.py) inline the int case and call
 support.py for the rest.
 """

@@ -87,7 +87,7 @@ const Board = (() => {
   }
 
   // Neighbouring components that look the same (same item, same counters and contents) are drawn
-  // once with a count: 9 cubes, not nine chips.
+  // once with a count: 9 tokens, not nine chips.
   // A zone marked `display: counts` is a pile where only how many of each matter: all alike, not just
   // neighbours, are counted together.
   function grouped(items, counts) {
