@@ -271,3 +271,14 @@ def test_people_play_the_bot_the_ruleset_names(tmp_path):
     for args in (["validate", str(path)], ["play", str(path)]):
         r = CliRunner().invoke(meeple, args)
         assert r.exit_code == 1 and "bids.yaml:14:9: error[A003]: agents.play: bad agent `mcts:1s:guide=2`" in r.output
+
+
+def test_the_ranking_and_the_winners_follow_every_seats_key():
+    rs = load_ruleset("speicherstadt")
+    game = rs.new_game(players=3, seed=4)
+    while not game.is_over:
+        game.apply_index(0, game.deciders[0])
+    keys = game.ranking_keys
+    assert keys == [game.ranking_key(s) for s in range(3)] and all(len(k) == 2 for k in keys)
+    assert game.winners == [s for s in range(3) if keys[s] == max(keys)]
+    assert [r["seat"] for r in game.ranking()] == sorted(range(3), key=lambda s: keys[s], reverse=True)

@@ -113,9 +113,13 @@ class Readouts:
         """(score, tie-breaks) of a seat, as `winners` ranks them."""
         return self._ranking_key(self._seat(seat))
 
+    @property
+    def ranking_keys(self) -> list[tuple]:
+        """(score, tie-breaks) of every seat in seat order; `winners` and the results rank by them."""
+        return [self._ranking_key(i) for i in range(self.state.nplayers)]
+
     def _ranking_key(self, seat: int) -> tuple:
-        # Unchecked: `winners` and the results call it for every seat of every finished game, bots'
-        # rollouts included.
+        # Unchecked: the seats come from range(nplayers), for every finished game, bots' rollouts included.
         if self.rs.score is None:
             return ()
         scope = {"p": Player(seat)}
@@ -125,7 +129,7 @@ class Readouts:
     @property
     def winners(self) -> list[int]:
         """Seats tied for the best score after tie-breaks (ties share the win)."""
-        keys = [self._ranking_key(i) for i in range(self.state.nplayers)]
+        keys = self.ranking_keys
         try:
             best = max(keys)
         except TypeError:

@@ -93,7 +93,7 @@ def breakdown(game: Game, seat: int, viewer: int | None = None) -> list[tuple[st
 def ranking(game: Game) -> list[dict]:
     """Players best first: place (tied players share it), seat, score and tie-break values."""
     rs = game.rs
-    keys = [game._ranking_key(s) for s in range(game.state.nplayers)]
+    keys = game.ranking_keys
     order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
     out: list[dict] = []
     for i, s in enumerate(order):
@@ -112,7 +112,7 @@ def tiebreak_texts(game: Game) -> list[str]:
 
 def tiebreak_used(game: Game) -> int:
     """How many tie-breaks were needed to separate the winners from the next player (0: none)."""
-    keys = sorted((game._ranking_key(s) for s in range(game.state.nplayers)), reverse=True)
+    keys = sorted(game.ranking_keys, reverse=True)
     if len(keys) < 2 or not keys[0]:
         return 0
     first, second = keys[0], keys[1]
