@@ -50,7 +50,8 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     # Even when some scripts did not parse, check the others, so one run reports every problem
     # (`partial`: names of the broken scripts still count as defined; no warnings).
     problems = analyze(rs, partial=broken, locate=locate) if check else []
-    rs_problems = _once(b.problems.items + problems + _schema_comment(layers.docs[-1].path, layers.docs[-1].text))
+    rs_problems = _once(b.problems.items + problems + layers.warnings
+                        + _schema_comment(layers.docs[-1].path, layers.docs[-1].text))
     if any(p.severity == "error" for p in rs_problems):
         raise RulesetError(sorted(rs_problems, key=problem_position))
     rs.warnings = [p for p in rs_problems if p.severity == "warning"]

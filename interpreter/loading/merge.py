@@ -31,6 +31,7 @@ class Layers:
     data: dict[str, Any]  # the merged data
     origin: dict[tuple, tuple[Document, tuple]] = field(default_factory=dict)  # path -> (doc, path in doc)
     libraries: list[tuple[Document, dict]] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)  # merges that are legal but look mistaken
 
     def owner(self, path: tuple) -> tuple[Document, tuple]:
         """The document that supplied the value at `path` and the same place as a path in that document
@@ -149,6 +150,8 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
         raise fail("V004", f"the phase `{key}` is one script in the base, so it has no steps to replace",
                     doc.span(path, key=True), f"replace the whole phase (`{key}: |`), or write it as named steps "
                     "in the base")
+    if len(path) == 3 and path[0] == "phases" and old is None and isinstance(parent, dict):
+        _new_step(layers, doc, path, parent)
     if len(path) == 2 and path[0] == "components" and old is None and isinstance(value, dict):
         old = parent[key] = {}  # a new kind: still merge key by key, so that its items get their ids
         _record(layers, path, doc, path)
@@ -168,6 +171,17 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
     else:
         parent[key] = copy.deepcopy(value)
         _record(layers, path, doc, path)
+
+
+def _new_step(layers: Layers, doc: Document, path: tuple, steps: dict) -> None:
+    """W015: a step the base's phase does not have is added at its end, so a misspelt step name
+    (`awrd:` for `award:`) runs the base's step and then the variant's as well, with no error."""
+    near = difflib.get_close_matches(str(path[2]), [str(s) for s in steps], n=1, cutoff=0.75)
+    if near:
+        layers.warnings.append(Problem(
+            "W015", f"`{path[2]}` is a new step, run after the other steps of the phase `{path[1]}`; "
+                    f"did you mean `{near[0]}`?", doc.span(path, key=True), "warning",
+            f"a step of the base's name (`{near[0]}:`) replaces that step; a new step is added at the end"))
 
 
 def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: Any) -> None:
