@@ -82,7 +82,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         table = srv.registry.by_token(token)
         if table is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        allowed = table.allowed(token)
+        allowed = table.pickable(token)
         try:
             pov = int(request.query_params.get("pov", allowed[0]))
             step = int(request.query_params.get("step", table.replay_length()))

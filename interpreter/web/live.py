@@ -85,7 +85,7 @@ class Server:
 
     def _state(self, table: Table, conn: Conn, pov: int) -> dict[str, Any]:
         conn.pov = pov
-        return table.payload(pov, povs=table.allowed(conn.token))
+        return table.payload(pov, povs=table.pickable(conn.token))
 
     async def broadcast(self, table: Table) -> None:
         for conn in list(self.conns.get(table.id, [])):
@@ -186,8 +186,7 @@ class Server:
         if kind == "pov":
             pov = msg.get("pov")
             # A hot seat changes to a person's seat only through the hand-over, never at will.
-            handover_only = conn.token == table.host and table.hotseat and not table.open_book()
-            if pov not in table.allowed(conn.token) or (handover_only and pov != PUBLIC):
+            if pov not in table.pickable(conn.token):
                 return {"type": "error", "message": "this page may not show that point of view"}
             conn.pov = pov
             return None

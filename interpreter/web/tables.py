@@ -8,7 +8,10 @@ payload comes from render.seat_payload.
 Who may see what: a seat token sees its seat, live and in replay. The host token sees the public view of
 a game people are playing (or, hot-seat, the seat whose turn it is, after a hand-over); once the game is
 over, or if only bots play, or for a save opened for replay, it may pick any point of view, including the
-omniscient one.
+omniscient one. `allowed` is what a page may be shown, `pickable` what it may ask for at will (the
+replay, the live page's point-of-view request and its drop-down): the same but for the hot-seat host of
+a running game, which is shown a person's seat only through the hand-over and may pick only the public
+view.
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ class Table:
         return self.replay_only or self.game.is_over or not self.people
 
     def allowed(self, token: str) -> list[int]:
-        """The audiences a token may ask for: seats, PUBLIC, OMNISCIENT."""
+        """The audiences a page with this token may be shown: seats, PUBLIC, OMNISCIENT."""
         if token in self.tokens:
             seat = self.tokens.index(token)
             if not self.open_book():
@@ -117,6 +120,14 @@ class Table:
                 return [OMNISCIENT, PUBLIC] + list(range(len(self.seats)))
             return [PUBLIC] + (self.people if self.hotseat else [])
         return []
+
+    def pickable(self, token: str) -> list[int]:
+        """The audiences a page with this token may pick at will (replay, point-of-view requests, the
+        drop-down): those it may be shown, but only the public view for a hot-seat host while the game
+        runs, since the seat to play is shown there only after the hand-over (live.Server.message)."""
+        if token == self.host and self.hotseat and not self.open_book():
+            return [PUBLIC]
+        return self.allowed(token)
 
     def payload(self, audience: int, game: Game | None = None, povs: list[int] | None = None) -> dict[str, Any]:
         """THE message about a game for one audience (live, hot-seat and replay alike): render.seat_payload

@@ -1,0 +1,50 @@
+"""What a page may ask for, and how the server refuses the rest: points of view a link may not pick,
+numbers that are not whole, frames that are not text, rulesets the lobby does not offer. Every refusal
+is a reason for the page, never a traceback (Rule 5), and nothing hidden reaches a seat (Rule 4)."""
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from tests.webserver import Running
+
+
+@pytest.fixture(scope="module")
+def web():
+    running = Running()
+    yield running
+    running.stop()
+
+
+def _tokens(body):
+    return body["host"].split("/")[-1], [s["link"].split("/")[-1] for s in body["seats"]]
+
+
+def _table(web, seats=None, **extra):
+    seats = seats or [{"kind": "person"}, {"kind": "person"}]
+    status, body = web.post("/api/tables", {"ruleset": "merchants", "seats": seats, "seed": 9, "speed": 0, **extra})
+    assert status == 200, body
+    return _tokens(body)
+
+
+def test_a_hot_seat_host_may_pick_only_the_public_view_while_the_game_runs(web):
+    """Bug: the replay page of a hot-seat table showed any person's seat (their hand) mid-game, since the
+    host may be shown each seat after its hand-over; picking a point of view at will is another thing."""
+    host, _ = _table(web, hotseat=True)
+    for pov in (0, 1, -2):
+        assert web.get(f"/api/replay/{host}?pov={pov}")[0] == 403, pov
+    status, body = web.get(f"/api/replay/{host}")
+    body = json.loads(body)
+    assert status == 200 and body["payload"]["audience"] == "public" and body["payload"]["table"]["povs"] == [-1]
+    with web.socket(host) as ws:
+        ws.recv(timeout=10)
+        assert json.loads(ws.recv(timeout=10))["type"] == "handover"
+        ws.send(json.dumps({"type": "ready", "seat": 0}))
+        state = json.loads(ws.recv(timeout=10))
+        assert state["you"] == 0 and state["table"]["povs"] == [-1]  # the seat is shown, no other offered
+        ws.send(json.dumps({"type": "pov", "pov": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
+    assert web.get(f"/api/replay/{host}?pov=0")[0] == 403  # not even the seat on the screen just now
