@@ -13,6 +13,7 @@ item of the kind. Any other key of an item is reported, with the closest declare
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from meeple.checker.decls import did_you_mean
@@ -20,6 +21,7 @@ from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.agentspec import parse_spec
 from meeple.language.model import Ruleset
+from meeple.loading.merge import numeric_text, value_kind
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 
@@ -69,6 +71,31 @@ def attribute_problems(ck: Any) -> None:
                     + (", ..." if len(without) > 3 else "") + ") and it is not declared", span,
                     hint=(guess + " " if guess else "") + "an attribute that some items leave out is declared "
                     f"under `components.{kind}.defaults` (with the value for the others) or `attributes`")
+
+
+def mixed_kind_problems(ck: Any) -> None:
+    """W017: one or two items that give an attribute a value of another kind than the kind's other items
+    (`value: "2"` among numbers): the rules, written for the others, fail on it at run time."""
+    raw = ck.rs.raw if isinstance(ck.rs.raw, dict) else {}
+    for kind, kd in (raw.get("components") or {}).items():
+        items = raw_items(kd)
+        for key in sorted({k for _, it in items for k in it if isinstance(k, str)} - RESERVED_ITEM_KEYS):
+            kinds = {w: value_kind(it[key]) for w, it in items if key in it and it[key] is not None}
+            tally = Counter(kinds.values())
+            if len(tally) < 2:
+                continue
+            usual, n = tally.most_common(1)[0]
+            odd = [w for w, k in kinds.items() if k != usual]
+            if n < 3 or len(odd) > 2:
+                continue  # no clear usual kind: a deliberate mixture
+            for w in odd:
+                value = dict(items)[w][key]
+                quoted = usual == "a number" and isinstance(value, str) and numeric_text(value)
+                ck.problems.add(
+                    "W017", f"`{key}` is {kinds[w]} here ({value!r}), and {usual} in the other {n} `{kind}` items "
+                    "that give it", ck.locate(("components", kind, "items", w, key)), severity="warning",
+                    hint=f"write `{value.strip()}` without quotes" if quoted else
+                    f"the rules written for the other items may fail on this one: give it {usual}")
 
 
 def literal_problems(ex: Any, n: A.Compare) -> None:

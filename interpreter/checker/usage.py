@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.checker.datacheck import RESERVED_ITEM_KEYS, attribute_problems, declared_attributes, raw_items
+from meeple.checker.datacheck import (
+    RESERVED_ITEM_KEYS,
+    attribute_problems,
+    declared_attributes,
+    mixed_kind_problems,
+    raw_items,
+)
 from meeple.checker.decls import did_you_mean
 from meeple.checker.exprcheck import RootInfo
 from meeple.errors import Span
@@ -28,6 +34,7 @@ def definition_problems(ck: Any) -> None:
                 hint=ck.did_you_mean(c_ev, rs.events) or "declare it under `events:`")
     _duplicate_items(ck)
     attribute_problems(ck)
+    mixed_kind_problems(ck)
     for kind, kd in rs.kinds.items():
         for name in kd.back:
             if name not in kd.attrs:

@@ -23,6 +23,7 @@ from meeple.loading.yamlsrc import Document
 ITEMS = "items"
 WHOLE = {"procedures"}  # sections whose entries a variant replaces whole instead of merging into
 NOT_MERGED = {"meeple", "extends", "remove"}
+DATA = {"constants", "components", "counters"}  # sections of data, where a value's kind matters to the rules
 
 
 @dataclass
@@ -169,8 +170,44 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
     elif path == ("import",) and isinstance(old, list) and isinstance(value, list):
         parent[key] = old + [v for v in value if v not in old]  # (libraries are read per file: _imports)
     else:
+        if path[0] in DATA and value_kind(old) and value_kind(value) and value_kind(old) != value_kind(value):
+            _changed_kind(layers, doc, path, old, value)
         parent[key] = copy.deepcopy(value)
         _record(layers, path, doc, path)
+
+
+def value_kind(value: Any) -> str | None:
+    """What a data value is, as a designer would say it; None (`none`) goes with any kind."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def _changed_kind(layers: Layers, doc: Document, path: tuple, old: Any, value: Any) -> None:
+    """W016: a variant's value of another kind than the base's (`"3"` for 3): legal YAML, but the rules
+    written for the base's kind fail at run time, located in the base's script rather than here."""
+    if path[0] == "components" and len(path) >= 5 and path[2] == ITEMS:
+        name = f"`{'.'.join(str(p) for p in path[4:])}` of `{path[3]}`"
+    else:
+        name = f"`{'.'.join(str(p) for p in path[1:])}`"
+    hint = "write it as the base does"
+    if isinstance(value, str) and isinstance(old, (int, float)) and not isinstance(old, bool):
+        hint += f": `{value.strip()}` without quotes" if numeric_text(value) else ", as a number"
+    layers.warnings.append(Problem(
+        "W016", f"{name} is {value_kind(old)} in the base ({old!r}), and {value_kind(value)} here",
+        doc.span(path), "warning", hint))
+
+
+def numeric_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _new_step(layers: Layers, doc: Document, path: tuple, steps: dict) -> None:
