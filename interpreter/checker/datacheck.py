@@ -21,7 +21,7 @@ from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.agentspec import parse_spec
 from meeple.language.model import Ruleset
-from meeple.loading.merge import numeric_text, value_kind
+from meeple.loading.mergenotes import numeric_text, value_kind
 
 RESERVED_ITEM_KEYS = {"id", "name", "count", "on", "options"}
 

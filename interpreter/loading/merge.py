@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, RulesetError, Span
+from meeple.loading.mergenotes import changed_kind, new_step, value_kind
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document
 
@@ -152,7 +153,7 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
                     doc.span(path, key=True), f"replace the whole phase (`{key}: |`), or write it as named steps "
                     "in the base")
     if len(path) == 3 and path[0] == "phases" and old is None and isinstance(parent, dict):
-        _new_step(layers, doc, path, parent)
+        layers.warnings += new_step(doc.span(path, key=True), path, parent)
     if len(path) == 2 and path[0] == "components" and old is None and isinstance(value, dict):
         old = parent[key] = {}  # a new kind: still merge key by key, so that its items get their ids
         _record(layers, path, doc, path)
@@ -171,54 +172,9 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
         parent[key] = old + [v for v in value if v not in old]  # (libraries are read per file: _imports)
     else:
         if path[0] in DATA and value_kind(old) and value_kind(value) and value_kind(old) != value_kind(value):
-            _changed_kind(layers, doc, path, old, value)
+            layers.warnings.append(changed_kind(doc.span(path), path, old, value))
         parent[key] = copy.deepcopy(value)
         _record(layers, path, doc, path)
-
-
-def value_kind(value: Any) -> str | None:
-    """What a data value is, as a designer would say it; None (`none`) goes with any kind."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
-
-
-def _changed_kind(layers: Layers, doc: Document, path: tuple, old: Any, value: Any) -> None:
-    """W016: a variant's value of another kind than the base's (`"3"` for 3): legal YAML, but the rules
-    written for the base's kind fail at run time, located in the base's script rather than here."""
-    if path[0] == "components" and len(path) >= 5 and path[2] == ITEMS:
-        name = f"`{'.'.join(str(p) for p in path[4:])}` of `{path[3]}`"
-    else:
-        name = f"`{'.'.join(str(p) for p in path[1:])}`"
-    hint = "write it as the base does"
-    if isinstance(value, str) and isinstance(old, (int, float)) and not isinstance(old, bool):
-        hint += f": `{value.strip()}` without quotes" if numeric_text(value) else ", as a number"
-    layers.warnings.append(Problem(
-        "W016", f"{name} is {value_kind(old)} in the base ({old!r}), and {value_kind(value)} here",
-        doc.span(path), "warning", hint))
-
-
-def numeric_text(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _new_step(layers: Layers, doc: Document, path: tuple, steps: dict) -> None:
-    """W015: a step the base's phase does not have is added at its end, so a misspelt step name
-    (`awrd:` for `award:`) runs the base's step and then the variant's as well, with no error."""
-    near = difflib.get_close_matches(str(path[2]), [str(s) for s in steps], n=1, cutoff=0.75)
-    if near:
-        layers.warnings.append(Problem(
-            "W015", f"`{path[2]}` is a new step, run after the other steps of the phase `{path[1]}`; "
-                    f"did you mean `{near[0]}`?", doc.span(path, key=True), "warning",
-            f"a step of the base's name (`{near[0]}:`) replaces that step; a new step is added at the end"))
 
 
 def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: Any) -> None:

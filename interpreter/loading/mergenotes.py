@@ -1,0 +1,56 @@
+"""Warnings of a merge: values a variant may legally write that are most often mistakes.
+
+The merge (merge.py) calls these as it goes, with the span of the variant's value; the loader adds what
+they return to the checker's warnings, so `meeple validate` and every command that plays show them.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from meeple.errors import Problem, Span
+
+
+def value_kind(value: Any) -> str | None:
+    """What a data value is, as a designer would say it; None (`none`) goes with any kind."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+
+
+def changed_kind(span: Span | None, path: tuple, old: Any, value: Any) -> Problem:
+    """W016: a variant's value of another kind than the base's (`"3"` for 3): legal YAML, but the rules
+    written for the base's kind fail at run time, located in the base's script rather than here."""
+    if path[0] == "components" and len(path) >= 5 and path[2] == "items":
+        name = f"`{'.'.join(str(p) for p in path[4:])}` of `{path[3]}`"
+    else:
+        name = f"`{'.'.join(str(p) for p in path[1:])}`"
+    hint = "write it as the base does"
+    if isinstance(value, str) and isinstance(old, (int, float)) and not isinstance(old, bool):
+        hint += f": `{value.strip()}` without quotes" if numeric_text(value) else ", as a number"
+    return Problem("W016", f"{name} is {value_kind(old)} in the base ({old!r}), and {value_kind(value)} here",
+                   span, "warning", hint)
+
+
+def numeric_text(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def new_step(span: Span | None, path: tuple, steps: dict) -> list[Problem]:
+    """W015: a step the base's phase does not have is added at its end, so a misspelt step name
+    (`awrd:` for `award:`) runs the base's step and then the variant's as well, with no error."""
+    near = difflib.get_close_matches(str(path[2]), [str(s) for s in steps], n=1, cutoff=0.75)
+    if not near:
+        return []
+    return [Problem("W015", f"`{path[2]}` is a new step, run after the other steps of the phase `{path[1]}`; "
+                            f"did you mean `{near[0]}`?", span, "warning",
+                    f"a step of the base's name (`{near[0]}:`) replaces that step; a new step is added at the end")]
