@@ -48,3 +48,31 @@ def test_a_hot_seat_host_may_pick_only_the_public_view_while_the_game_runs(web):
         ws.send(json.dumps({"type": "pov", "pov": 1}))
         assert json.loads(ws.recv(timeout=10))["type"] == "error"
     assert web.get(f"/api/replay/{host}?pov=0")[0] == 403  # not even the seat on the screen just now
+
+
+def test_a_point_of_view_is_a_whole_number_and_a_frame_is_text(web):
+    """Bug: `0.0` and `true` passed the check (`0.0 in [0]`, `True in [1]`), then the engine refused them
+    with a traceback and the socket dropped; a binary frame raised KeyError: 'text'."""
+    host, (p1, p2) = _table(web, hotseat=True)
+    for token, bad in ((p1, 0.0), (p2, True), (p1, "0"), (p1, None)):
+        with web.socket(token) as ws:
+            ws.recv(timeout=10)
+            state = json.loads(ws.recv(timeout=10))
+            ws.send(json.dumps({"type": "pov", "pov": bad}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "error", bad
+            ws.send(json.dumps({"type": "act", "step": state["step"], "index": 0}))  # the page still works
+            assert json.loads(ws.recv(timeout=10))["type"] in ("state", "error"), bad
+    with web.socket(host) as ws:
+        ws.recv(timeout=10)
+        handover = json.loads(ws.recv(timeout=10))
+        ws.send(json.dumps({"type": "ready", "seat": float(handover["to"])}))  # equal, but not a seat number
+        assert json.loads(ws.recv(timeout=10))["type"] == "handover"
+    for frame in (b"\x00\x01binary", "not json{", "[" * 100_000):
+        with web.socket(p1) as ws:
+            ws.recv(timeout=10)
+            ws.recv(timeout=10)
+            ws.send(frame)
+            with pytest.raises(Exception) as closed:
+                ws.recv(timeout=10)
+            assert ws.close_code == 1003, (frame[:10], closed.value)
+    assert web.tracebacks() == []

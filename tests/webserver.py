@@ -2,6 +2,7 @@
 process (so tests can also seat prepared games at it), and raw HTTP and websocket clients."""
 
 import json
+import logging
 import threading
 import time
 import urllib.error
@@ -16,6 +17,15 @@ from websockets.sync.client import connect
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
+class Collect(logging.Handler):
+    def __init__(self, into):
+        super().__init__(logging.ERROR)
+        self.into = into
+
+    def emit(self, record):
+        self.into.append(record)
+
+
 class Running:
     def __init__(self, files=None):
         self.server = Server(files)
@@ -23,6 +33,10 @@ class Running:
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.uvicorn = uvicorn_server(files, self.sock, self.server)
+        # What the server logs as an error (a traceback among them): Rule 5 wants none, whatever is sent.
+        self.errors: list[logging.LogRecord] = []
+        self._log = Collect(self.errors)
+        logging.getLogger("uvicorn.error").addHandler(self._log)
         self.thread = threading.Thread(target=self.uvicorn.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
         for _ in range(200):  # wait until it answers (not a timing assertion: it just has to come up)
@@ -34,6 +48,14 @@ class Running:
         self.uvicorn.should_exit = True
         self.thread.join(10)
         self.sock.close()
+        logging.getLogger("uvicorn.error").removeHandler(self._log)
+
+    def tracebacks(self):
+        """The errors the server logged since the last call, as text; and forgets them."""
+        out = [r.getMessage() + (f" {r.exc_info[0].__name__}: {r.exc_info[1]}" if r.exc_info else "")
+               for r in self.errors]
+        self.errors.clear()
+        return out
 
     # ------------------------------------------------------------ raw clients
     def get(self, path):

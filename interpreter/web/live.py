@@ -56,6 +56,29 @@ async def think(bot: Agent, game: Game, seat: int) -> int:
     return await done
 
 
+class NotOurs(Exception):
+    """A websocket frame no page of ours sends: binary, or text that is not JSON."""
+
+
+async def _receive(ws: WebSocket) -> Any:
+    """The next message of a page, parsed from its JSON text."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise NotOurs
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: JSON nested deeper than Python parses
+        raise NotOurs from None
+
+
+def _whole(x: Any) -> bool:
+    """A point of view or a seat is a whole number, not a float or a boolean that equals one."""
+    return type(x) is int
+
+
 @dataclass(eq=False)
 class Conn:
     ws: WebSocket
@@ -147,7 +170,7 @@ class Server:
             await ws.send_text(dumps(ruleset_payload(table.rs)))
             await ws.send_text(dumps(self.message(table, conn)))
             while True:
-                msg = json.loads(await ws.receive_text())
+                msg = await _receive(ws)
                 if not isinstance(msg, dict):
                     msg = {}
                 reply = self.handle(table, conn, msg)
@@ -158,9 +181,9 @@ class Server:
                     await self.broadcast(table)
                 else:
                     await ws.send_text(dumps(self.message(table, conn)))
-        except json.JSONDecodeError:
+        except NotOurs:
             with contextlib.suppress(Exception):
-                await ws.close(code=1003)  # not JSON: this is no page of ours
+                await ws.close(code=1003)  # a binary frame, or text that is not JSON: this is no page of ours
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -180,13 +203,14 @@ class Server:
                 return {"type": "error", "message": e.problems[0].message}
             return None
         if kind == "ready" and conn.token == table.host and table.hotseat:
-            if msg.get("seat") == table.hotseat_next():
-                conn.pov = msg["seat"]
+            nxt = table.hotseat_next()
+            if _whole(msg.get("seat")) and msg["seat"] == nxt:
+                conn.pov = nxt
             return None
         if kind == "pov":
             pov = msg.get("pov")
             # A hot seat changes to a person's seat only through the hand-over, never at will.
-            if pov not in table.pickable(conn.token):
+            if not _whole(pov) or pov not in table.pickable(conn.token):
                 return {"type": "error", "message": "this page may not show that point of view"}
             conn.pov = pov
             return None
