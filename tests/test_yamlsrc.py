@@ -325,3 +325,34 @@ def test_a_text_read_twice_under_two_names_keeps_each_name():
         with pytest.raises(RulesetError) as e:
             load_yaml_text(bad, name)
         assert e.value.problems[0].span.file == name
+
+
+# ---- mistakes PyYAML notices only lines later ------------------------------------------------
+
+RUNAWAY = """\
+items:
+  - id: first
+    name: "First
+    kind: plain
+  - id: second
+    name: "Second"
+    kind: plain
+  - id: third
+"""
+
+
+@pytest.mark.parametrize("quote", ['"', "'"])
+def test_an_unclosed_quote_is_reported_where_it_opens(quote: str) -> None:
+    # the quoted text runs on to the next quote (line 6) and the error shows only there
+    problem = only(load_error(RUNAWAY.replace('"', quote)), "Y001")
+    assert (problem.span.line, problem.span.col, problem.span.end_line) == (3, 11, 3)
+    assert "not closed on its line" in problem.message and "line 6" in problem.message
+    assert f"a closing `{quote}` is probably missing on line 3" in problem.hint
+    assert "YAML fails at line 6" in problem.hint
+
+
+def test_a_quoted_text_over_several_lines_is_no_runaway_quote() -> None:
+    # a legitimate multi-line quoted text, then an unrelated mistake: the mistake is reported as before
+    problem = only(load_error('a: "one\n  two"\nb:\n  c: 1\n d: 2\n'), "Y001")
+    assert problem.span.line == 5 and "line up" in problem.message
+

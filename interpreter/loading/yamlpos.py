@@ -4,10 +4,14 @@ Checkers report problems inside scripts (strings) by their position in the strin
 turns that into a file position. PyYAML only marks where a scalar starts and ends, so we redo its
 folding of line breaks, indentation, quotes and escapes, and keep the reconstruction only when it
 reproduces the loaded value exactly; otherwise we fall back to an approximation.
+
+When PyYAML fails, `syntax_clue` looks at the scalars just before the failure for the usual cause
+found far from where PyYAML noticed it: a quote never closed.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 import yaml
@@ -176,3 +180,41 @@ def _approx(node: Scalar, src: list[str], line: int, col: int) -> tuple[int, int
     if ln == node.start.line:
         return ln, node.start.column + (1 if node.style else 0) + col - 1
     return ln, len(src[ln]) - len(src[ln].lstrip(" \t")) + col - 1
+
+
+# A source line that reads as YAML structure (`key:`, `- item`), not as prose inside a quoted text.
+_STRUCTURE = re.compile(r"\s*(- |[A-Za-z_][\w.-]*:(\s|$))")
+
+
+def _tokens_before(text: str, index: int) -> list[Any]:
+    """PyYAML's tokens of `text` that start before `index` (where it failed), as far as it scans."""
+    scanner = yaml.SafeLoader(text)
+    out: list[Any] = []
+    try:
+        while scanner.check_token():
+            token = scanner.get_token()
+            if token.start_mark.index >= index:
+                break
+            out.append(token)
+    except yaml.YAMLError:  # the scanner fails where the parse did, or before: keep what it queued
+        out += [t for t in scanner.tokens if t.start_mark.index < index]
+    finally:
+        scanner.dispose()
+    return out
+
+
+def syntax_clue(text: str, src: list[str], mark: Any) -> tuple[Pos, Pos, str, str] | None:
+    """For a syntax error at `mark`: the likely real mistake just before it, as the 0-based first and
+    last position to point at, a message and a hint; or None."""
+    tokens = _tokens_before(text, mark.index)
+    tail = [t for t in tokens if not isinstance(t, yaml.BlockEndToken)][-3:]
+    for tok in reversed(tail):
+        sl, el = tok.start_mark.line, tok.end_mark.line
+        if isinstance(tok, yaml.ScalarToken) and tok.style in ("'", '"') and el > sl and \
+                any(_STRUCTURE.match(line) for line in src[sl + 1:el + 1]):
+            quote, col = tok.style, tok.start_mark.column
+            message = (f"this quoted text is not closed on its line: it runs on to the next `{quote}`, at line "
+                       f"{el + 1}, column {tok.end_mark.column}, and swallows the lines in between")
+            hint = f"a closing `{quote}` is probably missing on line {sl + 1}; a text over several lines needs `|`"
+            return (sl, col), (sl, max(col, len(src[sl].rstrip()) - 1)), message, hint
+    return None

@@ -150,7 +150,7 @@ def load_yaml_text(text: str | bytes, path: str, expected: str = "ruleset") -> D
                     "that YAML does not allow",
                     Span(path, line, col, line, col), "is this a binary file?") from None
     except yaml.MarkedYAMLError as exc:
-        raise _syntax_error(exc, path) from None
+        raise _syntax_error(exc, path, text) from None
     except RecursionError:  # cannot happen with the iterative composer; kept as a last guard
         raise fail("Y005", "the file is nested too deeply", _start(path)) from None
     if root is None or (root.kind == "scalar" and root.tag == "null"):
@@ -243,7 +243,7 @@ _CONTEXT = {"mapping": "mapping", "collection": "list", "sequence": "list", "quo
             "block scalar": "block text"}
 
 
-def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> MeepleError:
+def _syntax_error(exc: yaml.MarkedYAMLError, path: str, text: str) -> MeepleError:
     problem = exc.problem or "invalid YAML"
     message, hint = problem, None
     for pattern, msg, tip in _SYNTAX:
@@ -259,4 +259,9 @@ def _syntax_error(exc: yaml.MarkedYAMLError, path: str) -> MeepleError:
         where = f"the {thing} starts at line {exc.context_mark.line + 1}"
         hint = f"{hint} ({where})" if hint else where
     mark = exc.problem_mark or exc.context_mark
+    clue = yamlpos.syntax_clue(text, split_lines(text), mark) if mark is not None else None
+    if clue is not None:  # the mistake PyYAML noticed only later: point at it, and say what it noticed
+        (sl, sc), (el, ec), said, tip = clue
+        return fail("Y001", said, Span(path, sl + 1, sc + 1, el + 1, ec + 1),
+                    f"{tip} (YAML fails at line {mark.line + 1}, column {mark.column + 1}: {message})")
     return fail("Y001", message, mark_span(path, mark) if mark else _start(path), hint)
