@@ -356,3 +356,10 @@ def test_a_quoted_text_over_several_lines_is_no_runaway_quote() -> None:
     problem = only(load_error('a: "one\n  two"\nb:\n  c: 1\n d: 2\n'), "Y001")
     assert problem.span.line == 5 and "line up" in problem.message
 
+
+def test_a_block_text_not_indented_under_its_key_is_pointed_at() -> None:
+    text = "flow: |\n  go()\nincome: |\nfor p in players:\n    gain(p.coins, 1)\n    if p.bought == 0:\n"
+    problem = only(load_error(text), "Y001")
+    assert (problem.span.line, problem.span.col) == (4, 1)
+    assert "not indented deeper than `income:` (line 3)" in problem.message
+    assert "must be indented deeper than its key" in problem.hint and "YAML fails at line 6" in problem.hint

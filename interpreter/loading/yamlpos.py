@@ -6,7 +6,7 @@ folding of line breaks, indentation, quotes and escapes, and keep the reconstruc
 reproduces the loaded value exactly; otherwise we fall back to an approximation.
 
 When PyYAML fails, `syntax_clue` looks at the scalars just before the failure for the usual cause
-found far from where PyYAML noticed it: a quote never closed.
+found far from where PyYAML noticed it: a quote never closed, or a `|` text not indented under its key.
 """
 
 from __future__ import annotations
@@ -217,4 +217,27 @@ def syntax_clue(text: str, src: list[str], mark: Any) -> tuple[Pos, Pos, str, st
                        f"{el + 1}, column {tok.end_mark.column}, and swallows the lines in between")
             hint = f"a closing `{quote}` is probably missing on line {sl + 1}; a text over several lines needs `|`"
             return (sl, col), (sl, max(col, len(src[sl].rstrip()) - 1)), message, hint
+    return _block_clue(tokens, src, mark)
+
+
+def _block_clue(tokens: list[Any], src: list[str], mark: Any) -> tuple[Pos, Pos, str, str] | None:
+    """An empty `|` (or `>`) text just before the error, whose lines are not indented under its key."""
+    first = max(len(tokens) - 8, 0)
+    blocks = [i for i, t in enumerate(tokens[first:], first)
+              if isinstance(t, yaml.ScalarToken) and t.style in ("|", ">") and not t.value.strip()]
+    if not blocks or blocks[-1] < 2 or not isinstance(tokens[blocks[-1] - 1], yaml.ValueToken):
+        return None
+    block, key = tokens[blocks[-1]], tokens[blocks[-1] - 2]
+    if not isinstance(key, yaml.ScalarToken):
+        return None
+    for ln in range(block.start_mark.line + 1, min(mark.line + 1, len(src))):
+        line = src[ln]
+        if line.strip() and not line.lstrip().startswith("#"):
+            indent = len(line) - len(line.lstrip(" "))
+            if indent > key.start_mark.column:
+                return None
+            message = (f"this line is not indented deeper than `{key.value}:` (line {key.start_mark.line + 1}), "
+                       f"so it is not part of its `{block.style}` text")
+            hint = f"the lines of a `{block.style}` text must be indented deeper than its key"
+            return (ln, indent), (ln, len(line.rstrip()) - 1), message, hint
     return None
