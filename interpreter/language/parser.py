@@ -62,7 +62,7 @@ def _describe(term: str) -> str:
 def _parse(text: str, start: str, origin: Origin):
     if not text.endswith("\n"):
         text += "\n"
-    deep = PE.deep_brackets(text, origin)
+    deep = _tab_indent(text, origin) or PE.deep_brackets(text, origin)
     if deep is not None:
         raise RulesetError(deep)
     try:
@@ -87,6 +87,18 @@ def _parse(text: str, start: str, origin: Origin):
         raise RulesetError(PE.nesting_problem(text, origin)) from None
     PE.check_nesting(out)
     return out
+
+
+def _tab_indent(text: str, origin: Origin) -> Problem | None:
+    """A tab in the indentation of a line of code. The indenter would count it as 8 columns, which no
+    editor shows alike: blocks would silently end or start where the author does not see them."""
+    for ln, line in enumerate(text.split("\n"), 1):
+        code = line.lstrip(" \t")
+        tab = line.find("\t", 0, len(line) - len(code))
+        if tab >= 0 and code and not code.startswith("#"):
+            return Problem("P003", "scripts are indented with spaces, not tabs", origin(ln, tab + 1, ln, tab + 1),
+                           hint="replace the tab with spaces")
+    return None
 
 
 def _syntax_problem(e: UnexpectedInput, text: str, origin: Origin) -> Problem:
