@@ -287,3 +287,20 @@ def test_validate_accepts_variant_files(files):
     bad = files("w.yaml", "meeple: 1\nextends: base.yaml\nremove: {items: [nope]}\n")
     result = CliRunner().invoke(meeple, ["validate", str(bad)])
     assert result.exit_code == 1 and "V007" in result.output
+
+
+def test_a_base_or_library_with_a_yaml_error_reports_that_error(files):
+    # a ruleset with a syntax error is still a ruleset: its own error is shown, not "not a ruleset file"
+    files("broken.yaml", BASE.replace("name: Tiny", 'name: "Tiny'))
+    first, *own = errors(lambda: variant(files, "", extends="broken.yaml"))
+    assert (first.code, first.span.line, first.span.col) == ("V001", 2, 10) and first.span.file.endswith("v.yaml")
+    assert "errors of its own" in first.message and "broken.yaml:2:7" in first.hint
+    assert own and (own[0].code, own[0].span.line, own[0].span.col) == ("Y001", 2, 7)
+    assert own[0].span.file.endswith("broken.yaml")
+    files("lib.yaml", "meeple: 1\nlibrary: true\nprocedures:\n  p: {do: pass\n")
+    first, *own = errors(lambda: variant(files, "import: [lib.yaml]\n"))
+    assert first.code == "I001" and own and own[0].span.file.endswith("lib.yaml")
+    # a file that does not read as a ruleset at all is still refused without being quoted
+    files("other.yaml", "just: [some, data\n")
+    (p,) = errors(lambda: variant(files, "", extends="other.yaml"))
+    assert p.code == "V001" and "not a Meeple ruleset file" in p.message

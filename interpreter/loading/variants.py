@@ -8,19 +8,22 @@ imported libraries) and refuses loops and files outside the allowed folders; `me
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from meeple.errors import MeepleError, Problem, RulesetError
 from meeple.loading.files import (
     OUTSIDE_HINT,
     OutsideError,
     allowed_roots,
+    display_path,
     find_reference,
     load_document,
     read_reference,
 )
 from meeple.loading.merge import Layers, apply_variant, fail, to_id_space, to_list_space, validate_merged
-from meeple.loading.yamlsrc import Document
+from meeple.loading.yamlsrc import MAX_BYTES, Document, load_yaml_file
 
 
 def resolve_layers(path: Path, read: Callable[[Path], Document] = load_document, *,
@@ -64,7 +67,7 @@ def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]
             raise fail("V003", f"the variants extend each other in a circle: {loop}", doc.span(("extends",)),
                         "one of them must extend a game")
         seen.append(base.resolve())
-        docs.insert(0, read_reference(read, base, doc, ("extends",), name, "V001"))
+        docs.insert(0, _read_named(read, base, doc, ("extends",), name, "V001"))
     return docs
 
 
@@ -87,5 +90,40 @@ def _imports(layers: Layers, read: Callable[[Path], Document], roots: tuple[Path
                                     "import itself", doc.span(("import", i)))
             if key not in seen:
                 seen.add(key)
-                lib = read_reference(read, lib_path, doc, ("import", i), str(name), "I001")
+                lib = _read_named(read, lib_path, doc, ("import", i), str(name), "I001")
                 layers.libraries.append((lib, lib.data))
+
+
+_RULESET = re.compile(rb"^meeple[ \t]*:", re.MULTILINE)  # the key every ruleset and library starts with
+
+
+def _read_named(read: Callable[[Path], Document], path: Path, by: Document, at: tuple, name: str,
+                code: str) -> Document:
+    """`read_reference`, except that a ruleset with a YAML error of its own is not called "not a Meeple
+    ruleset file": its own errors are reported, after one at the line that names it."""
+    try:
+        return read_reference(read, path, by, at, name, code)
+    except RulesetError as e:
+        refused = len(e.problems) == 1 and e.problems[0].code == code and e.problems[0].span == by.span(at)
+        own = _own_errors(path) if refused else None
+        if not own:
+            raise
+        shown = display_path(path)
+        raise RulesetError([Problem(code, f"`{name}` is a ruleset with errors of its own, so it cannot be used "
+                                          "until they are fixed", by.span(at),
+                                    hint=f"its first error is at {own[0].span or shown}; `meeple validate {shown}` "
+                                         "lists them"), *own]) from None
+
+
+def _own_errors(path: Path) -> list[Problem]:
+    """The YAML errors of a file that reads as a ruleset (it has a `meeple:` line), or none."""
+    try:
+        with open(path, "rb") as fh:
+            if not _RULESET.search(fh.read(MAX_BYTES)):
+                return []
+        load_yaml_file(display_path(path))
+    except RulesetError as e:
+        return e.problems
+    except (OSError, MeepleError):  # unreadable, or no ruleset at all (empty, binary): the refusal stands
+        return []
+    return []
