@@ -76,3 +76,22 @@ def test_a_point_of_view_is_a_whole_number_and_a_frame_is_text(web):
                 ws.recv(timeout=10)
             assert ws.close_code == 1003, (frame[:10], closed.value)
     assert web.tracebacks() == []
+
+
+RAW = b'{"ruleset":"merchants","seats":[{"kind":"person"},{"kind":"bot","agent":"random"}],"seed":%s}'
+COMPARE = b'{"base":"speicherstadt","variants":["variants/four_workers"],"games":2,"%s":%s}'
+
+
+def test_seeds_players_and_games_are_whole_numbers(web):
+    """Bug: `"seed": Infinity` was a 500 (OverflowError), `1.7` and `true` were taken for 1."""
+    for bad in (b"Infinity", b"-Infinity", b"NaN", b"1e300", b"1.7", b"true", b"-1", b'"x"', b"[1]"):
+        status, body = web.post_raw("/api/tables", RAW % bad)
+        assert status == 400 and body["error"].startswith("seed must be "), (bad, body)
+        for field in (b"seed", b"players", b"games"):
+            status, body = web.post_raw("/api/compare", COMPARE % (field, bad))
+            assert status == 400 and body["error"].startswith(field.decode() + " must be "), (field, bad, body)
+    assert web.post_raw("/api/compare", COMPARE % (b"players", b"9"))[1]["error"] == \
+        "players must be between 2 and 5, not 9"
+    status, body = web.post_raw("/api/tables", RAW % b"7.0")
+    assert status == 200, body
+    assert web.tracebacks() == []

@@ -14,7 +14,7 @@ from typing import Any
 from meeple.errors import Problem, UsageError
 from meeple.tools.agents import seat_names
 from meeple.tools.compare import compare
-from meeple.web.lobby import Lobby
+from meeple.web.lobby import MAX_SEED, Lobby, whole
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
 
@@ -27,19 +27,21 @@ def has_matplotlib() -> bool:
     return True
 
 
+def _given(x: Any, default: int) -> Any:
+    return default if x is None or x == "" or (type(x) is int and x == 0) else x
+
+
 def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     names = [spec.get("base"), *(spec.get("variants") or [])]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
         raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
     rulesets = [lobby.ruleset(n) for n in names]
-    try:
-        players = int(spec.get("players") or 0) or max(rulesets[0].min_players, min(4, rulesets[0].max_players))
-        games = int(spec.get("games") or 100)
-        seed = int(spec.get("seed") or 0)
-    except (TypeError, ValueError):
-        raise UsageError(Problem("B021", "players, games and seed must be whole numbers")) from None
-    if not 2 <= games <= MAX_GAMES:
-        raise UsageError(Problem("B022", f"games must be between 2 and {MAX_GAMES}"))
+    base = rulesets[0]
+    # An empty box (or 0, which is what the page's Number("") sends) means the default.
+    players = whole(_given(spec.get("players"), max(base.min_players, min(4, base.max_players))),
+                    "players", base.min_players, base.max_players)
+    games = whole(_given(spec.get("games"), 100), "games", 2, MAX_GAMES)
+    seed = whole(_given(spec.get("seed"), 0), "seed", 0, MAX_SEED)
     agents = str(spec.get("agents") or "random")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
     res = compare(rulesets, players, games, seed, agents, workers=1)

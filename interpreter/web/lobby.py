@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
+MAX_SEED = 2**63 - 1
 
 
 def _bad(message: str, hint: str | None = None) -> UsageError:
@@ -89,7 +91,7 @@ class Lobby:
         if not rs.min_players <= len(seats_in) <= rs.max_players:
             raise _bad(f"{rs.name} is for {rs.min_players} to {rs.max_players} players")
         seats = [_seat(s, i) for i, s in enumerate(seats_in)]
-        seed = _int(spec.get("seed", 0), "seed", 0, 2**63 - 1)
+        seed = whole(spec.get("seed", 0), "seed", 0, MAX_SEED)
         speed = _num(spec.get("speed", 0.5), "speed", 0.0, MAX_SPEED)
         game = Game.new(rs, len(seats), seed)
         table = Table(reg.new_id(), rs, name, game, seats, hotseat=bool(spec.get("hotseat")), speed=speed,
@@ -151,21 +153,34 @@ def _seat(s: Any, i: int) -> Seat:
     return Seat("bot", agent, None if budget in (None, "") else _num(budget, f"seat {i + 1} budget", 0, 1e9))
 
 
-def _int(x: Any, what: str, lo: int, hi: int) -> int:
-    try:
+def whole(x: Any, what: str, lo: int, hi: int) -> int:
+    """A whole number from a form or a request: an int, a float with nothing after the point, or the
+    digits of one (an input box's text). Refused: booleans, fractions, infinities, NaN, out of range."""
+    if type(x) is int:
+        v = x
+    elif (type(x) is float and math.isfinite(x) and x.is_integer()) or \
+            (isinstance(x, str) and re.fullmatch(r"\s*[+-]?[0-9]{1,40}\s*", x)):
         v = int(x)
-    except (TypeError, ValueError):
-        raise _bad(f"{what} must be a whole number, not {x!r}") from None
+    else:
+        raise _bad(f"{what} must be a whole number, not {_shown(x)}")
     if not lo <= v <= hi:
-        raise _bad(f"{what} must be between {lo} and {hi}")
+        raise _bad(f"{what} must be between {lo} and {hi}, not {_shown(x)}")
     return v
 
 
 def _num(x: Any, what: str, lo: float, hi: float) -> float:
     try:
+        if isinstance(x, bool):
+            raise TypeError
         v = float(x)
     except (TypeError, ValueError):
-        raise _bad(f"{what} must be a number, not {x!r}") from None
+        raise _bad(f"{what} must be a number, not {_shown(x)}") from None
     if math.isnan(v) or not lo <= v <= hi:
         raise _bad(f"{what} must be between {lo:g} and {hi:g}")
     return v
+
+
+def _shown(x: Any) -> str:
+    """A value sent in a request, as a refusal quotes it: its start only."""
+    text = json.dumps(x) if isinstance(x, (bool, float)) or x is None else repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
