@@ -52,7 +52,7 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
         data = read_save(load_path)
         source = ruleset if ruleset is not None else saved_source(data, load_path)
         rs = load(source)
-        game, saved = load_game(rs, load_path, data)
+        game, saved, note = load_game(rs, load_path, data, named=ruleset is not None)
         seat = seat if seat is not None else saved.get("seat") if isinstance(saved.get("seat"), int) else None
         agents = agents or (saved.get("agents") if isinstance(saved.get("agents"), str) else None)
         if players is not None and players != game.state.nplayers:
@@ -60,6 +60,8 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
         seed = game.state.seed
         source = ruleset_source(source)
         click.echo(f"Continuing a {game.state.nplayers}-player game of {rs.name} from {load_path}.")
+        if note:
+            click.echo(note)
     else:
         if ruleset is None:
             raise UsageError(Problem("U033", "name a ruleset to play, or --load a save",

@@ -97,14 +97,31 @@ def saved_source(data: dict, path: str) -> str:
     return source
 
 
-def load_game(rs: Ruleset, path: str, data: dict | None = None) -> tuple[Game, dict]:
-    """The game and the `play` settings saved with it ({} if the save came from elsewhere). A save of
-    another game is refused with both names."""
+def load_game(rs: Ruleset, path: str, data: dict | None = None, *,
+              named: bool = True) -> tuple[Game, dict, str | None]:
+    """The game, the `play` settings saved with it ({} if the save came from elsewhere) and a note for
+    the player when the ruleset has changed since the save. A save of another game is refused with both
+    names when the ruleset was `named` on the command line (a save's own file may have been renamed).
+
+    A designer edits the rules between two sittings: the save's moves are then replayed under the rules
+    as they are now, up to the first one they no longer allow, rather than refused."""
     data = read_save(path) if data is None else data
     name = data.get("ruleset")
-    if isinstance(name, str) and data.get("format") == "meeple-save" and name != rs.name:
+    if named and isinstance(name, str) and data.get("format") == "meeple-save" and name != rs.name:
         raise SaveError(Problem("L002", f"{path} is a game of {name}, not of {rs.name}",
                                 hint="load it without naming a ruleset: meeple play --load FILE"))
-    game = Game.from_json(rs, data)
+    note = None
+    try:
+        game = Game.from_json(rs, data)
+    except SaveError as e:
+        if e.problems[0].code != "L003":
+            raise
+        game, done = Game.replay_moves(rs, data)
+        total = len(data["actions"])
+        note = (f"The ruleset has changed since this save: its {total} moves were replayed under the rules as "
+                "they are now." if done == total else
+                f"The ruleset has changed since this save: its first {done} of {total} moves were replayed "
+                f"under the rules as they are now; move {done + 1} is no longer legal, so the game goes on "
+                "from there.")
     extra = data.get(PLAY_KEY)
-    return game, extra if isinstance(extra, dict) else {}
+    return game, extra if isinstance(extra, dict) else {}, note

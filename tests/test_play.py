@@ -282,3 +282,41 @@ def test_the_ranking_and_the_winners_follow_every_seats_key():
     assert keys == [game.ranking_key(s) for s in range(3)] and all(len(k) == 2 for k in keys)
     assert game.winners == [s for s in range(3) if keys[s] == max(keys)]
     assert [r["seat"] for r in game.ranking()] == sorted(range(3), key=lambda s: keys[s], reverse=True)
+
+
+ROUNDS = """\
+meeple: 1
+name: Rounds
+players: {min: 2, max: 2}
+counters: {game: {round: 0}, player: {points: 0}}
+flow: |
+  while round < 5:
+      round += 1
+      for p in players:
+          choose p "Bid":
+              option "Bid {n}" for n in between(0, 9):
+                  score(p.points, n)
+scoring: {score: p.points}
+"""
+
+
+def test_a_save_goes_on_after_the_designer_edits_the_ruleset(tmp_path):
+    """A designer saves, edits the rules, and loads again: the save's moves are replayed under the rules
+    as they are now, as far as they stay legal, instead of "a different version of the ruleset"."""
+    rules, save = tmp_path / "rounds.yaml", tmp_path / "g.json"
+    rules.write_text(ROUNDS)
+    first = run("play", rules, "--seed", 1, "--agents", "first", input="10\n10\n" + f"s {save}\nq\n")
+    assert "Saved to" in first.output
+    rules.write_text(ROUNDS.replace("name: Rounds\n", "name: Rounds\ndescription: edited\n"))
+    r = run("play", "--load", save, input="1\n" * 20)
+    assert r.exit_code == 0, r.output
+    assert "its 4 moves were replayed under the rules as they are now" in r.output
+    assert "P1" in r.output.split("Final ranking:")[1]
+    rules.write_text(ROUNDS.replace("name: Rounds", "name: Rounds II"))  # renamed: the save's own file
+    r = run("play", "--load", save, input="1\n" * 20)
+    assert r.exit_code == 0 and "its 4 moves were replayed" in r.output, r.output
+    rules.write_text(ROUNDS.replace("between(0, 9)", "between(0, 5)"))  # the first move (9) is illegal now
+    r = run("play", "--load", save, input="1\n" * 20)
+    assert r.exit_code == 0, r.output
+    assert "its first 0 of 4 moves were replayed" in r.output and "move 1 is no longer legal" in r.output
+    assert run("play", "speicherstadt", "--load", save).exit_code == 1  # another game, named: still refused

@@ -235,3 +235,10 @@ class Readouts:
         not what they replay to (corrupt, edited, or from another ruleset) raises SaveError. Saves made by
         this process are sealed and load without the replay."""
         return S.load(cls, rs, data)
+
+    @classmethod
+    def replay_moves(cls, rs: Ruleset, data: dict) -> tuple[Game, int]:
+        """A save whose ruleset has changed since (from_json refuses it, SaveError L003): its moves
+        replayed from its seed under the rules as they are now, up to the first that is no longer legal.
+        Returns the game and how many of the save's moves it took."""
+        return S.replay_moves(cls, rs, data)

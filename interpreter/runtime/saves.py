@@ -52,7 +52,8 @@ def check_header(rs: Ruleset, data: Any) -> dict:
     if data.get("version") != SAVE_VERSION:
         raise ValueError(f"save format version {str(data.get('version'))[:20]} is not supported")
     if data.get("ruleset_digest") != ruleset_digest(rs):
-        raise ValueError(f"this save is from a different version of the ruleset ({str(data.get('ruleset'))[:60]!r})")
+        raise SaveError(Problem("L003", "this save is from a different version of the ruleset "
+                                        f"({str(data.get('ruleset'))[:60]!r})"))
     return data
 
 
@@ -136,6 +137,27 @@ def ruleset_digest(rs: Ruleset) -> str:
         cached = hashlib.sha256(json.dumps(rs.raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
         rs._digest = cached
     return cached
+
+
+def replay_moves(cls: Any, rs: Ruleset, data: dict) -> tuple[Any, int]:
+    """A save of a ruleset that has changed since (L003): its moves replayed from its seed under the
+    rules as they are now, as far as they stay legal. (game, how many of the save's moves it took)."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+        raise SaveError(Problem("L001", "this is not a Meeple save file of this version"))
+    try:
+        players, seed, actions, _ = replay_input(data)
+        game = cls.new(rs, players, seed, chance="explicit" if data.get("chance") == "explicit" else "seeded")
+    except MeepleError as e:
+        raise SaveError(Problem("L001", f"the save cannot be replayed: {e.problems[0].message}")) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
+        raise SaveError(Problem("L001", "the save is corrupt: it lacks data a save holds")) from None
+    for done, action in enumerate(actions):
+        try:
+            game.copy().apply(action)  # a move the changed rules refuse, or that fails, ends the replay
+        except MeepleError:
+            return game, done
+        game.apply(action)
+    return game, len(actions)
 
 
 def load(cls: Any, rs: Ruleset, data: dict | str) -> Any:
