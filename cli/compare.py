@@ -49,6 +49,9 @@ def render(res: dict[str, Any]) -> str:
             f"(seed {res['seed']}), agents {', '.join(res['agents'])}")]
     for letter, s in zip(letters, sums):
         out.append(f"  {letter} = {s['ruleset']} ({s['path']}){'  [base]' if letter == 'A' else ''}")
+    for f in res.get("failed", []):
+        out.append(f"  not compared: {f['ruleset']} ({f['path']}): a rules error stopped its games "
+                   "(reported on stderr, with the game it broke)")
     if all(a == "random" for a in res["agents"]):
         out.append("  note: every seat is a random bot. Random bots do not react to a rule's incentives, so a "
                    "change that players would exploit (or avoid) may show no effect here; try --agents greedy.")
@@ -185,8 +188,9 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     """Play BASE and each VARIANT on the same seeds and compare them side by side.
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
-    from meeple.cli.common import load, resolve_players
+    from meeple.cli.common import load, print_error, resolve_players
     from meeple.tools.compare import compare as run
+    from meeple.tools.compare import failure_error
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
@@ -202,8 +206,11 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     total = games * len(loaded)
     res, stopped = play_runs(backend, address, workers, total, fmt == "text" and sys.stderr.isatty() and total >= 100,
                              lambda update, be: run(loaded, n, games, seed, agents, coverage=coverage,
-                                                    progress=update, backend=be))
-    res["changes"] = [changes_of(loaded[0], rs, s) for rs, s in zip(loaded[1:], res["rulesets"][1:])]
+                                                    progress=update, backend=be, keep_going=True))
+    # A variant whose games a rules error stopped is left out; the others are compared all the same.
+    failed = {f["position"] for f in res.get("failed", [])}
+    ran = [rs for k, rs in enumerate(loaded) if k not in failed]
+    res["changes"] = [changes_of(ran[0], rs, s) for rs, s in zip(ran[1:], res["rulesets"][1:])]
     # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
         click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))
@@ -219,5 +226,10 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
                         code="IO01") from None
         if fmt != "json":
             click.echo(f"\nplot written to {plot_file}")
+    for f in res.get("failed", []):
+        click.echo(f"{f['path']} ({f['ruleset']}) was not compared: a rules error stopped its games", err=True)
+        print_error(failure_error(f))
     if stopped:
         click.get_current_context().exit(INTERRUPTED)
+    if failed:
+        click.get_current_context().exit(1)  # invalid input: a variant's rules broke, and CI should notice

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 from meeple.cli.diff import semantic_diff
 from meeple.cli.main import meeple
+from meeple.errors import RuntimeRuleError
 from meeple.runtime.rules import load_ruleset
 from meeple.tools import stats
 from meeple.tools.compare import compare, margin, play_one
@@ -231,3 +232,41 @@ def _bank_variant(tmp_path):
     path.write_text('meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n'
                     '      bank: {on: {income: "gain(owner.coins, 2)"}}\n')
     return path
+
+
+def _broken_variant(tmp_path):
+    """A variant whose income phase divides by zero: its first game fails at the first income."""
+    path = tmp_path / "broken_income.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\nname: Broken income\nphases:\n  income: |\n'
+                    '    log("{10 // (nplayers - nplayers)}")\n')
+    return path
+
+
+def test_a_failing_variant_leaves_the_others_compared(tmp_path, monkeypatch):
+    """Before, one variant's rules error threw the whole comparison away (exit 1, nothing on stdout)."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the failed game is saved there
+    broken = str(_broken_variant(tmp_path))
+    args = ["compare", "speicherstadt", "cheap_port", broken, "-p", "3", "-n", "3", "-j", "1", "--no-coverage"]
+    text = CliRunner().invoke(meeple, args)
+    assert text.exit_code == 1
+    assert "B = Speicherstadt, cheap Port" in text.stdout and "P1 win rate [95% CI]" in text.stdout
+    assert "not compared: Broken income" in text.stdout and "Traceback" not in text.output
+    assert "broken_income.yaml:6:11: error[R001]: division by zero" in text.stderr
+    assert "--load" in text.stderr and "saved in" in text.stderr  # the game it broke, to replay
+    out = CliRunner().invoke(meeple, args + ["--format", "json"])
+    data = json.loads(out.stdout)
+    assert out.exit_code == 1 and [s["ruleset"] for s in data["rulesets"]] == ["Speicherstadt",
+                                                                              "Speicherstadt, cheap Port"]
+    assert len(data["differences"]) == len(data["changes"]) == 1
+    (failed,) = data["failed"]
+    assert (failed["position"], failed["ruleset"], failed["error"]) == (2, "Broken income", "RuntimeRuleError")
+    assert failed["problems"][0]["line"] == 6 and "seed" in failed["problems"][0]["hint"]
+    # The base and one failing variant: nothing to compare, only the error.
+    alone = CliRunner().invoke(meeple, ["compare", "speicherstadt", broken, "-p", "3", "-n", "3", "-j", "1"])
+    assert alone.exit_code == 1 and alone.stdout == "" and "division by zero" in alone.stderr
+    # The library keeps raising unless asked to go on (the web designer's report relies on it).
+    with pytest.raises(RuntimeRuleError):
+        compare([BASE, "cheap_port", broken], 3, 3, workers=1, coverage=False)
+    assert compare([BASE, "cheap_port"], 3, 3, workers=1, coverage=False)["failed"] == []

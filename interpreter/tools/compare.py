@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.errors import Problem, UsageError
+from meeple import errors as E
+from meeple.errors import MeepleError, Problem, Span, UsageError
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import seat_names
@@ -55,29 +56,38 @@ def play_one(rs: Ruleset, players: int, seed: int, agents: str, index: int, cove
 
 
 # ------------------------------------------------------------------ running games on a backend
-def _play_job(context: tuple[Sequence[Ruleset], int, int, str, bool], job: tuple[int, int]) -> GameResult:
-    """Game i of ruleset r, in whichever process or node the backend chose (see tools/backends.py)."""
-    rulesets, players, seed, agents, coverage = context
-    r, i = job
-    return play_one(rulesets[r], players, game_seed(seed, i), agents, i, coverage)
+def _play_job(context: tuple[Ruleset, int, int, str, bool], i: int) -> GameResult:
+    """Game i of one ruleset, in whichever process or node the backend chose (see tools/backends.py)."""
+    rs, players, seed, agents, coverage = context
+    return play_one(rs, players, game_seed(seed, i), agents, i, coverage)
 
 
 def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int = 0, agents: str = "random",
               workers: int = 1, coverage: bool = True, progress: Callable[[int], None] | None = None,
-              backend: Backend | None = None) -> list[list[GameResult]]:
+              backend: Backend | None = None, keep_going: bool = False) -> list[list[GameResult] | MeepleError]:
     """Games 0..games-1 of every ruleset, in index order, on `backend` (default: this machine with
     `workers` processes, 0 = one per core; like `simulate` and `ladder`, this process alone unless
-    asked: the commands ask for every core). Ctrl-C raises backends.Interrupted; its `finished` maps
-    (ruleset, game) to the results that were done."""
+    asked: the commands ask for every core). One ruleset after the other, so that a rules error stops
+    only its own games: with `keep_going`, a variant's (not the base's) error takes the place of its
+    results, else it is raised. Ctrl-C raises backends.Interrupted; its `finished` maps (ruleset, game)
+    to the results that were done."""
     backend = backend or LocalBackend(workers)
-    jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
-    work = Work(_play_job, (list(rulesets), players, seed, agents, coverage))
-    try:
-        flat = backend.run(work, jobs, progress)
-    except Interrupted as stop:
-        stop.finished = {jobs[k]: res for k, res in stop.finished.items()}
-        raise
-    return [flat[r * games:(r + 1) * games] for r in range(len(rulesets))]
+    out: list[list[GameResult] | MeepleError] = []
+    for r, rs in enumerate(rulesets):
+        try:
+            out.append(backend.run(Work(_play_job, (rs, players, seed, agents, coverage)), range(games), progress))
+        except Interrupted as stop:
+            finished = {(k, i): g for k, res in enumerate(out) if isinstance(res, list) for i, g in enumerate(res)}
+            done = len(finished) + stop.done
+            finished.update({(r, i): g for i, g in stop.finished.items()})
+            cut = Interrupted(finished, games * len(rulesets), done=done)
+            cut.failed = {k: e for k, e in enumerate(out) if isinstance(e, MeepleError)}  # type: ignore[attr-defined]
+            raise cut from None
+        except MeepleError as e:
+            if not keep_going or r == 0 or isinstance(e, UsageError):
+                raise
+            out.append(e)
+    return out
 
 
 # ------------------------------------------------------------------ statistics of one ruleset
@@ -192,10 +202,13 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
 
 def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games: int, seed: int = 0,
             agents: str = "random", workers: int = 1, coverage: bool = True,
-            progress: Callable[[int], None] | None = None, backend: Backend | None = None) -> dict[str, Any]:
+            progress: Callable[[int], None] | None = None, backend: Backend | None = None,
+            keep_going: bool = False) -> dict[str, Any]:
     """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results.
-    Ctrl-C raises backends.Interrupted, with the comparison of the games every ruleset finished (when
-    there are at least two) in `partial`."""
+    A rules error in a game is raised; with `keep_going`, a variant's error leaves the others compared
+    and the variant listed in `failed` (its error from `failure_error`), unless no variant is left to
+    compare (then the errors are raised). Ctrl-C raises backends.Interrupted, with the comparison of
+    the games every ruleset finished (when there are at least two) in `partial`."""
     from meeple.runtime.rules import load_ruleset
 
     if len(rulesets) < 2:
@@ -209,19 +222,49 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
         check_players(rs, players)
     names = seat_names(agents, players)
     try:
-        results = run_games(loaded, players, games, seed, agents, workers, coverage, progress, backend)
+        results = run_games(loaded, players, games, seed, agents, workers, coverage, progress, backend, keep_going)
     except Interrupted as stop:
-        # Matched seeds: only the games that every ruleset finished are compared.
-        both = sorted(set.intersection(*({i for r_, i in stop.finished if r_ == r} for r in range(len(loaded)))))
-        if len(both) >= 2:
-            done = [[stop.finished[r, i] for i in both] for r in range(len(loaded))]
-            stop.partial = _report(loaded, done, players, seed, names, coverage)
+        # Matched seeds: only the games that every ruleset (that did not fail) finished are compared.
+        failed = getattr(stop, "failed", {})
+        ran = [r for r in range(len(loaded)) if r not in failed]
+        both = sorted(set.intersection(*({i for r_, i in stop.finished if r_ == r} for r in ran)))
+        if len(both) >= 2 and len(ran) >= 2:
+            done = [[stop.finished[r, i] for i in both] if r not in failed else [] for r in range(len(loaded))]
+            stop.partial = _report(loaded, done, players, seed, names, coverage, failed)
         raise
-    return _report(loaded, results, players, seed, names, coverage)
+    failed = {r: e for r, e in enumerate(results) if isinstance(e, MeepleError)}
+    if len(failed) == len(loaded) - 1:  # nothing left to compare with the base
+        errors = list(failed.values())
+        raise type(errors[0])([p for e in errors for p in e.problems])
+    return _report(loaded, results, players, seed, names, coverage, failed)  # type: ignore[arg-type]
+
+
+def _problem_json(p: Problem) -> dict[str, Any]:
+    s = p.span
+    return {"code": p.code, "severity": p.severity, "message": p.message, "hint": p.hint,
+            "file": s.file if s else None, "line": s.line if s else None, "column": s.col if s else None,
+            "end_line": s.end_line if s else None, "end_column": s.end_col if s else None}
+
+
+def failure_error(entry: dict[str, Any]) -> MeepleError:
+    """The error of a ruleset in a comparison's `failed`, to report it as the command reports any error."""
+    def problem(d: dict[str, Any]) -> Problem:
+        span = Span(d["file"], d["line"], d["column"], d["end_line"], d["end_column"]) if d["file"] else None
+        return Problem(d["code"], d["message"], span, d["severity"], d["hint"])
+
+    cls = getattr(E, entry["error"], MeepleError)
+    return cls([problem(d) for d in entry["problems"]])
 
 
 def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int, seed: int, names: list[str],
-            coverage: bool) -> dict[str, Any]:
+            coverage: bool, failed: dict[int, MeepleError] | None = None) -> dict[str, Any]:
+    """The comparison of the rulesets that ran; those whose games failed (`failed`, by position) are
+    listed apart, with their errors."""
+    failed = failed or {}
+    failures = [{"position": r, "ruleset": loaded[r].name, "path": loaded[r].path, "error": type(e).__name__,
+                 "problems": [_problem_json(p) for p in e.problems]} for r, e in sorted(failed.items())]
+    ran = [r for r in range(len(loaded)) if r not in failed]
+    loaded, results = [loaded[r] for r in ran], [results[r] for r in ran]
     summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]
     return json_safe({
         "players": players, "games": len(results[0]), "seed": seed, "agents": names, "alpha": ALPHA,
@@ -230,5 +273,6 @@ def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int
         "differences": [{"variant": s["ruleset"], "base": summaries[0]["ruleset"],
                          "rows": differences(summaries[0], s, results[0], res)}
                         for s, res in zip(summaries[1:], results[1:])],
+        "failed": failures,
         "score_samples": [[sc for g in res for sc in g.scores] for res in results],
     })
