@@ -95,3 +95,19 @@ def test_seeds_players_and_games_are_whole_numbers(web):
     status, body = web.post_raw("/api/tables", RAW % b"7.0")
     assert status == 200, body
     assert web.tracebacks() == []
+
+
+def test_a_save_is_opened_only_with_an_offered_ruleset(web):
+    """Bug: a ruleset that was not text was a 500; a server file the lobby does not offer was loaded; an
+    unknown name was refused naming the save's own ruleset instead."""
+    from pathlib import Path
+
+    from meeple.loading.files import rulesets_dir
+
+    unoffered = str(Path(rulesets_dir()) / "demoludy.yaml")
+    save = json.dumps({"format": "meeple-save", "ruleset": "Merchants", "state": {}})
+    for name in ({"x": 1}, 3, ["merchants"], unoffered, "nope"):
+        status, body = web.post("/api/saves", {"text": save, "ruleset": name})
+        assert status == 400 and body["error"].startswith("unknown ruleset "), (name, body)
+        assert ("'nope'" in body["error"]) == (name == "nope")
+    assert web.tracebacks() == []

@@ -71,7 +71,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
     async def open_save(request: Request) -> Response:
         body = await _body(request)
         try:
-            table = srv.lobby.open_save(srv.registry, str(body.get("text", "")), body.get("ruleset") or None)
+            table = srv.lobby.open_save(srv.registry, str(body.get("text", "")), body.get("ruleset"))
         except MeepleError as e:
             return problem_response(e)
         srv.start(table)

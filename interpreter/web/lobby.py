@@ -98,8 +98,14 @@ class Lobby:
                       bot_seed=seed)
         return reg.add(table)
 
-    def open_save(self, reg: Registry, text: str, name: str | None = None) -> Table:
-        """A save (from `meeple play`, or downloaded from a table) opened in the replay viewer."""
+    def open_save(self, reg: Registry, text: str, name: Any = None) -> Table:
+        """A save (from `meeple play`, or downloaded from a table) opened in the replay viewer, with the
+        offered ruleset `name` if given, else with an offered ruleset of the name the save holds."""
+        if name in (None, ""):
+            name = None
+        elif not isinstance(name, str) or name not in self.names():
+            raise _bad(f"unknown ruleset {_shown(name)}", "pick one from the list, or leave it out: the save "
+                                                           "names its ruleset")
         if len(text) > MAX_UPLOAD:
             raise _bad("the save is too large")
         try:
