@@ -150,10 +150,60 @@ def test_connect_four_plays_move_for_move_like_openspiels():
 
 
 def test_bad_settings_are_refused_with_a_reason():
-    with pytest.raises(ValueError, match="for 3 to 5 players, not 2"):
+    from meeple.errors import UsageError
+
+    with pytest.raises(UsageError, match="for 3 to 5 players, not 2"):
         mos.load("camel_up_off_season", players=2)
-    with pytest.raises(ValueError, match="utility must be"):
+    with pytest.raises(ValueError, match="utility must be"):  # still a ValueError, as before
         mos.load(KUHN, players=2, utility="chips")
+    with pytest.raises(UsageError, match="players= must be a whole number, not '2'"):
+        mos.load(KUHN, players="2")
+    with pytest.raises(UsageError, match="max_outcomes= must be a whole number, not 2.5"):
+        mos.load(KUHN, players=2, max_outcomes=2.5)
+    with pytest.raises(UsageError, match="utility_range= must be two numbers"):
+        mos.load(KUHN, players=2, utility_range=(2, -2))
+
+
+def test_numpy_integers_are_whole_numbers():
+    # Bug: players=np.int64(2) was refused as "the number of players and the seed must be whole numbers".
+    np = pytest.importorskip("numpy")
+    game = mos.load(KUHN, players=np.int64(2))
+    assert game.num_players() == 2
+    assert game.get_type().short_name == mos.load(KUHN, players=2).get_type().short_name
+
+
+def test_no_action_applies_to_a_terminal_state():
+    # Bug: apply_action on a terminal state raised an IndexError from inside the game tree.
+    from meeple.errors import IllegalAction
+
+    s = mos.load(KUHN, players=2).new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    history = s.history()
+    with pytest.raises(IllegalAction, match="the game is over"):
+        s.apply_action(0)
+    assert s.history() == history and s.is_terminal()
+
+
+def test_a_state_of_a_game_this_process_has_not_loaded_is_refused_with_a_reason():
+    # Bug: unpickling a state in a process that had not loaded its game raised a bare KeyError of its name.
+    import pickle
+
+    from meeple.errors import UsageError
+    from meeple.tools import spieltree
+
+    game = mos.load(KUHN, players=2)
+    s = game.new_initial_state()
+    s.apply_action(0)
+    data, name = pickle.dumps(s.node), game.get_type().short_name
+    config = spieltree._CONFIGS.pop(name)
+    try:
+        with pytest.raises(UsageError, match=f"`{name}`, which this process has not loaded: call "
+                                             "meeple.openspiel.load"):
+            pickle.loads(data)
+    finally:
+        spieltree._CONFIGS[name] = config
+    assert pickle.loads(data).history == (0,)
 
 
 def test_which_copy_of_a_card_was_dealt_tells_nothing():

@@ -91,3 +91,42 @@ def test_sealed_choices_stay_sealed():
         for env in (env_a, env_b):
             env.step(step % env.game.num_actions(env.game.deciders[0]))
     pytest.fail("no sealed decision with a choice was met")
+
+
+def test_a_step_that_is_not_a_whole_number_is_refused_and_changes_nothing():
+    # Bug: step(None) for an agent that must act raised int()'s TypeError, 1.9 was taken as 1 and '0' as 0.
+    from meeple.errors import IllegalAction
+
+    env = mpz.raw_env("rulesets/reference/kuhn_poker.yaml", players=2)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    for bad in (None, 1.9, "0", True, np.array([0])):
+        with pytest.raises(IllegalAction, match=f"{agent} must act: its action must be a whole number"):
+            env.step(bad)
+        assert env.game.state.actions == [] and env.agent_selection == agent
+    with pytest.raises(IllegalAction, match="cannot take action 7: there are 2 options"):
+        env.step(7)
+    env.step(np.int64(0))  # NumPy integers are whole numbers
+    assert len(env.game.state.actions) == 1
+
+
+def test_bad_arguments_are_refused_with_a_typed_error_that_names_them():
+    # Bug: observe('player_7') said "'player_7' is not in list"; reset(seed=-1) failed with NumPy's message;
+    # players=np.int64(2) was refused as "the number of players and the seed must be whole numbers".
+    from meeple.errors import UsageError
+
+    env = mpz.raw_env("rulesets/reference/kuhn_poker.yaml", players=np.int64(2))
+    assert env.players == 2 and type(env.players) is int
+    env.reset(seed=-1)
+    with pytest.raises(UsageError, match="'player_7' is not an agent of this environment: its agents are "
+                                         "player_0, player_1"):
+        env.observe("player_7")
+    with pytest.raises(UsageError, match="the seed must be a whole number, not 1.5"):
+        env.reset(seed=1.5)
+    for kwargs, message in (({"players": 2.0}, "players= must be a whole number, not 2.0"),
+                            ({"players": True}, "players= must be a whole number, not True"),
+                            ({"players": 3}, "for 2 to 2 players, not 3"),
+                            ({"utility": "chips"}, "utility must be 'score' or 'win'"),
+                            ({"max_actions": 0}, "max_actions= must be at least 1")):
+        with pytest.raises(UsageError, match=message):
+            mpz.env("rulesets/reference/kuhn_poker.yaml", **{"players": 2, **kwargs})

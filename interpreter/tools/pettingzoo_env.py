@@ -28,14 +28,18 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from meeple.errors import IllegalAction
+from meeple.errors import IllegalAction, Problem
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.observe import Layout
-from meeple.tools.probe import profile
+from meeple.tools.probe import BadArgument, as_int, profile, settings, whole
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+
+
+class BadStep(IllegalAction, ValueError):
+    """An action `step` refuses (the game is unchanged). Also a ValueError, as it was before."""
 
 
 def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> AECEnv:
@@ -49,10 +53,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
                  max_actions: int | None = None) -> None:
         super().__init__()
         rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
-        if utility not in ("score", "win"):
-            raise ValueError(f"utility must be 'score' or 'win', not {utility!r}")
-        if not rs.min_players <= players <= rs.max_players:
-            raise ValueError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+        players = settings(rs, players, utility, max_actions=max_actions)
         self.rs, self.players, self.utility = rs, players, utility
         self.metadata = {"render_modes": [], "is_parallelizable": False,
                          "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")}
@@ -76,7 +77,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self._seeds is None:
-            self._seeds = np.random.default_rng(seed)
+            self._seeds = np.random.default_rng(None if seed is None else whole(seed, "the seed") % 2**64)
         self.game = Game.new(self.rs, self.players, int(self._seeds.integers(2**31)))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -101,11 +102,17 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         assert self.game is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat(agent)
         mask = np.zeros(self.num_actions, np.int8)
         if seat in self.game.deciders:
             mask[:self.game.num_actions(seat)] = 1
         return {"observation": self.layout.encode(self.game.view(seat)), "action_mask": mask}
+
+    def _seat(self, agent: Any) -> int:
+        if agent not in self.possible_agents:
+            raise BadArgument(Problem("U060", f"{agent!r} is not an agent of this environment: its agents are "
+                                              f"{', '.join(self.possible_agents)}"))
+        return self.possible_agents.index(agent)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -115,11 +122,16 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         game = self.game
         assert game is not None
         seat = self.possible_agents.index(agent)
-        self._cumulative_rewards[agent] = 0.0
+        index = as_int(action)
+        if index is None:
+            raise BadStep(Problem("G005", f"{agent} must act: its action must be a whole number, the index of an "
+                                          f"option in its action_mask, not {action!r}"))
         try:
-            game.apply_index(int(action), seat)
+            game.apply_index(index, seat)
         except IllegalAction as e:
-            raise ValueError(f"{agent} cannot take action {action}: {e}") from None
+            raise BadStep([Problem(p.code, f"{agent} cannot take action {index}: {p.message}", p.span, p.severity,
+                                   p.hint) for p in e.problems]) from None
+        self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if game.is_over:
             for a, r in zip(self.possible_agents, self._returns(game)):

@@ -6,22 +6,60 @@ not state them (a menu of bids grows with a player's coins), so they are measure
 are played, with an RNG that notes the largest draw. The measured figures get a margin, the callers
 accept explicit values instead, and the adapters refuse a game that outgrows them with a clear error
 rather than a wrong answer. Whether a game has chance or hidden information is read from the
-ruleset itself, not measured.
+ruleset itself, not measured. The settings the adapters are given are checked here too (`settings`).
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.explicit import may_draw
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
+
+
+class BadArgument(UsageError, ValueError):
+    """An argument an adapter refuses (U060). Also a ValueError, as these errors were before."""
+
+
+def as_int(value: Any) -> int | None:
+    """`value` as an int if it is a Python or NumPy integer (never a bool, a float or a text), else None."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def whole(value: Any, what: str) -> int:
+    n = as_int(value)
+    if n is None:
+        raise BadArgument(Problem("U060", f"{what} must be a whole number, not {value!r}"))
+    return n
+
+
+def settings(rs: Ruleset, players: Any, utility: Any, **sizes: Any) -> int:
+    """The number of players, once the adapter's settings are checked; `sizes` are the optional
+    `max_actions=`-like counts (None, or a whole number of at least 1)."""
+    n = whole(players, "players=")
+    if utility not in ("score", "win"):
+        raise BadArgument(Problem("U060", f"utility must be 'score' or 'win', not {utility!r}"))
+    if not rs.min_players <= n <= rs.max_players:
+        raise BadArgument(Problem("U060", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
+                                          f"not {n}"))
+    for name, value in sizes.items():
+        if value is not None and whole(value, f"{name}=") < 1:
+            raise BadArgument(Problem("U060", f"{name}= must be at least 1, not {value}"))
+    return n
 
 
 class _CountingRng(Rng):

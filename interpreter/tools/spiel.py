@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from meeple.errors import Problem
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
-from meeple.tools.probe import profile
+from meeple.tools.probe import BadArgument, profile, settings
 
 # `_config` and `_node` are not used here: states pickled before the game tree moved to spieltree.py name
 # them in this module, and must still load.
@@ -43,10 +44,9 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
          utility_range: tuple[float, float] | None = None) -> pyspiel.Game:
     """Register `ruleset` for `players` seats as a pyspiel game and load it."""
     rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
-    if utility not in ("score", "win"):
-        raise ValueError(f"utility must be 'score' or 'win', not {utility!r}")
-    if not rs.min_players <= players <= rs.max_players:
-        raise ValueError(f"{rs.name} is for {rs.min_players} to {rs.max_players} players, not {players}")
+    players = settings(rs, players, utility, max_actions=max_actions, max_outcomes=max_outcomes)
+    if utility_range is not None:
+        utility_range = _range(utility_range)
     prof = profile(rs, players)
     slug = re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")
     name = f"meeple_{slug}_{ruleset_digest(rs)[:8]}_{players}p_{utility}"
@@ -80,6 +80,17 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
         creator = type(f"MeepleGame_{name}", (MeepleGame,), {"_spec": (game_type, info, name)})
         pyspiel.register_game(game_type, creator)
     return pyspiel.load_game(name)
+
+
+def _range(given: Any) -> tuple[float, float]:
+    try:
+        lo, hi = (float(x) for x in given)
+    except (TypeError, ValueError):
+        lo = hi = float("nan")
+    if not lo < hi:  # also refuses NaN
+        raise BadArgument(Problem("U060", f"utility_range= must be two numbers (lowest, highest), the lowest "
+                                          f"first, not {given!r}"))
+    return lo, hi
 
 
 class MeepleGame(pyspiel.Game):

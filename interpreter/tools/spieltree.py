@@ -9,6 +9,7 @@ import json
 from collections import Counter
 
 import numpy as np
+from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime.chance import CHANCE
 from meeple.runtime.game import Game
@@ -38,6 +39,8 @@ class _Config:
         hit = self.children.get(history)
         if hit is not None:
             return hit
+        if node.game.is_over:
+            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         g = node.game.copy()
         if g.is_chance:
             g.apply({"player": CHANCE, "key": str(action)})
@@ -64,11 +67,16 @@ class _Config:
 
 
 def _config(name: str) -> _Config:
-    return _CONFIGS[name]
+    config = _CONFIGS.get(name)
+    if config is None:
+        raise UsageError(Problem("U061", f"this state is of the game `{name}`, which this process has not loaded: "
+                                         "call meeple.openspiel.load with the same ruleset, players and settings "
+                                         "before loading the state"))
+    return config
 
 
 def _node(name: str, history: tuple[int, ...]) -> _Node:
-    return _CONFIGS[name].at(history)
+    return _config(name).at(history)
 
 
 _CONFIGS: dict[str, _Config] = {}
