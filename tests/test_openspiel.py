@@ -39,9 +39,9 @@ def test_openspiel_random_simulation_checks(name):
 
 def test_kuhn_has_the_same_tree_as_openspiels_own():
     ours, theirs = mos.load(KUHN, players=2), pyspiel.load_game("kuhn_poker")
-    for chance in (False, True):
+    for chance, count in ((False, 54), (True, 58)):  # 6 deals x 9 histories, then the 4 chance nodes
         assert len(get_all_states.get_all_states(ours, include_chance_states=chance)) == \
-            len(get_all_states.get_all_states(theirs, include_chance_states=chance))  # 58, then 58 + 4
+            len(get_all_states.get_all_states(theirs, include_chance_states=chance)) == count
     states = get_all_states.get_all_states(ours, include_terminals=False)
     infosets = {(s.current_player(), s.information_state_string()) for s in states.values()}
     assert len(infosets) == 12  # 3 cards x (P1 opens, P2 answers a pass or a bet, P1 answers a bet)
@@ -252,3 +252,8 @@ def test_a_state_serialised_before_the_game_tree_moved_still_loads():
     assert b"cmeeple.tools.spiel\n_node\n" in old and b"spieltree" not in old
     loaded = game.deserialize_state(head + "__dict__=" + base64.b64encode(old).decode() + "\n")
     assert loaded.history() == s.history() and str(loaded) == str(s)
+
+
+def test_kuhn_figures_in_the_docs_are_the_measured_ones():
+    text = (ROOT / "docs" / "interop.md").read_text()
+    assert "| 54 (58 with chance nodes), 12 information sets |" in text
