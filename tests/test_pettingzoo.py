@@ -130,3 +130,20 @@ def test_bad_arguments_are_refused_with_a_typed_error_that_names_them():
                             ({"max_actions": 0}, "max_actions= must be at least 1")):
         with pytest.raises(UsageError, match=message):
             mpz.env("rulesets/reference/kuhn_poker.yaml", **{"players": 2, **kwargs})
+
+
+def test_reset_with_a_seed_plays_the_game_of_that_seed():
+    # Bug: reset(seed=42) played the game of seed 191664964 (a draw from NumPy seeded with 42), though the
+    # docs say reset(seed=...) sets the game's seed; an episode could not be replayed with rs.new_game.
+    env = mpz.raw_env("merchants", players=3)
+    rs = env.rs
+    for seed in (42, -1, np.int64(7)):
+        env.reset(seed=seed)
+        assert env.game.state.seed == seed
+        assert env.game.to_json()["state"] == rs.new_game(players=3, seed=int(seed)).to_json()["state"]
+    env.reset(seed=42)
+    env.reset()
+    after = env.game.state.seed
+    env.reset(seed=42)
+    env.reset()
+    assert env.game.state.seed == after != 42  # a reset without a seed draws the next one from the last seed

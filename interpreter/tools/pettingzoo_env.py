@@ -17,7 +17,8 @@
   `game.legal_actions(seat)`. N is measured by playing seeded games (tools/probe.py) with a margin,
   or given as `max_actions`; a menu that outgrows it is an error that says so.
 * rewards come only at the end: the scores (`utility="score"`), or 1 split among the winners
-  (`utility="win"`). Random events draw from the game's seed, which `reset(seed=...)` sets.
+  (`utility="win"`). `reset(seed=s)` starts the game of seed s (as `rs.new_game(players, seed=s)`); a
+  reset without a seed draws the next seed from the last one given.
 """
 
 from __future__ import annotations
@@ -76,9 +77,14 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None or self._seeds is None:
-            self._seeds = np.random.default_rng(None if seed is None else whole(seed, "the seed") % 2**64)
-        self.game = Game.new(self.rs, self.players, int(self._seeds.integers(2**31)))
+        if seed is not None:  # the game's seed is the one given; later resets without one draw from it
+            game_seed = whole(seed, "the seed")
+            self._seeds = np.random.default_rng(game_seed % 2**64)
+        else:
+            if self._seeds is None:
+                self._seeds = np.random.default_rng()
+            game_seed = int(self._seeds.integers(2**31))
+        self.game = Game.new(self.rs, self.players, game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
