@@ -111,3 +111,15 @@ def test_a_save_is_opened_only_with_an_offered_ruleset(web):
         assert status == 400 and body["error"].startswith("unknown ruleset "), (name, body)
         assert ("'nope'" in body["error"]) == (name == "nope")
     assert web.tracebacks() == []
+
+
+def test_an_upload_is_named_as_sent_and_no_reply_names_a_server_path(web):
+    """Bug: a file with NUL bytes was refused as `/tmp/meeple-web-.../a.yaml looks like a binary file`;
+    the designer's reply held each ruleset's path on the server."""
+    status, body = web.post("/api/upload", {"filename": "my rules.yaml", "text": "name: x\x00\x01"})
+    assert status == 400 and body["error"].startswith("my rules.yaml:1:8: `my rules.yaml` looks like a binary"), body
+    assert "meeple-web-" not in json.dumps(body)
+    status, body = web.post("/api/compare", {"base": "speicherstadt", "variants": ["variants/four_workers"],
+                                             "games": 2, "players": 2})
+    assert status == 200 and all("path" not in r for r in body["rulesets"])
+    assert "rulesets/" not in json.dumps({k: v for k, v in body.items() if k != "names"})

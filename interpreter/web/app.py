@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +29,13 @@ from starlette.staticfiles import StaticFiles
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def problem_response(e: MeepleError, status: int = 400, folder: Path | None = None) -> JSONResponse:
-    """The first problem, located; a file in `folder` (the lobby's uploads) by its name alone, as the
-    person who sent it knows it, not by the server's temporary path."""
+def problem_response(e: MeepleError, status: int = 400, shown: Callable[[str], str] = str) -> JSONResponse:
+    """The first problem, located. `shown` names the lobby's uploads as the person who sent them knows
+    them, not by the server's temporary path (Lobby.shown), in the place and in the words alike."""
     p = e.problems[0]
-    file = p.span.file if p.span else ""
-    if folder is not None and Path(file).parent == folder:
-        file = Path(file).name
-    where = f"{file}:{p.span.line}:{p.span.col}: " if p.span else ""
-    return JSONResponse({"error": where + p.message, "hint": p.hint,
-                         "problems": [q.message for q in e.problems]}, status_code=status)
+    where = f"{p.span.file}:{p.span.line}:{p.span.col}: " if p.span else ""
+    return JSONResponse({"error": shown(where + p.message), "hint": shown(p.hint) if p.hint else p.hint,
+                         "problems": [shown(q.message) for q in e.problems]}, status_code=status)
 
 
 def create_app(files: list[str] | None = None, server: Server | None = None) -> Starlette:
@@ -56,13 +54,13 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             return JSONResponse({"id": srv.lobby.upload(str(body.get("filename", "")), str(body.get("text", "")))})
         except MeepleError as e:
-            return problem_response(e, folder=srv.lobby.upload_dir)
+            return problem_response(e, shown=srv.lobby.shown)
 
     async def new_table(request: Request) -> Response:
         try:
             table = srv.lobby.new_table(srv.registry, await _body(request))
         except MeepleError as e:
-            return problem_response(e)
+            return problem_response(e, shown=srv.lobby.shown)
         srv.start(table)
         return JSONResponse({"host": f"/table/{table.host}",
                              "seats": [{"seat": i, "name": f"P{i + 1}", "link": f"/table/{t}"}
@@ -73,7 +71,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             table = srv.lobby.open_save(srv.registry, str(body.get("text", "")), body.get("ruleset"))
         except MeepleError as e:
-            return problem_response(e)
+            return problem_response(e, shown=srv.lobby.shown)
         srv.start(table)
         return JSONResponse({"replay": f"/replay/{table.host}"})
 
@@ -93,7 +91,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             game = table.at_step(step)
         except MeepleError as e:
-            return problem_response(e)
+            return problem_response(e, shown=srv.lobby.shown)
         out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
         if pov == OMNISCIENT:
             out["move"] = table.move_text(step)
@@ -119,7 +117,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body))
         except MeepleError as e:
-            return problem_response(e)
+            return problem_response(e, shown=srv.lobby.shown)
 
     routes = [
         Route("/", page("lobby.html")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, UsageError
@@ -25,6 +26,17 @@ def has_matplotlib() -> bool:
     except ImportError:
         return False
     return True
+
+
+def _unplaced(x: Any, lobby: Lobby) -> Any:
+    """The report without the server's paths, which are no business of the page: a ruleset's `path` is
+    left out (the page names it by its lobby name), a `file` (where a rule is) is its file name alone."""
+    if isinstance(x, dict):
+        return {k: Path(lobby.shown(v)).name if k == "file" and isinstance(v, str) else _unplaced(v, lobby)
+                for k, v in x.items() if k != "path"}
+    if isinstance(x, list):
+        return [_unplaced(v, lobby) for v in x]
+    return x
 
 
 def _given(x: Any, default: int) -> Any:
@@ -45,7 +57,7 @@ def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     agents = str(spec.get("agents") or "random")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
     res = compare(rulesets, players, games, seed, agents, workers=1)
-    out = {k: v for k, v in res.items() if k != "score_samples"}
+    out = _unplaced({k: v for k, v in res.items() if k != "score_samples"}, lobby)
     out["names"] = names
     if has_matplotlib():
         from meeple.tools.plot import plot

@@ -35,6 +35,7 @@ class Lobby:
         self.files = list(files or [])
         self._loaded: dict[str, Ruleset] = {}
         self._upload_dir: Path | None = None
+        self._sent_as: dict[str, str] = {}  # an uploaded file's path: the file name it was sent with
         for f in self.files:
             self.ruleset(f)  # a broken file stops `meeple serve` at once, with its problems
 
@@ -64,6 +65,13 @@ class Lobby:
         """The temporary folder of the rulesets sent from the browser (None before the first)."""
         return self._upload_dir
 
+    def shown(self, text: str) -> str:
+        """`text` (a refusal) with each uploaded file named as its sender named it, not by the server's
+        temporary path."""
+        for path, name in self._sent_as.items():
+            text = text.replace(path, name)
+        return text.replace(f"{self._upload_dir}/", "") if self._upload_dir else text
+
     def upload(self, filename: str, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others."""
         if len(text) > MAX_UPLOAD:
@@ -73,6 +81,7 @@ class Lobby:
         stem = "".join(ch for ch in Path(filename).stem if ch.isalnum() or ch in "-_") or "ruleset"
         path = self._upload_dir / f"{stem}.yaml"
         path.write_text(text, encoding="utf-8")
+        self._sent_as[str(path)] = Path(filename).name or path.name
         self._loaded.pop(str(path), None)
         self.ruleset(str(path))  # raises RulesetError with located problems
         if str(path) not in self.files:
