@@ -112,7 +112,8 @@ def render(res: dict[str, Any]) -> str:
     out.append(table(["item"] + [f"{x}: held win" for x in letters], item_rows))
 
     out.append("\nDifferences against A (items: only the significant ones; p raw, and adjusted for the "
-               "number of figures compared)")
+               "number of figures compared). Where a headline figure is not significant, \"inconclusive\" gives the "
+               "smallest difference these games had an 80% chance to show (after the correction)")
     for letter, d in zip(letters[1:], diffs):
         out.append(f"  {letter}: {d['variant']}")
         for r in d["rows"]:
@@ -122,6 +123,8 @@ def render(res: dict[str, Any]) -> str:
                 out.append(f"    {r['what']}: {_fmt(r['base'])} -> {_fmt(r['variant'])} "
                            f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}"
                            + (f", adjusted {adj:.3f}" if adj is not None else "") + f", {verdict})")
+                if r.get("inconclusive"):
+                    out.append(f"      {_inconclusive(r, sums[0]['length']['unit'])}")
     if any("coverage" in s for s in sums):
         out.append("\nRules coverage: what never ran")
         for letter, s in zip(letters, sums):
@@ -132,6 +135,20 @@ def render(res: dict[str, Any]) -> str:
             out.append(f"  {letter}: {len(never)} of {s['coverage']['units']} never ran" + (":" if never else ""))
             out += [f"    {u['file']}:{u['line']}  {u['kind']} {u['name']}" for u in never]
     return "\n".join(out)
+
+
+def _inconclusive(row: dict[str, Any], unit: str) -> str:
+    """What a difference that is not significant leaves open: how large one these games would likely
+    have shown, and about how many games a smaller one needs."""
+    def size(x: float) -> str:
+        if row["what"].endswith("rate"):
+            return f"{100 * x:.3g} percentage points"
+        return f"{x:.3g} {unit}" if row["what"] == "game length" else f"{x:.3g}"
+
+    least, aim = row["detectable"], row["to_detect"]
+    told = ("too few games to show a difference of any size in a rate" if row["what"].endswith("rate")
+            and least >= 1 else f"no difference of {size(least)} or more")
+    return f"inconclusive: {told}; to detect one of {size(aim['diff'])}, try about -n {aim['games']}"
 
 
 def _fmt(x: float | None) -> str:

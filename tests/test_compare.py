@@ -270,3 +270,24 @@ def test_a_failing_variant_leaves_the_others_compared(tmp_path, monkeypatch):
     with pytest.raises(RuntimeRuleError):
         compare([BASE, "cheap_port", broken], 3, 3, workers=1, coverage=False)
     assert compare([BASE, "cheap_port"], 3, 3, workers=1, coverage=False)["failed"] == []
+
+
+def test_a_difference_that_is_not_significant_says_how_large_one_the_games_could_show():
+    """Before, "not significant" could not tell no effect from too few games."""
+    res = compare([BASE, "gentle_fires"], 4, 30, seed=1, workers=1, coverage=False)
+    assert res["power"] == 0.8
+    rows = {r["what"]: r for r in res["differences"][0]["rows"]}
+    tests = sum(r["p"] is not None for r in rows.values())
+    p1 = rows["P1 win rate"]
+    assert not p1["significant"] and p1["inconclusive"]
+    # 80% power for a lone real difference, which Holm's correction makes pass 0.05 / tests
+    se = stats.proportion_diff_se(res["rulesets"][1]["seats"][0]["wins"], 30, res["rulesets"][0]["seats"][0]["wins"], 30)
+    assert p1["detectable"] == pytest.approx(stats.detectable(se, tests)) and p1["detectable"] > abs(p1["diff"])
+    assert p1["to_detect"]["diff"] <= 0.1 and p1["to_detect"]["games"] > 30
+    score = rows["score mean"]  # gentle fires take points away: significant, so nothing is left open
+    assert score["significant"] and not score["inconclusive"] and score["to_detect"] is None
+    assert "detectable" not in next(r for r in rows.values() if r["item"])  # the headline figures only
+    text = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "10", "-j", "1",
+                                       "--no-coverage"]).output
+    line = next(x for x in text.splitlines() if "inconclusive: no difference of" in x and "score" not in x)
+    assert "or more; to detect one of " in line and "try about -n " in line

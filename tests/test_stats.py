@@ -91,3 +91,33 @@ def test_holm_keeps_false_alarms_rare_among_many_null_figures():
         raw += any(p < 0.05 for p in ps)
         corrected += any(p < 0.05 for p in stats.holm(ps))
     assert raw / 400 > 0.85 and corrected / 400 <= 0.08
+
+
+def test_the_smallest_detectable_difference_is_2_8_standard_errors_for_one_test():
+    assert stats.detectable(1.0) == pytest.approx(1.959964 + 0.841621, abs=1e-5)
+    # Under Holm's correction over 50 figures, a lone real difference must pass 0.05 / 50.
+    assert stats.detectable(1.0, 50) == pytest.approx(3.290527 + 0.841621, abs=1e-5)
+    assert math.isnan(stats.detectable(0.0)) and math.isnan(stats.detectable(float("nan")))
+    assert stats.proportion_diff_se(30, 100, 30, 100) == pytest.approx(math.sqrt(0.3 * 0.7 * 0.02))
+    assert stats.proportion_diff_se(0, 10, 0, 10) > 0  # no win seen is not a rate known to be 0
+    assert stats.mean_diff_se([1.0, 3.0], [2.0, 2.0, 2.0]) == pytest.approx(1.0)
+
+
+def test_a_difference_of_the_detectable_size_is_found_about_80_percent_of_the_time():
+    rng = random.Random(3)
+    n, p = 200, 0.3
+    least = stats.detectable(stats.proportion_diff_se(p * n, n, p * n, n))
+    found = 0
+    for _ in range(1000):
+        a = sum(rng.random() < p for _ in range(n))
+        b = sum(rng.random() < p + least for _ in range(n))
+        found += stats.two_proportion_z(b, n, a, n)[1] < 0.05
+    assert 0.75 <= found / 1000 <= 0.85
+
+
+def test_how_many_games_a_smaller_difference_needs():
+    assert [stats.round_below(x) for x in (0.156, 3.1, 0.02, 7.0, 1.0)] == [0.1, 2.5, 0.02, 5.0, 1.0]
+    assert stats.games_to_detect(40, 0.3, 0.1) == 360  # the standard error shrinks as 1/sqrt(games)
+    assert stats.games_to_detect(200, 1.0, 0.3) == 2300  # 2223, rounded up to two digits
+    assert stats.to_detect(40, 0.3) == {"diff": 0.1, "games": 360}
+    assert stats.to_detect(40, 0.9, most=0.1) == {"diff": 0.1, "games": 3300}  # 3240, at most 10 points

@@ -176,12 +176,14 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
     rows = [_row(f"P{b['seat']} win rate", b["win_rate"], v["win_rate"],
                  stats.two_proportion_z(v["wins"], nv, b["wins"], nb)[1])
             for b, v in zip(base["seats"], var["seats"])]
+    ses = [stats.proportion_diff_se(v["wins"], nv, b["wins"], nb) for b, v in zip(base["seats"], var["seats"])]
     for what, key, fn in (("score mean", "score", lambda g: stats.mean(g.scores)),
                           ("winning margin", "margin", lambda g: margin(g.scores)),
                           ("game length", "length", lambda g: float(g.length))):
         xs, ys = [fn(g) for g in samples_v], [fn(g) for g in samples_b]
         p = stats.welch_samples(xs, ys)[2]
         rows.append(_row(what, base[key]["mean"], var[key]["mean"], p))
+        ses.append(stats.mean_diff_se(xs, ys))
     for item, b in base["items"].items():
         v = var["items"].get(item)
         if v is None:
@@ -197,6 +199,16 @@ def differences(base: dict, var: dict, samples_b: list[GameResult], samples_v: l
     for r, adj in zip(rows, stats.holm([r["p"] for r in rows])):
         r["p_adjusted"] = adj
         r["significant"] = not math.isnan(adj) and stats.significant(adj, ALPHA)
+    # The headline figures also say how large a difference these games could show: without it, "not
+    # significant" cannot tell no effect from too few games (docs/variants.md, "Too few games?").
+    tests = sum(not math.isnan(r["p"]) for r in rows)
+    for r, se in zip(rows, ses):
+        least = stats.detectable(se, tests, ALPHA)
+        r["detectable"] = least
+        r["inconclusive"] = not r["significant"] and not math.isnan(least)
+        # A rate's aim is at most 10 points: a larger change in a win rate is one nobody misses.
+        r["to_detect"] = stats.to_detect(nv, least, 0.1 if r["what"].endswith("rate") else math.inf) \
+            if r["inconclusive"] else None
     return rows
 
 
@@ -268,7 +280,7 @@ def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int
     summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]
     return json_safe({
         "players": players, "games": len(results[0]), "seed": seed, "agents": names, "alpha": ALPHA,
-        "correction": CORRECTION,
+        "correction": CORRECTION, "power": stats.POWER,
         "rulesets": summaries,
         "differences": [{"variant": s["ruleset"], "base": summaries[0]["ruleset"],
                          "rows": differences(summaries[0], s, results[0], res)}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from statistics import NormalDist
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the standard normal
 
@@ -132,6 +133,60 @@ def welch_t(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> tup
 
 def welch_samples(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float, float]:
     return welch_t(mean(xs), stdev(xs), len(xs), mean(ys), stdev(ys), len(ys))
+
+
+# ------------------------------------------------------------------ how large a difference the games could show
+POWER = 0.8  # the usual chance asked of a test to show a real difference of the size it is planned for
+
+
+def proportion_diff_se(x1: float, n1: int, x2: float, n2: int) -> float:
+    """The standard error of the difference of two proportions, pooled as in `two_proportion_z`; a pooled
+    0 or 1 (no win in either sample, or nothing else) is taken as half a game from it, for the spread
+    of a rate is not 0 just because it was not seen."""
+    if n1 <= 0 or n2 <= 0:
+        return float("nan")
+    half = 0.5 / (n1 + n2)
+    pooled = min(max((x1 + x2) / (n1 + n2), half), 1 - half)
+    return math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+
+
+def mean_diff_se(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """The standard error of the difference of two means, unpooled as in Welch's test."""
+    if len(xs) < 2 or len(ys) < 2:
+        return float("nan")
+    return math.sqrt(stdev(xs) ** 2 / len(xs) + stdev(ys) ** 2 / len(ys))
+
+
+def detectable(se: float, tests: int = 1, alpha: float = 0.05, power: float = POWER) -> float:
+    """The smallest real difference that a two-sided test would show with probability `power`, given
+    the standard error `se` of the difference: (z[1 - alpha/2] + z[power]) * se, about 2.8 se at 5% and
+    80%. With `tests` figures under Holm's correction, a lone real difference must pass alpha/tests, so
+    that is the level used. NaN when se is 0 or unknown (no spread: nothing to say)."""
+    if not se > 0:
+        return float("nan")
+    nd = NormalDist()
+    return (nd.inv_cdf(1 - alpha / (2 * max(1, tests))) + nd.inv_cdf(power)) * se
+
+
+def round_below(x: float) -> float:
+    """The largest of 1, 2, 2.5, 5 times a power of ten that is at most x (x > 0)."""
+    top = 10.0 ** math.floor(math.log10(x))
+    return next(top * k for k in (5, 2.5, 2, 1) if top * k <= x * (1 + 1e-12))
+
+
+def games_to_detect(games: int, detectable_now: float, target: float) -> int:
+    """About how many games (per ruleset) make `target` the detectable difference, when `games` make it
+    `detectable_now`: the standard error shrinks as 1/sqrt(games). Rounded up to two significant digits."""
+    need = math.ceil(games * (detectable_now / target) ** 2)
+    step = 10 ** max(0, len(str(need)) - 2)
+    return -(-need // step) * step
+
+
+def to_detect(games: int, detectable_now: float, most: float = math.inf) -> dict[str, float]:
+    """A difference worth aiming at next, a round number about half the one `games` could show (at most
+    `most`), and about how many games would show it (four times as many, or more for the rounding)."""
+    target = min(round_below(detectable_now / 2), most)
+    return {"diff": target, "games": games_to_detect(games, detectable_now, target)}
 
 
 def significant(p: float, alpha: float = 0.05) -> bool:
