@@ -13,6 +13,7 @@ step's effects up to the draw, which itself has not happened yet.
 
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from typing import Any
 
@@ -77,13 +78,13 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         # Shown: the state as the random event finds it (the step's effects so far). It is only looked
         # at, never resumed: applying an outcome reruns the step from `base`.
         st.rng = ScriptedRng()
-        st.actions.extend(_entries(outcomes))
+        st.record(_entries(outcomes))
         game._ev = type(game._ev)(game.rs, st)
         options = [(v, p, show(item, game.rs)) for v, p, item in need.outcomes]
         game._chance = ChanceNode(base, resume, outcomes, options)
         return
     st.rng = ScriptedRng()
-    st.actions.extend(_entries(outcomes))
+    st.record(_entries(outcomes))
     game._chance = None
 
 
@@ -121,6 +122,8 @@ def apply_chance_action(game: Game, action: Any) -> None:
     acts = [a for a, _ in chance_actions(game)]
     if isinstance(action, bool):
         raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
+    if not isinstance(action, (int, str, dict)) and hasattr(action, "__index__"):
+        action = operator.index(action)  # NumPy's whole numbers, from a researcher's arrays
     if isinstance(action, int):
         if not 0 <= action < len(acts):
             raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from meeple.errors import IllegalAction, Problem
+from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
@@ -25,7 +25,7 @@ from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move
 from meeple.runtime.prefix import start_state
-from meeple.runtime.readouts import Readouts
+from meeple.runtime.readouts import Readouts, index_of, whole
 from meeple.runtime.state import GameState, initial_state
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
@@ -60,11 +60,10 @@ class Game(Readouts):
         note where points came from."""
         if chance not in ("seeded", "explicit"):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
-        if type(players) is not int or type(seed) is not int:
-            raise IllegalAction(Problem("G001", "the number of players and the seed must be whole numbers"))
+        players, seed = whole(players, "the number of players"), whole(seed, "the seed")
         if not rs.min_players <= players <= rs.max_players:
-            raise IllegalAction(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
-                                                f"not {players}"))
+            raise UsageError(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
+                                             f"not {players}"))
         st = None
         if not coverage and chance == "seeded":
             # the setup's seedless opening already run (runtime/prefix.py)
@@ -125,6 +124,8 @@ class Game(Readouts):
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every legal action of every player who must decide now (or of one player)."""
+        if player is not None and player != CHANCE:
+            player = self._seat(player)
         if self._chance is not None:
             return [a for a, _ in X.chance_actions(self)] if player in (None, CHANCE) else []
         self._menus()  # a step of the game, unlike the labels' query
@@ -155,8 +156,10 @@ class Game(Readouts):
         if player is None:
             chosen = pending["chosen"]
             player = next(iter([s for s in pending["players"] if s not in chosen]))
-        elif type(player) is not int or player not in pending["options"]:
-            return 0
+        elif type(player) is not int or not 0 <= player < self.state.nplayers:
+            player = self._seat(player)  # NumPy's whole numbers are seats; anything else is refused
+        if player not in pending["options"] or player in pending["chosen"]:
+            return 0  # not deciding now, or already chose (a sealed choice): no action of its own
         return len(pending["options"][player])
 
     def menu(self, player: int) -> list:
@@ -193,14 +196,17 @@ class Game(Readouts):
             self._resolve(opts[i])
             return
         if type(i) is not int:
-            raise IllegalAction(Problem("G005", f"an action index must be a number, not {i!r}"))
+            i = index_of(i)
         if player is not None and type(player) is not int:
-            raise IllegalAction(Problem("G005", f"a seat must be a number, not {player!r}"))
+            if type(player) is bool or not hasattr(player, "__index__"):
+                raise IllegalAction(Problem("G005", f"a seat must be a number, not {player!r}"))
+            player = index_of(player)  # NumPy's whole numbers
         chosen = pending["chosen"]
         if player is None:
             player = next(iter([s for s in pending["players"] if s not in chosen]))
         elif player not in pending["players"] or player in chosen:
-            raise IllegalAction(Problem("G003", f"P{player + 1} does not decide now"))
+            raise IllegalAction(Problem("G003", f"P{player + 1} does not decide now" if 0 <= player < st.nplayers
+                                                else f"{player} is not a seat: the seats are 0 to {st.nplayers - 1}"))
         opts = pending["options"][player]
         if not 0 <= i < len(opts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
@@ -217,6 +223,8 @@ class Game(Readouts):
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         if isinstance(action, bool):
             raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
+        if type(action) is not int and hasattr(action, "__index__"):
+            action = index_of(action)  # NumPy's whole numbers, from a researcher's arrays
         if type(action) is int:
             legal = self.legal_actions()
             if not 0 <= action < len(legal):
@@ -234,12 +242,15 @@ class Game(Readouts):
             raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
                                                 "and `key`), an index or a label"))
         seat, key = action["player"], action["key"]
+        if type(seat) is not int and type(seat) is not bool and hasattr(seat, "__index__"):
+            seat = index_of(seat)  # NumPy's whole numbers
         if type(seat) is not int or type(key) is not str:
             # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
             raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))
         if seat not in self.deciders:
             who = ", ".join(f"P{s + 1}" for s in self.deciders)
-            raise IllegalAction(Problem("G003", f"it is not P{seat + 1}'s decision now (waiting for {who})"))
+            raise IllegalAction(Problem("G003", f"it is not {'the chance seat' if seat == CHANCE else f'P{seat + 1}'}"
+                                                f"'s turn now (waiting for {who})"))
         self._menus()
         for i, opt in enumerate(st.pending["options"][seat]):
             if option_key(opt) == key:

@@ -28,6 +28,26 @@ T = TypeVar("T")
 SPECTATOR = -1  # a viewer who holds no seat: sees only what is public (views.make_view's "no seat")
 
 
+def whole(x: Any, what: str) -> int:
+    """A whole number given to the API: Python's or NumPy's (from a researcher's arrays), not True or 1.0."""
+    if type(x) is int:
+        return x
+    try:
+        if type(x) is not bool:
+            return operator.index(x)
+    except TypeError:
+        pass
+    raise UsageError(Problem("G001", f"{what} must be a whole number, not {x!r}"))
+
+
+def index_of(i: Any) -> int:
+    """An action index given to the API, as `whole`; refused as an illegal action, which it is."""
+    try:
+        return whole(i, "an action index")
+    except UsageError:
+        raise IllegalAction(Problem("G005", f"an action index must be a whole number, not {i!r}")) from None
+
+
 class Readouts:
     __slots__ = ()
 
@@ -175,10 +195,14 @@ class Readouts:
     def determinize(self, player: int, seed: int) -> Game:
         """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden
         piles' order, other hands, face-down cards, others' sealed choices, secret counters, the random
-        generator) dealt again from `seed`. For search bots; see runtime/determinize.py."""
+        generator) dealt again from `seed`. For search bots; see runtime/determinize.py. The copy draws
+        its chance events from its generator (seeded), also when this game reports them (explicit)."""
         from meeple.runtime.determinize import determinize
 
-        player = self._seat(player)
+        player, seed = self._seat(player), whole(seed, "the seed")
+        if self._chance is not None:
+            raise UsageError(Problem("G010", "a chance event is open: determinize at a player's decision",
+                                     hint="apply one of chance_outcomes() first"))
         self._menus()
         return determinize(self, player, seed)
 

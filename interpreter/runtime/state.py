@@ -132,7 +132,8 @@ class GameState:
         """The action log, for replay: `{"player": seat, "key": key}` per choice, the key the option's
         stable key (data.option_key). A choice made through `Game.apply_index` is recorded as (seat,
         option) and keyed here, when the log is first read: a bot's look-ahead, which never reads it,
-        never makes a key (the option is plain data that nothing changes, so its key is the same later)."""
+        never makes a key (the option is plain data that nothing changes, so its key is the same later).
+        A copy: a caller's `log.pop()` must not shorten the game's own log, whose saves replay it."""
         log = self._actions
         n = len(log)
         if self._keyed < n:
@@ -141,7 +142,11 @@ class GameState:
                 if type(e) is tuple:
                     log[i] = {"player": e[0], "key": option_key(e[1])}
             self._keyed = n
-        return log
+        return [dict(a) for a in log]
+
+    def record(self, entries: list[dict]) -> None:
+        """Add keyed entries to the action log (chance outcomes of an explicit-chance game)."""
+        self._actions.extend(entries)
 
     @actions.setter
     def actions(self, log: list[dict]) -> None:
