@@ -18,7 +18,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_of, changes_text
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
 
@@ -243,6 +243,8 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
                         code="IO01") from None
         if fmt != "json":
             click.echo(f"\nplot written to {plot_file}")
+    for s in res["rulesets"]:
+        warn_about_play(s["ruleset"], s["games"], s["games_without_decisions"], s["games_all_tied"])
     for f in res.get("failed", []):
         click.echo(f"{f['path']} ({f['ruleset']}) was not compared: a rules error stopped its games", err=True)
         print_error(failure_error(f))

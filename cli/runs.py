@@ -1,6 +1,8 @@
 """What the commands that play many games share (simulate, compare, and any other such command):
 where the games run (`--backend`, `--address`, `--workers`), the progress line, and Ctrl-C.
 
+After the games, `warn_about_play` says on stderr when a ruleset's games measured no play.
+
 A command uses them like this (`simulate` in main.py is the example):
 
     @workers_option
@@ -103,3 +105,26 @@ def play_runs(backend: str, address: str | None, workers: int | None, total: int
         if res is None:
             click.get_current_context().exit(INTERRUPTED)
         return res, True
+
+
+def play_warnings(name: str, games: int, silent: int, all_tied: int) -> list[str]:
+    """What makes a run's figures meaningless, said in words: games that ended before any decision (a
+    constant or a count set to 0 can end a game in its setup: its report would otherwise look normal,
+    every seat tied at its starting score), and games that all ended in a tie of every seat."""
+    out = []
+    if silent == games:
+        out.append(f"{name}: all {games} games ended without a single decision: no player ever had a choice, "
+                   "so no figure here comes from play (a constant or count set to 0 can leave nothing to "
+                   "choose: check what the ruleset or its variant changes)")
+    elif silent:
+        out.append(f"{name}: {silent} of {games} games ended without a single decision")
+    if all_tied == games and silent < games:
+        out.append(f"{name}: every game ended with all players tied for the win, so the win rates say nothing "
+                   "about the seats (expected only where everyone wins or loses together)")
+    return out
+
+
+def warn_about_play(name: str, games: int, silent: int, all_tied: int) -> None:
+    """`play_warnings` on stderr, after the report."""
+    for w in play_warnings(name, games, silent, all_tied):
+        click.echo(f"warning: {w}", err=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import fmt_num, format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
 
@@ -55,6 +55,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
         click.echo(json.dumps(out, indent=2))
     else:
         _simulate_text(summary, seed, n, cov)
+    warn_about_play(summary.ruleset, summary.games, summary.games_without_decisions, summary.games_all_tied)
     if stopped:
         click.get_current_context().exit(INTERRUPTED)
 

@@ -186,3 +186,22 @@ def _first_failure(rs):
         except RuntimeRuleError as e:
             return seed, e
     raise AssertionError("no game failed")
+
+
+def test_games_without_a_single_decision_are_warned_about(tmp_path):
+    """Before, a variant with no workers printed a normal report: 0.0 decisions per game, every score 0."""
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+    from meeple.cli.runs import play_warnings
+
+    path = tmp_path / "no_workers.yaml"
+    path.write_text("meeple: 1\nextends: speicherstadt\nname: No workers\nconstants: {workers: 0}\n")
+    s = simulate(load_ruleset(path), 3, 3, workers=1)
+    assert (s.games_without_decisions, s.games_all_tied) == (3, 3)
+    for args in (["simulate", str(path)], ["compare", "speicherstadt", str(path), "--no-coverage"]):
+        r = CliRunner().invoke(meeple, args + ["-p", "3", "-n", "3", "-j", "1"])
+        assert r.exit_code == 0 and "warning: No workers: all 3 games ended without a single decision" in r.stderr
+        assert "all players tied" not in r.stderr  # the one cause is enough
+        assert "warning" not in r.stdout and "Speicherstadt: " not in r.stderr  # only the ruleset concerned
+    assert play_warnings("X", 10, 2, 0) == ["X: 2 of 10 games ended without a single decision"]
+    assert "all players tied" in play_warnings("X", 10, 0, 10)[0] and play_warnings("X", 10, 0, 9) == []

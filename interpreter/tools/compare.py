@@ -146,6 +146,8 @@ def summarise(rs: Ruleset, results: list[GameResult], players: int, names: list[
         "length": {"unit": "rounds" if "round" in rs.game_counters else "decisions",
                    **_num([float(g.length) for g in results])},
         "decisions_mean": stats.mean([float(g.decisions) for g in results]),
+        "games_without_decisions": sum(g.decisions == 0 for g in results),
+        "games_all_tied": sum(players > 1 and len(g.winners) == players for g in results),
         "items": items,
     }
     if coverage:

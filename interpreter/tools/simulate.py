@@ -79,6 +79,8 @@ class Summary:
     workers: int
     backend: str = "local"  # where the games ran (tools/backends.py); the statistics do not depend on it
     records: list[GameRecord] = field(default_factory=list)
+    games_without_decisions: int = 0  # games that ended before any bot chose anything (cli/runs.py warns)
+    games_all_tied: int = 0  # games in which every seat tied for the win
 
     def to_json(self, records: bool = False) -> dict:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("seats", "records")}
@@ -210,11 +212,15 @@ class Tally:
         self.lengths = stats.Running()
         self.decisions = 0
         self.shared = 0  # games whose win was shared
+        self.silent = 0  # games that ended without a decision
+        self.all_tied = 0  # games in which every seat tied for the win
 
     def add(self, r: GameRecord, rows: Sequence[int] | None = None) -> None:
         """Count game r: seat s counts for row `rows[s]` (default: row s)."""
         self.n += 1
         self.shared += len(r.winners) > 1
+        self.silent += r.decisions == 0
+        self.all_tied += len(r.scores) > 1 and len(r.winners) == len(r.scores)
         for s, score in enumerate(r.scores):
             k = s if rows is None else rows[s]
             if s in r.winners:
@@ -236,7 +242,8 @@ def summarise(rs: Ruleset, players: int, seed: int, names: list[str], tally: Tal
     per_s = seconds if seconds > 0 else 1e-9
     return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), tally.lengths.mean,
                    tally.lengths.stdev, tally.decisions / n, seconds, n / per_s, tally.decisions / per_s, workers,
-                   backend, records or [])
+                   backend, records or [], tally.silent, tally.all_tied)
+
 
 
 @dataclass
