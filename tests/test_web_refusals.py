@@ -123,3 +123,16 @@ def test_an_upload_is_named_as_sent_and_no_reply_names_a_server_path(web):
                                              "games": 2, "players": 2})
     assert status == 200 and all("path" not in r for r in body["rulesets"])
     assert "rulesets/" not in json.dumps({k: v for k, v in body.items() if k != "names"})
+
+
+def test_a_bots_budget_is_a_whole_number_up_to_a_cap(web):
+    """Bug: an mcts budget up to 1e9 was accepted, a bot that thinks practically forever."""
+    from meeple.web.lobby import MAX_BUDGET
+
+    for bad, why in ((MAX_BUDGET + 1, f"between 1 and {MAX_BUDGET}"), ("1e9", "whole number"), (0, "between"),
+                     (2.5, "whole number"), (True, "whole number")):
+        seats = [{"kind": "person"}, {"kind": "bot", "agent": "mcts", "budget": bad}]
+        status, body = web.post("/api/tables", {"ruleset": "merchants", "seats": seats})
+        assert status == 400 and body["error"].startswith("seat 2 budget must be ") and why in body["error"], body
+    assert json.loads(web.get("/api/lobby")[1])["max_budget"] == MAX_BUDGET
+    _table(web, seats=[{"kind": "person"}, {"kind": "bot", "agent": "mcts", "budget": "200"}])

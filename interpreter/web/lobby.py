@@ -22,6 +22,7 @@ from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
 MAX_SEED = 2**63 - 1
+MAX_BUDGET = 20_000  # a bot's search iterations or deals: mcts:20000 already thinks for a long while a move
 
 
 def _bad(message: str, hint: str | None = None) -> UsageError:
@@ -58,7 +59,7 @@ class Lobby:
                              "description": str(rs.raw.get("description") or "")})
             except MeepleError as e:
                 rows.append({"id": name, "title": name, "error": e.problems[0].message})
-        return {"rulesets": rows, "bots": BOTS, "budgets": bot_budgets()}
+        return {"rulesets": rows, "bots": BOTS, "budgets": bot_budgets(), "max_budget": MAX_BUDGET}
 
     @property
     def upload_dir(self) -> Path | None:
@@ -165,7 +166,7 @@ def _seat(s: Any, i: int) -> Seat:
     if agent not in BOTS:
         raise _bad(f"seat {i + 1}: unknown bot {agent!r}", "bots: " + ", ".join(BOTS))
     budget = s.get("budget")
-    return Seat("bot", agent, None if budget in (None, "") else _num(budget, f"seat {i + 1} budget", 0, 1e9))
+    return Seat("bot", agent, None if budget in (None, "") else whole(budget, f"seat {i + 1} budget", 1, MAX_BUDGET))
 
 
 def whole(x: Any, what: str, lo: int, hi: int) -> int:

@@ -34,7 +34,7 @@ SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so
 class Seat:
     kind: str = "person"  # person | bot
     agent: str = "random"
-    budget: float | None = None  # passed to bots that take a budget (search iterations or seconds)
+    budget: int | None = None  # passed to bots that take a budget (search iterations, deals)
 
     def public(self, i: int) -> dict[str, Any]:
         out: dict[str, Any] = {"name": f"P{i + 1}", "kind": self.kind}
@@ -51,7 +51,7 @@ BEST = "best"
 BOTS = [BEST, *AGENT_NAMES]
 
 
-def make_bot(name: str, seed: int, budget: float | None, rs: Ruleset) -> Agent:
+def make_bot(name: str, seed: int, budget: int | None, rs: Ruleset) -> Agent:
     """A bot by name; a budget becomes the agent's parameter (`mcts:400`, `greedy:4`) if it takes one."""
     if name not in BOTS:
         raise UsageError(Problem("B010", f"unknown bot `{name}`", hint="bots: " + ", ".join(BOTS)))

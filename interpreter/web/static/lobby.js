@@ -25,7 +25,7 @@
     const kind = el("select", {class: "kind", "aria-label": "seat " + (i + 1) + " played by"},
                     el("option", {value: "person"}, "a person"), el("option", {value: "bot"}, "a bot"));
     const bot = el("select", {class: "agent", "aria-label": "seat " + (i + 1) + " bot"}, info.bots.map((b) => el("option", {value: b}, b)));
-    const budget = el("input", {class: "budget", type: "number", min: 0, step: "any", placeholder: "n/a", "aria-label": "seat " + (i + 1) + " budget"});
+    const budget = el("input", {class: "budget", type: "number", min: 1, max: info.max_budget, step: 1, placeholder: "n/a", "aria-label": "seat " + (i + 1) + " budget"});
     kind.value = old ? old.kind : (i === 0 ? "person" : "bot");
     if (old) bot.value = old.agent;
     const sync = () => {
