@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
-from meeple.cli.diff import changes_of, changes_text
+from meeple.cli.diff import changes_of, changes_text, rule_changes
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
@@ -49,6 +49,8 @@ def render(res: dict[str, Any]) -> str:
             f"(seed {res['seed']}), agents {', '.join(res['agents'])}")]
     for letter, s in zip(letters, sums):
         out.append(f"  {letter} = {s['ruleset']} ({s['path']}){'  [base]' if letter == 'A' else ''}")
+    for f in res.get("skipped", []):
+        out.append(f"  not played: {f['ruleset']} ({f['path']}): the same rules as A")
     for f in res.get("failed", []):
         out.append(f"  not compared: {f['ruleset']} ({f['path']}): a rules error stopped its games "
                    "(reported on stderr, with the game it broke)")
@@ -137,6 +139,23 @@ def render(res: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _differing(args: tuple[str, ...], loaded: list[Any]) -> list[int]:
+    """The positions of the base and of every variant whose rules differ from it. A variant with the
+    same rules (`meeple diff` shows no change to a rule) would play, on matched seeds, the very games of
+    the base: it is said on stderr and not played; when no variant is left, there is nothing to compare."""
+    same = [k for k in range(1, len(loaded)) if not rule_changes(loaded[0], loaded[k])]
+    if len(same) == len(loaded) - 1:
+        raise usage(f"nothing to compare: {', '.join(args[k] for k in same)} "
+                    f"{'has' if len(same) == 1 else 'have'} the same rules as the base {args[0]}, so on matched "
+                    "seeds every game would be the base's game",
+                    "give a variant that changes a rule; `meeple diff BASE VARIANT` shows what a variant changes",
+                    code="U034")
+    for k in same:
+        click.echo(f"{args[k]}: the same rules as the base {args[0]} (meeple diff shows no change to a rule): "
+                   "not played, its games would be the base's", err=True)
+    return [k for k in range(len(loaded)) if k not in same]
+
+
 def _inconclusive(row: dict[str, Any], unit: str) -> str:
     """What a difference that is not significant leaves open: how large one these games would likely
     have shown, and about how many games a smaller one needs."""
@@ -220,6 +239,9 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
         _need_matplotlib()
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
+    kept = _differing(rulesets, loaded)  # the base, and the variants whose rules differ from it
+    skipped = [{"position": k, "ruleset": rs.name, "path": rs.path} for k, rs in enumerate(loaded) if k not in kept]
+    loaded = [loaded[k] for k in kept]
     total = games * len(loaded)
     res, stopped = play_runs(backend, address, workers, total, fmt == "text" and sys.stderr.isatty() and total >= 100,
                              lambda update, be: run(loaded, n, games, seed, agents, coverage=coverage,
@@ -228,6 +250,9 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     failed = {f["position"] for f in res.get("failed", [])}
     ran = [rs for k, rs in enumerate(loaded) if k not in failed]
     res["changes"] = [changes_of(ran[0], rs, s) for rs, s in zip(ran[1:], res["rulesets"][1:])]
+    for f in res.get("failed", []):
+        f["position"] = kept[f["position"]]  # among the arguments
+    res["skipped"] = skipped
     # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
         click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))

@@ -189,16 +189,21 @@ def diff(base: str, variant: str, fmt: str) -> None:
 
 
 # ------------------------------------------------------------------ for compare
+def rule_changes(base: Any, variant: Any) -> list[dict[str, Any]]:
+    """What `meeple diff` shows between two loaded rulesets, but their names and descriptions: an empty
+    list when the two play the same rules."""
+    return [ch for ch in semantic_diff(base.raw, variant.raw)
+            if not (ch["section"] == "ruleset" and ch["entity"] in ("name", "description"))]
+
+
 def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[str, Any]]:
     """What a variant changed (as `meeple diff` says it), each with how often the changed part ran in the
     variant's games (from coverage): a change that never runs cannot explain a difference."""
     cov = summary.get("coverage") or {}
     counts, procs, games = cov.get("counts") or {}, cov.get("procedure_calls") or {}, max(1, summary["games"])
     out = []
-    for ch in semantic_diff(base.raw, variant.raw):
+    for ch in rule_changes(base, variant):
         entity, section = ch["entity"], ch["section"]
-        if section == "ruleset" and entity in ("name", "description"):
-            continue  # names and prose change no rule
         ran: dict[str, int] = {}
         held: float | None = None
         if section == "procedures" and entity in procs:

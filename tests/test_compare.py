@@ -291,3 +291,29 @@ def test_a_difference_that_is_not_significant_says_how_large_one_the_games_could
                                        "--no-coverage"]).output
     line = next(x for x in text.splitlines() if "inconclusive: no difference of" in x and "score" not in x)
     assert "or more; to detect one of " in line and "try about -n " in line
+
+
+def test_a_variant_with_the_same_rules_as_the_base_is_not_played(tmp_path, monkeypatch):
+    """Before, `meeple compare speicherstadt speicherstadt` played every game of both: on matched seeds the
+    very same games, every difference 0 and "not significant"."""
+    renamed = tmp_path / "renamed.yaml"
+    renamed.write_text("meeple: 1\nextends: speicherstadt\nname: Same rules\ndescription: Only the name.\n")
+    played = []
+    monkeypatch.setattr("meeple.tools.compare.run_games", lambda *a, **k: played.append(1))
+    for same in ("speicherstadt", str(renamed)):
+        out = CliRunner().invoke(meeple, ["compare", "speicherstadt", same, "-n", "2", "-j", "1"])
+        assert out.exit_code == 2 and "nothing to compare" in out.stderr and "same rules" in out.stderr
+        assert "Traceback" not in out.output and not played
+    monkeypatch.undo()
+    args = ["compare", "speicherstadt", str(renamed), "cheap_port", "-p", "3", "-n", "2", "-j", "1", "--no-coverage"]
+    out = CliRunner().invoke(meeple, args)
+    assert out.exit_code == 0 and "renamed.yaml: the same rules as the base speicherstadt" in out.stderr
+    assert "not played: Same rules" in out.stdout and "B = Speicherstadt, cheap Port" in out.stdout
+    data = json.loads(CliRunner().invoke(meeple, args + ["--format", "json"]).stdout)
+    assert [s["ruleset"] for s in data["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]
+    assert [(s["position"], s["ruleset"]) for s in data["skipped"]] == [(1, "Same rules")]
+    # A failed variant's position is its place among the arguments, the skipped ones counted.
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    broken = str(_broken_variant(tmp_path))
+    out = CliRunner().invoke(meeple, args + [broken, "--format", "json"])
+    assert out.exit_code == 1 and [f["position"] for f in json.loads(out.stdout)["failed"]] == [3]
