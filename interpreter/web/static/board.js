@@ -187,12 +187,19 @@ const Board = (() => {
         nodes.push(el("button", {class: "act", "data-index": a.index, disabled: !act, onclick: () => act && act(a.index)}, a.label));
       } else {
         const input = el("input", {type: "number", min: a.min, max: a.max, value: a.min, class: "range", "aria-label": a.labels[0] + " … " + a.labels[1]});
+        // An empty box (also what a number box holds for text that is no number) is refused, not read
+        // as 0 (Number("") === 0), which would send the smallest choice.
         const go = el("button", {class: "act range-go", disabled: !act, onclick: () => {
-          const n = Number(input.value);
-          if (Number.isInteger(n) && n >= a.min && n <= a.max && act) act(a.first + n - a.min);
-          else input.setCustomValidity("a whole number from " + a.min + " to " + a.max);
-          input.reportValidity();
+          const n = input.value.trim() === "" ? NaN : Number(input.value);
+          if (Number.isInteger(n) && n >= a.min && n <= a.max) {
+            input.setCustomValidity("");
+            if (act) act(a.first + n - a.min);
+          } else {
+            input.setCustomValidity("a whole number from " + a.min + " to " + a.max);
+            input.reportValidity();
+          }
         }}, "Choose");
+        input.addEventListener("input", () => input.setCustomValidity(""));
         nodes.push(el("div", {class: "rangebox"}, el("label", {text: a.labels[0] + " … " + a.labels[1] + ": "}), input, go));
       }
     }

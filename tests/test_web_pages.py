@@ -1,0 +1,26 @@
+"""The pages in headless Chromium, for what a page itself refuses or says: an empty number box, a wrong
+link, the host's link in the lobby, the end screen in a laptop's window. Fixtures and the browser
+as in test_web_browser.py (skipped without Chromium)."""
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
+
+from tests.test_web_browser import browser, page, start_from_lobby, web  # noqa: F401 - fixtures
+
+
+def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, web):  # noqa: F811
+    """Bug: Number("") is 0, so an emptied box sent the smallest bid."""
+    start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="0")
+    box = page.locator("input.range")
+    box.wait_for()
+    page.wait_for_selector("button.range-go:not([disabled])")
+    box.fill("")
+    page.click("button.range-go")
+    assert "whole number" in box.evaluate("(i) => i.validationMessage")
+    assert "sent" not in page.evaluate("() => ({...document.body.dataset})")  # nothing was sent
+    box.fill(box.get_attribute("max"))  # a valid number goes, with no stale complaint
+    page.click("button.range-go")
+    assert box.evaluate("(i) => i.validationMessage") == ""
+    page.wait_for_function("document.body.dataset.sent !== undefined")
