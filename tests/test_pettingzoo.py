@@ -147,3 +147,22 @@ def test_reset_with_a_seed_plays_the_game_of_that_seed():
     env.reset(seed=42)
     env.reset()
     assert env.game.state.seed == after != 42  # a reset without a seed draws the next one from the last seed
+
+
+@pytest.mark.parametrize(("name", "players", "policy"), [("camel_up_off_season", 3, 0), ("demoludy", 3, -1)])
+def test_the_action_space_holds_the_menus_of_a_seat_that_always_takes_the_first_or_last_option(name, players,
+                                                                                                 policy):
+    # Bug: the action space was measured on 12 random games only: always taking the first option offered 49
+    # options where the space had 48 (seed 0), always taking the last 17 where it had 16.
+    env = mpz.raw_env(name, players=players)
+    play(env, 0, lambda agent, obs: int(np.flatnonzero(obs["action_mask"])[policy]))
+    assert env.game.is_over
+
+
+def test_the_probe_plays_the_same_games_every_time():
+    from meeple.tools import probe
+
+    rs = meeple.load_ruleset("merchants")
+    first = probe.profile(rs, 2)
+    assert probe.profile(rs, 2) is first  # cached per ruleset object
+    assert probe.profile(meeple.load_ruleset("merchants"), 2) == first  # and measured alike afresh

@@ -58,8 +58,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         self.rs, self.players, self.utility = rs, players, utility
         self.metadata = {"render_modes": [], "is_parallelizable": False,
                          "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")}
-        prof = profile(rs, players)
-        self.num_actions = max_actions or prof.max_actions + prof.max_actions // 2
+        self.num_actions = max_actions or profile(rs, players).num_actions()
         self.layout = Layout(rs, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._obs_space = spaces.Dict({

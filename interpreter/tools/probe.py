@@ -2,10 +2,11 @@
 
 OpenSpiel and PettingZoo want fixed numbers up front: how many actions a decision can offer, how many
 outcomes a chance event can have, how long a game can last, the range of the payoffs. A ruleset does
-not state them (a menu of bids grows with a player's coins), so they are measured: seeded random games
-are played, with an RNG that notes the largest draw. The measured figures get a margin, the callers
-accept explicit values instead, and the adapters refuse a game that outgrows them with a clear error
-rather than a wrong answer. Whether a game has chance or hidden information is read from the
+not state them (a menu of bids grows with a player's coins), so they are measured: seeded games are
+played, at random and with simple policies that reach what random play misses (`profile`), with an RNG
+that notes the largest draw. The measured figures get a safety margin (`Profile.num_actions` and the
+rest, docs/interop.md), the callers accept explicit values instead, and the adapters refuse a game
+that outgrows them with a clear error rather than a wrong answer. Whether a game has chance or hidden information is read from the
 ruleset itself, not measured. The settings the adapters are given are checked here too (`settings`).
 """
 
@@ -96,6 +97,18 @@ class Profile:
     has_chance: bool  # the ruleset calls a random built-in somewhere
     perfect_information: bool  # nothing is hidden: no owner or hidden zones or counters, no face-down
 
+    # What the adapters declare: the measured figures with a safety margin (docs/interop.md), as games
+    # the probe did not play can go further than the ones it did.
+    def num_actions(self) -> int:
+        return self.max_actions + self.max_actions // 2  # half again
+
+    def utility_range(self) -> tuple[float, float]:
+        span = max(self.max_score - self.min_score, 1.0)  # the measured range, widened by itself each way
+        return self.min_score - span, self.max_score + span
+
+    def max_game_length(self) -> int:
+        return 2 * self.max_decisions + 10
+
 
 def _all_nodes(rs: Ruleset) -> list[Any]:
     return [n for _, root in rs.scripts() for n in walk(root)]
@@ -114,36 +127,70 @@ def perfect_information(rs: Ruleset) -> bool:
     return not hides and all(d.visibility == "public" for d in decls)
 
 
-_CACHE: dict[tuple[int, int, int], tuple[Ruleset, Profile]] = {}
+_CACHE: dict[tuple[int, int, int, int], tuple[Ruleset, Profile]] = {}
+RANDOM_GAMES = 12  # seeded random games, always played first
+BUDGET = 10_000  # player decisions for the games after them, each with one of the policies of _policies
+MAX_GAMES = 300  # at most this many games after the random ones (small games take few decisions each)
 
 
-def profile(rs: Ruleset, players: int, games: int = 12) -> Profile:
-    """Measure `games` seeded random games of `rs` (cached per ruleset object and player count)."""
-    cache_key = (id(rs), players, games)
+def _policies(players: int) -> list[tuple[str, int | None]]:
+    """Random play is blind to the extremes: a menu of bids is widest, a score highest, when a seat keeps
+    taking the first (or the last) option. So: everyone random, everyone first, everyone last, then one
+    seat first (or last) against random play, for each seat."""
+    one_seat = [(kind, seat) for seat in range(players) for kind in ("first", "last")]
+    return [("random", None), ("first", None), ("last", None), *one_seat]
+
+
+class _Measures:
+    def __init__(self) -> None:
+        self.widest_menu = self.widest_draw = self.longest = self.decisions = 0
+        self.scores: list[float] = []
+        self.zero = True
+
+    def play(self, rs: Ruleset, players: int, seed: int, kind: str, seat: int | None, cap: int | None) -> None:
+        """One game; one longer than `cap` decisions (a policy that never ends the game) is left unfinished:
+        its menus and draws count, not its length or scores."""
+        g = Game.new(rs, players, seed)
+        # Draws after setup are counted; the setup's shuffles are bounded by the component count.
+        g.state.rng = rng = _CountingRng(g.state.rng.state)
+        pick = random.Random(seed)
+        decisions = 0
+        while not g.is_over and (cap is None or decisions < cap):
+            n = g.num_actions()
+            self.widest_menu = max(self.widest_menu, max(g.num_actions(s) for s in g.deciders))
+            how = kind if seat is None or g.deciders[0] == seat else "random"
+            g.apply_index(0 if how == "first" else n - 1 if how == "last" else pick.randrange(n))
+            decisions += 1
+        self.decisions += decisions
+        self.widest_draw = max(self.widest_draw, rng.widest)
+        if g.is_over:
+            self.longest = max(self.longest, decisions)
+            s = [float(x) for x in g.scores]
+            self.scores += s
+            self.zero = self.zero and abs(sum(s)) < 1e-9
+
+
+def profile(rs: Ruleset, players: int, games: int = RANDOM_GAMES, budget: int = BUDGET) -> Profile:
+    """Measure `games` seeded random games of `rs`, then more games with the policies of `_policies` in
+    turn until they have taken `budget` decisions (or MAX_GAMES games): the same games every time, so the
+    figures are too. Cached per ruleset object and player count."""
+    cache_key = (id(rs), players, games, budget)
     cached = _CACHE.get(cache_key)
     if cached is not None and cached[0] is rs:  # the ruleset is kept, so its id cannot be reused
         return cached[1]
-    widest_menu = widest_draw = longest = 0
-    scores: list[float] = []
-    zero = True
+    m = _Measures()
     for seed in range(games):
-        g = Game.new(rs, players, seed)
-        # Draws after setup are counted; the setup's shuffles are bounded by the component count.
-        g.state.rng = _CountingRng(g.state.rng.state)
-        pick = random.Random(seed)
-        decisions = 0
-        while not g.is_over:
-            n = g.num_actions()
-            widest_menu = max(widest_menu, max(g.num_actions(s) for s in g.deciders))
-            g.apply_index(pick.randrange(n))
-            decisions += 1
-        widest_draw = max(widest_draw, g.state.rng.widest)
-        longest = max(longest, decisions)
-        s = [float(x) for x in g.scores]
-        scores += s
-        zero = zero and abs(sum(s)) < 1e-9
-    prof = Profile(max_actions=max(widest_menu, 1), max_outcomes=max(widest_draw, len(rs.components), 1),
-                   max_decisions=longest, min_score=min(scores), max_score=max(scores), zero_sum=zero,
+        m.play(rs, players, seed, "random", None, None)
+    cap, m.decisions = 4 * m.longest + 50, 0
+    policies = _policies(players)
+    for i in range(MAX_GAMES if budget > 0 else 0):
+        kind, seat = policies[i % len(policies)]
+        m.play(rs, players, games + i, kind, seat, cap)
+        if m.decisions >= budget:
+            break
+    scores = m.scores or [0.0]
+    prof = Profile(max_actions=max(m.widest_menu, 1), max_outcomes=max(m.widest_draw, len(rs.components), 1),
+                   max_decisions=m.longest, min_score=min(scores), max_score=max(scores), zero_sum=m.zero,
                    has_chance=uses_chance(rs), perfect_information=perfect_information(rs))
     _CACHE[cache_key] = (rs, prof)
     return prof

@@ -56,8 +56,7 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
     if utility == "win":
         kind, lo, hi, total = T.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0
     else:
-        span = max(prof.max_score - prof.min_score, 1.0)
-        lo, hi = utility_range or (prof.min_score - span, prof.max_score + span)
+        lo, hi = utility_range or prof.utility_range()
         kind, total = (T.Utility.ZERO_SUM, 0.0) if prof.zero_sum else (T.Utility.GENERAL_SUM, None)
     game_type = T(
         short_name=name, long_name=f"Meeple: {rs.name}", dynamics=T.Dynamics.SEQUENTIAL,
@@ -68,10 +67,10 @@ def load(ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = 
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True, parameter_specification={})
     info = pyspiel.GameInfo(
-        num_distinct_actions=max_actions or prof.max_actions + prof.max_actions // 2,
+        num_distinct_actions=max_actions or prof.num_actions(),
         max_chance_outcomes=(max_outcomes or prof.max_outcomes) if prof.has_chance else 0,
         num_players=players, min_utility=float(lo), max_utility=float(hi),
-        utility_sum=total, max_game_length=2 * prof.max_decisions + 10)
+        utility_sum=total, max_game_length=prof.max_game_length())
     known = name in _CONFIGS
     _CONFIGS[name] = _Config(name, rs, players, utility, prof.zero_sum and utility == "score")
     if not known:
@@ -171,6 +170,10 @@ class MeepleState(pyspiel.State):
         if cfg.zero_sum and abs(sum(scores)) > 1e-9:
             raise RuntimeError(f"{cfg.rs.name} was loaded as zero-sum, but these scores sum to {sum(scores)}: "
                                "load it with utility='win'")
+        lo, hi = self.get_game().min_utility(), self.get_game().max_utility()
+        if not all(lo <= x <= hi for x in scores):
+            raise RuntimeError(f"the scores {scores} go beyond the utility range [{lo}, {hi}] this game was loaded "
+                               "with (measured by playing games): pass utility_range= to meeple.openspiel.load")
         return scores
 
     def __str__(self) -> str:
