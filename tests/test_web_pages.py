@@ -24,3 +24,12 @@ def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, we
     page.click("button.range-go")
     assert box.evaluate("(i) => i.validationMessage") == ""
     page.wait_for_function("document.body.dataset.sent !== undefined")
+
+
+def test_a_wrong_table_link_says_so_in_place_of_the_table(page, web):  # noqa: F811
+    """Bug: the page went on saying "Loading…" and "disconnected (reload to reconnect)"."""
+    page.goto(web.url + "/table/nope")
+    page.wait_for_selector("#root >> text=no such table")
+    page.wait_for_timeout(300)  # the server closes the socket right after saying so
+    assert "Loading" not in page.inner_text("#root")
+    assert "disconnected" not in page.inner_text("#conn")

@@ -159,8 +159,9 @@ class Server:
         table = self.registry.by_token(token)
         await ws.accept()
         if table is None:
-            await ws.send_text(dumps({"type": "error", "message": "no such table: the link is wrong or the "
-                                                                  "server was restarted"}))
+            # final: the page says so in place of the table, not as a connection problem
+            await ws.send_text(dumps({"type": "error", "final": True,
+                                      "message": "no such table: the link is wrong or the server was restarted"}))
             await ws.close()
             return
         allowed = table.allowed(token)

@@ -11,6 +11,7 @@
   let ruleset = null;
   let state = null;
   let ws = null;
+  let gone = false;  // the server said this link leads to no table
 
   document.getElementById("replay-link").href = "/replay/" + token;
 
@@ -74,6 +75,12 @@
   function onMessage(ev) {
     const msg = JSON.parse(ev.data);
     if (msg.type === "ruleset") { ruleset = msg; document.title = "Meeple · " + msg.name; return; }
+    if (msg.type === "error" && msg.final) {  // a wrong link: nothing to load, nothing to reconnect to
+      gone = true;
+      root.replaceChildren(Board.el("p", {class: "error", text: msg.message}));
+      document.getElementById("conn").textContent = "";
+      return;
+    }
     if (msg.type === "error") {
       showError(msg.message);
       if (pending) { pending = null; redraw(); }  // the move was refused: the menu is the person's again
@@ -120,7 +127,7 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + token);
     ws.onopen = () => { document.getElementById("conn").textContent = "connected"; };
-    ws.onclose = () => { document.getElementById("conn").textContent = "disconnected (reload to reconnect)"; };
+    ws.onclose = () => { if (!gone) document.getElementById("conn").textContent = "disconnected (reload to reconnect)"; };
     ws.onmessage = onMessage;
   }
   connect();
