@@ -398,3 +398,62 @@ def test_a_seat_from_a_numpy_array_is_a_seat():
     g = load_ruleset("merchants").new_game(2, 1)
     assert g.view(np.int64(1)) == g.view(1) and g.view(np.int64(-1)) == g.view(-1)
     assert g.determinize(np.int64(0), 3).view(0) == g.determinize(0, 3).view(0)
+
+
+TWIN_JACKS = """\
+meeple: 1
+name: Twin jacks
+players: {min: 2, max: 2}
+counters: {player: {points: 0}}
+zones:
+  game: {deck: {visibility: hidden}, table: {}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    items:
+      - {id: jack, name: J, rank: 1, count: 2}
+      - {id: king, name: K, rank: 3}
+setup: |
+  move(components("card"), deck)
+  shuffle(deck)
+  for p in players:
+      draw(1, deck, p.hand)
+flow: |
+  choose player(1) "Play your card, or guess the deck's":
+      option "Play {c.name}" for c in player(1).hand:
+          move(c, table)
+      option "Guess the deck's card" for c in deck:
+          move(c, table)
+  if first(player(0).hand).rank > first(table).rank:
+      player(0).points += 1
+scoring: {score: p.points}
+"""
+
+
+def test_a_seats_own_action_keys_do_not_tell_which_copy_it_holds(tmp_path):
+    """Found by a researcher: P2's key `0:#1` or `0:#0` for its jack told whether P1 held the other
+    jack or the king (the ids of alike copies follow the deal). A seat's keys name items, and a card it
+    cannot see not even that; `apply` takes them."""
+    rs = load_text(tmp_path, "twins", TWIN_JACKS)
+    seen = {}
+    for seed in range(30):
+        g = rs.new_game(players=2, seed=seed)
+        item = g.view(1)["seats"][1]["zones"]["hand"][0]["item"]
+        keys = [a["key"] for a in g.legal_actions(1)]
+        seen.setdefault(item, set()).add(tuple(keys))
+        assert all("#" in k and not any(ch.isdigit() for ch in k.split("#")[1]) for k in keys), keys
+        g.apply(g.legal_actions(1)[1])  # by the seat's key: the deck's card
+        assert g.is_over and g.state.actions[0]["key"] != keys[1]  # the log keeps the true key, for replay
+    assert seen == {"jack": {("0:#jack", "1:#?")}, "king": {("0:#king", "1:#?")}}
+
+
+def test_alike_options_a_seat_can_see_keep_one_key_each(tmp_path):
+    rs = load_text(tmp_path, "open", TWIN_JACKS.replace("for c in player(1).hand", 'for c in components("card")')
+                   .replace("deck: {visibility: hidden}", "deck: {}").replace("{visibility: owner}", "{}"))
+    g = rs.new_game(players=2, seed=1)
+    keys = [a["key"] for a in g.legal_actions(1)]
+    assert keys[:3] == ["0:#jack", "0:#jack~2", "0:#king"] and len(set(keys)) == len(keys)
+    twin = g.copy()
+    g.apply(g.legal_actions(1)[1])
+    twin.apply_index(1, 1)
+    assert g.to_json()["state"] == twin.to_json()["state"]

@@ -20,13 +20,14 @@ from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
-from meeple.runtime.data import Comp, Zone, option_key
+from meeple.runtime.data import Comp, Zone
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move
 from meeple.runtime.prefix import start_state
 from meeple.runtime.readouts import Readouts, index_of, whole
 from meeple.runtime.state import GameState, initial_state
+from meeple.runtime.views import action_keys, option_index
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
 
@@ -140,8 +141,9 @@ class Game(Readouts):
         for seat in self.deciders:
             if player is not None and seat != player:
                 continue
-            for opt in st.pending["options"][seat]:
-                out.append({"player": seat, "key": option_key(opt), "label": M.label(self._ev, frame, opt, seat)})
+            opts = st.pending["options"][seat]  # a seat reads keys without ids, which tell deals apart:
+            for opt, key in zip(opts, action_keys(opts, self._ev, None if player is None else seat)):
+                out.append({"player": seat, "key": key, "label": M.label(self._ev, frame, opt, seat)})
         return out
 
     def num_actions(self, player: int | None = None) -> int:
@@ -223,8 +225,7 @@ class Game(Readouts):
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         if isinstance(action, bool):
             raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-        if type(action) is not int and hasattr(action, "__index__"):
-            action = index_of(action)  # NumPy's whole numbers, from a researcher's arrays
+        action = index_of(action) if type(action) is not int and hasattr(action, "__index__") else action  # NumPy's
         if type(action) is int:
             legal = self.legal_actions()
             if not 0 <= action < len(legal):
@@ -242,8 +243,7 @@ class Game(Readouts):
             raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
                                                 "and `key`), an index or a label"))
         seat, key = action["player"], action["key"]
-        if type(seat) is not int and type(seat) is not bool and hasattr(seat, "__index__"):
-            seat = index_of(seat)  # NumPy's whole numbers
+        seat = index_of(seat) if type(seat) not in (int, bool) and hasattr(seat, "__index__") else seat  # NumPy's
         if type(seat) is not int or type(key) is not str:
             # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
             raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))
@@ -252,10 +252,10 @@ class Game(Readouts):
             raise IllegalAction(Problem("G003", f"it is not {'the chance seat' if seat == CHANCE else f'P{seat + 1}'}"
                                                 f"'s turn now (waiting for {who})"))
         self._menus()
-        for i, opt in enumerate(st.pending["options"][seat]):
-            if option_key(opt) == key:
-                self._choose(seat, i, opt)
-                return
+        i = option_index(st.pending["options"][seat], key, self._ev, seat)
+        if i is not None:
+            self._choose(seat, i, st.pending["options"][seat][i])
+            return
         raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
 
     def _choose(self, seat: int, i: int, opt: list) -> None:

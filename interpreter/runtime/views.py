@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meeple.language.model import Ruleset
-from meeple.runtime.data import Player, encode
+from meeple.runtime.data import Player, encode, option_key
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
-from meeple.runtime.visibility import can_see
+from meeple.runtime.visibility import Evaluator, can_see, visible
 
 # `game` below is a runtime.game.Game; views are built for it, and game.py imports this module,
 # so the annotation names it only in words to keep imports flowing one way.
@@ -31,9 +30,36 @@ LOG_LINES = 30
 _ID = re.compile(r"#(\d+)")
 
 
-def seat_key(key: str, rs: Ruleset) -> str:
-    """An action key as a seat reads it: `0:#ace` for `0:#37` (see the module's docstring)."""
-    return _ID.sub(lambda m: "#" + rs.components[int(m.group(1))].item, key)
+def seat_key(key: str, ev: Evaluator, viewer: int) -> str:
+    """An action key as a seat reads it: `0:#ace` for `0:#37` (see the module's docstring), and `0:#?`
+    for a component the seat cannot see (its item would tell what it is)."""
+    items = ev.rs.components
+    return _ID.sub(lambda m: "#" + (items[int(m.group(1))].item if visible(ev, int(m.group(1)), viewer) else "?"),
+                   key)
+
+
+def action_keys(options: list, ev: Evaluator, viewer: int | None) -> list[str]:
+    """The keys of a seat's options as `viewer` reads them (None: their own keys, ids and all). Options
+    the seat cannot tell apart by their items (two alike cards on display) are numbered in menu order,
+    `0:#ship~2`, so that every key still names one option."""
+    keys = [option_key(o) for o in options]
+    if viewer is None:
+        return keys
+    out, seen = [], {}
+    for k in keys:
+        s = seat_key(k, ev, viewer)
+        n = seen[s] = seen.get(s, 0) + 1
+        out.append(s if n == 1 else f"{s}~{n}")
+    return out
+
+
+def option_index(options: list, key: str, ev: Evaluator, viewer: int) -> int | None:
+    """The option an action's key names: its own key (the action log's, `legal_actions()`'s), else the
+    key as the seat reads it (`legal_actions(seat)`'s)."""
+    for keys in (action_keys(options, ev, None), action_keys(options, ev, viewer)):
+        if key in keys:
+            return keys.index(key)
+    return None
 
 
 def make_view(game: Game, viewer: int | None) -> dict:
@@ -105,7 +131,7 @@ def make_view(game: Game, viewer: int | None) -> dict:
         if prompt:
             dec["prompt"] = prompt
         if viewer in game.deciders:
-            dec["actions"] = [a | {"key": seat_key(a["key"], rs)} for a in game.legal_actions(viewer)]
+            dec["actions"] = game.legal_actions(viewer)  # keys as the seat reads them
         view["decision"] = dec
     if st.over:
         view["scores"] = enc(game.scores)
