@@ -33,3 +33,17 @@ def test_a_wrong_table_link_says_so_in_place_of_the_table(page, web):  # noqa: F
     page.wait_for_timeout(300)  # the server closes the socket right after saying so
     assert "Loading" not in page.inner_text("#root")
     assert "disconnected" not in page.inner_text("#conn")
+
+
+def test_one_person_against_bots_keeps_the_spectators_link(page, web):  # noqa: F811
+    """Bug: with one person seat the lobby went straight to the seat's page and the spectators' (host)
+    link was lost."""
+    start_from_lobby(page, web, "merchants", 2, ["person", "bot"])
+    page.wait_for_selector("section.seat.you[data-seat='0']")
+    link = page.locator("#spectator-link")
+    assert link.is_visible()
+    href = link.get_attribute("href")
+    assert href.startswith("/table/") and href not in page.url
+    page.goto(web.url + href)
+    page.wait_for_selector("section.seat")
+    assert page.locator("section.seat.you").count() == 0  # the public view

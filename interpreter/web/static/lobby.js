@@ -77,8 +77,12 @@
     const hotseat = document.querySelector("input[name=mode]:checked").value === "hotseat";
     const res = await post("/api/tables", {ruleset: $("ruleset").value, seats, seed: Number($("seed").value), hotseat, speed: Number($("speed").value)});
     if (!res) return;
-    if (hotseat || !res.seats.length || res.seats.length === 1) {
-      location.href = res.seats.length === 1 && !hotseat ? res.seats[0].link : res.host;
+    if (hotseat || !res.seats.length) {
+      location.href = res.host;
+      return;
+    }
+    if (res.seats.length === 1) {  // straight to the one person's seat, which keeps the spectators' link
+      location.href = res.seats[0].link + "#spectators=" + encodeURIComponent(res.host);
       return;
     }
     $("links").hidden = false;

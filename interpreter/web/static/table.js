@@ -14,6 +14,14 @@
   let gone = false;  // the server said this link leads to no table
 
   document.getElementById("replay-link").href = "/replay/" + token;
+  // The lobby sends the one person of a game against bots straight here, with the spectators' link
+  // (public view only) after the # (never sent to the server): it stays offered here.
+  const spectators = new URLSearchParams(location.hash.slice(1)).get("spectators");
+  if (spectators && spectators.startsWith("/table/")) {
+    const a = document.getElementById("spectator-link");
+    a.href = spectators;
+    a.hidden = false;
+  }
 
   function send(msg) { ws.send(JSON.stringify(msg)); }
 
