@@ -276,3 +276,54 @@ def test_returns_beyond_the_utility_range_are_an_error_that_says_what_to_do():
     assert s.is_terminal()
     with pytest.raises(RuntimeError, match=r"beyond the utility range \[-1.0, 1.0\].*pass utility_range="):
         s.returns()
+
+
+def test_ismcts_plays_kuhn_poker():
+    # Bug: OpenSpiel's ISMCTSBot raised "ResampleFromInfostate() not implemented" on our Kuhn poker.
+    np = pytest.importorskip("numpy")
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = mos.load(KUHN, players=2)
+    rng = random.Random(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4, 60,
+                           random_state=np.random.RandomState(1))
+    for _ in range(4):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+            elif s.current_player() == 0:
+                s.apply_action(bot.step(s))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert sum(s.returns()) == 0 and s.returns()[0] in (-2, -1, 1, 2)
+
+
+def test_a_resampled_state_keeps_the_information_state_and_learns_nothing_hidden():
+    import pickle
+
+    game = mos.load(KUHN, players=2)
+    states = []
+    for top in range(3):
+        for nxt in range(2):
+            s = game.new_initial_state()
+            for a in (top, nxt, 0):  # the deal, then P1 passes
+                s.apply_action(a)
+            if s.meeple.evaluate("first(player(1).hand).name") == "Q":  # P1 holds the jack or the king
+                states.append(s)
+    assert len(states) == 2
+    assert states[0].information_state_string(1) == states[1].information_state_string(1)
+    seen = set()
+    for u in (0.1, 0.35, 0.6, 0.85):
+        a, b = (s.resample_from_infostate(1, lambda u=u: u) for s in states)
+        assert str(a) == str(b)  # the same for both: what P2 cannot see did not matter
+        assert a.information_state_string(1) == states[0].information_state_string(1)
+        assert a.legal_actions() == states[0].legal_actions() and a.current_player() == 1
+        seen.add(a.meeple.evaluate("first(player(0).hand).name"))
+        again = pickle.loads(pickle.dumps(a))
+        assert str(again) == str(a) and again.information_state_string(0) == a.information_state_string(0)
+        a.apply_action(0)
+        assert a.is_terminal() and sorted(a.returns()) == [-1.0, 1.0]
+    assert seen == {"J", "K"}
+    with pytest.raises(meeple.errors.UsageError, match="a chance event is open"):
+        game.new_initial_state().resample_from_infostate(0, lambda: 0.5)

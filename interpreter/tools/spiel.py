@@ -13,6 +13,8 @@ node with exact outcome probabilities. What OpenSpiel asks for comes from the Ga
 * information states (perfect recall): everything the seat has seen: a digest of each of its distinct
   successive views, its own actions (labels), then its current view in full (JSON). Observation
   strings are the current view, observation tensors its fixed-size encoding (tools/observe.py).
+* resampling (ISMCTS): `resample_from_infostate` deals again what the seat cannot see, with the Game
+  API's `determinize` (tools/spieltree.py: `resampled`).
 * returns: the scores (`utility="score"`), or a share of the win (`utility="win"`: 1 split among the
   winners, a constant-sum game). Sizes and bounds are measured (tools/probe.py) unless given.
 """
@@ -34,7 +36,7 @@ from meeple.tools.probe import BadArgument, profile, settings
 
 # `_config` and `_node` are not used here: states pickled before the game tree moved to spieltree.py name
 # them in this module, and must still load.
-from meeple.tools.spieltree import _CONFIGS, _Config, _config, _node, _player_labels, _unique  # noqa: F401
+from meeple.tools.spieltree import _CONFIGS, _Config, _config, _node, _player_labels, _unique, resampled  # noqa: F401
 
 T = pyspiel.GameType
 
@@ -144,7 +146,18 @@ class MeepleState(pyspiel.State):
         return sorted(out)
 
     def _apply_action(self, action: int) -> None:
-        self.node = self.config.child((*self.history(), action), self.node, action)
+        self.node = self.config.child((*self.node.history, action), self.node, action)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
+        """A state `player_id` cannot tell from this one (the same information state), with everything
+        it cannot see dealt again at random: for ISMCTS and other determinizing searches. `probability_sampler`
+        (pyspiel.UniformProbabilitySampler, or any function giving a number in [0, 1)) seeds the deal. The
+        new world's random events draw from that seed, so it has no chance nodes; its `history()` starts
+        empty, as its past is not known."""
+        seed = int(float(probability_sampler()) * 2**53)
+        out = MeepleState(self.get_game())
+        out.node = resampled(self.config, self.node, player_id, seed)
+        return out
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.node.game

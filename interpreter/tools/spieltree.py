@@ -36,7 +36,9 @@ class _Config:
         return self._root
 
     def child(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
-        hit = self.children.get(history)
+        """The state after `action` from `node`, reached by `history` (its actions from the start of the
+        game, or of the resampled world it belongs to: those are never cached)."""
+        hit = self.children.get(history) if node.world is None else None
         if hit is not None:
             return hit
         if node.game.is_over:
@@ -46,10 +48,12 @@ class _Config:
             g.apply({"player": CHANCE, "key": str(action)})
         else:
             g.apply_index(action, g.deciders[0])
-        if len(self.children) >= self.CACHE_LIMIT:
-            self.children.clear()
         actor = node.game.current_player
-        out = self.children[history] = _Node(self, g, node, CHANCE if actor is None else actor, history)
+        out = _Node(self, g, node, CHANCE if actor is None else actor, history, node.world)
+        if node.world is None:
+            if len(self.children) >= self.CACHE_LIMIT:
+                self.children.clear()
+            self.children[history] = out
         return out
 
     def __deepcopy__(self, memo: dict) -> _Config:  # shared by every state of the game, never copied
@@ -79,6 +83,25 @@ def _node(name: str, history: tuple[int, ...]) -> _Node:
     return _config(name).at(history)
 
 
+def resampled(config: _Config, node: _Node, player: int, seed: int) -> _Node:
+    """A state that `player` cannot tell from `node`, with everything it cannot see dealt again from `seed`
+    (the Game API's `determinize`; its chance events then draw from the seed). The player's trail is
+    kept; the other seats' start at their view of the new world, whose past is not known."""
+    root = _Node(config, node.game.determinize(player, seed), None, -1, (), (node, player, seed))
+    root._note_views([node.trail(p)[:] if p == player else [] for p in range(config.players)])
+    return root
+
+
+def _world(name: str, world: tuple[_Node, int, int], history: tuple[int, ...]) -> _Node:
+    """The state after `history` in a resampled world (`world` is what `resampled` was given): unpickled.
+    A determinization depends only on what the player sees and on the seed, so it is made again."""
+    config = _config(name)
+    node = resampled(config, *world)
+    for i, action in enumerate(history):
+        node = config.child(history[:i + 1], node, action)
+    return node
+
+
 _CONFIGS: dict[str, _Config] = {}
 
 
@@ -87,11 +110,12 @@ class _Node:
     seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
     by deep-copying its attributes; a snapshot is shared instead."""
 
-    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent")
+    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent", "world")
 
     def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
-                 history: tuple[int, ...]) -> None:
+                 history: tuple[int, ...], world: tuple[_Node, int, int] | None = None) -> None:
         self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
+        self.world = world  # what the resampled world this state is in was made from (`resampled`), or None
         self._trails: list[list[str]] | None = None
         self._views: dict[int, dict] = {}
         self._texts: dict[int, str] = {}
@@ -132,18 +156,23 @@ class _Node:
                     else [[] for _ in range(players)]
                 if n.parent is not None and n.actor >= 0:
                     trails[n.actor].append("> " + _player_labels(n.parent.game, n.actor)[n.history[-1]])
-                for p, t in enumerate(trails):
-                    digest = hashlib.sha256(n.view_text(p).encode()).hexdigest()[:20]
-                    if not t or t[-1] != digest:
-                        t.append(digest)
-                n._trails = trails
+                n._note_views(trails)
         assert self._trails is not None
         return self._trails[seat]
+
+    def _note_views(self, trails: list[list[str]]) -> None:
+        for p, t in enumerate(trails):
+            digest = hashlib.sha256(self.view_text(p).encode()).hexdigest()[:20]
+            if not t or t[-1] != digest:
+                t.append(digest)
+        self._trails = trails
 
     def __deepcopy__(self, memo: dict) -> _Node:
         return self
 
-    def __reduce__(self) -> tuple:  # pickled as its history, and replayed when loaded
+    def __reduce__(self) -> tuple:  # pickled as its history (and resampled world), and replayed when loaded
+        if self.world is not None:
+            return _world, (self.config.name, self.world, self.history)
         return _node, (self.config.name, self.history)
 
 
