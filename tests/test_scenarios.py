@@ -60,6 +60,8 @@ def run_steps(tmp_path, steps: str, extra: str = ARRANGED):
     ('      - {seen_by: 2, shows: ["You drew Ace"]}\n', "P2 does not see `You drew Ace`"),
     (('      - remember: {before: "p1.coins"}\n      - {act: "Bid 1", player: 1}\n'
      '      - expect: {"before - p1.coins": 2}\n'), "`before - p1.coins` is 1, expected 2"),
+    # a value is not a condition: `check: p1.coins` used to pass whenever the coins were not 0
+    ('      - check: p1.coins\n', "`p1.coins` is 3, not true or false"),
 ])
 def test_steps_that_look_without_acting_can_fail(tmp_path, step, message):
     result = run_steps(tmp_path, step)
@@ -124,3 +126,8 @@ def test_a_file_that_is_no_mapping_is_named_as_the_scenario_file_it_should_be(tm
     (problem,) = whole.problems
     assert whole.name == "(file)" and problem.code == "Y002" and problem.message.startswith(said)
     assert "`ruleset:`" in (problem.hint or "") and "meeple: 1" not in (problem.hint or "")
+
+
+def test_a_misspelt_name_in_a_scenario_expression_gets_a_did_you_mean(tmp_path):
+    result = run_steps(tmp_path, '      - expect: {"p1.coinz": 5}\n')
+    assert not result.ok and result.problems[0].hint == "did you mean `coins`?"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.checker.decls import did_you_mean as near  # for scripts the checker never saw (a scenario's)
 from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
@@ -68,7 +69,8 @@ class ValueOps:
             return self.st.nplayers
         if name in rs.items and len(rs.items[name]) == 1:
             return Comp(rs.items[name][0])
-        raise self.fail(node, f"`{name}` is not defined")
+        raise self.fail(node, f"`{name}` is not defined", near(name, [*rs.constants, *rs.game_counters,
+                                                                       *rs.game_zones, *rs.items]))
 
     def attribute(self, obj: Any, name: str, node: Any) -> Any:
         t = type(obj)
@@ -95,7 +97,8 @@ class ValueOps:
                 return Zone(key) if key is not None else None
             if name == "facedown":
                 return int(obj) in self.st.facedown
-            raise self.fail(node, f"a {self.kind_of[obj]} has no attribute `{name}`")
+            raise self.fail(node, f"a {self.kind_of[obj]} has no attribute `{name}`",
+                            near(name, [*a, *kind.counters, *kind.slots]))
         if t is Player:
             if name in rs.player_counters:
                 return self.st.counters[f"{int(obj)}.{name}"]
@@ -107,7 +110,8 @@ class ValueOps:
                 return int(obj) + 1
             if name == "name":
                 return f"P{int(obj) + 1}"
-            raise self.fail(node, f"a player has no counter or zone `{name}`")
+            raise self.fail(node, f"a player has no counter or zone `{name}`",
+                            near(name, [*rs.player_counters, *rs.player_zones]))
         if obj is None:
             raise self.fail(node, f"cannot read `{name}` of none")
         raise self.fail(node, f"cannot read `{name}` of {type_name(obj)}")

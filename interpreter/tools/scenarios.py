@@ -231,7 +231,10 @@ class _Runner:
         elif "seen_by" in step:
             S.seen_by(self, step, path)
         elif "check" in step:
-            if not self.eval(step["check"], path + ("check",)):
+            if type(got := self.eval(step["check"], path + ("check",))) is not bool:  # `check: p1.coins` passed if not 0
+                raise self.fail(path + ("check",), f"`{step['check']}` is {_fmt(got, self.rs)}, not true or false",
+                                hint="a check is a condition (`p1.coins == 5`); to compare a value, use `expect:`")
+            if not got:
                 raise self.fail(path + ("check",), f"check failed: `{step['check']}`")
         elif "expect" in step:
             for expr, want in step["expect"].items():
