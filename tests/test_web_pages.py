@@ -47,3 +47,15 @@ def test_one_person_against_bots_keeps_the_spectators_link(page, web):  # noqa: 
     page.goto(web.url + href)
     page.wait_for_selector("section.seat")
     assert page.locator("section.seat.you").count() == 0  # the public view
+
+
+@pytest.mark.parametrize("viewport", [1280, 800])
+def test_the_end_screen_fits_the_window(page, web, viewport):  # noqa: F811
+    """Bug: Demoludy's end screen (its tie-break columns) made the page 1357 px wide in a 1280 px window,
+    the results off-screen; and the header still named the last phase after "Game over"."""
+    page.set_viewport_size({"width": viewport, "height": 900})
+    start_from_lobby(page, web, "demoludy", 3, ["bot", "bot", "bot"])
+    page.wait_for_function("document.body.dataset.over === 'true'", timeout=120_000)
+    page.wait_for_selector(".results table.scores")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport
+    assert "phase" not in page.inner_text("header.tablehead h2")

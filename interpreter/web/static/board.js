@@ -281,15 +281,15 @@ const Board = (() => {
     const restore = keepTyping(root);
     const v = st.view;
     const head = el("header", {class: "tablehead"},
-                    el("h2", {}, rs.name, el("small", {text: v.phase ? "  · phase " + v.phase : ""})),
+                    el("h2", {}, rs.name, el("small", {text: v.phase && !v.over ? "  · phase " + v.phase : ""})),
                     el("p", {class: "status", text: status(st)}),
                     el("p", {class: "who", text: "Shown: " + povName(st.you !== null ? st.you : st.audience === "omniscient" ? -2 : -1)}));
     const game = el("section", {class: "gamezone"}, el("h3", {text: "Table"}), counters(rs, v.counters, rs.counters.game),
                     zones(rs, v.zones, rs.zones.game, "game"));
     const seats = el("div", {class: "seats"}, v.seats.map((s) => seatPanel(rs, st, s)));
     const acts = actions(st, act, root);
-    const main = el("div", {class: "main"}, el("div", {class: "board"}, game, seats),
-                    el("div", {class: "side"}, acts.childElementCount ? acts : null, scores(st), log(st)));
+    const main = el("div", {class: "main"}, el("div", {class: "board"}, scores(st), game, seats),
+                    el("div", {class: "side"}, acts.childElementCount ? acts : null, log(st)));
     root.replaceChildren(head, main);
     restore();
     const ol = root.querySelector(".log");
