@@ -44,7 +44,7 @@ def _vocabulary_text(v: dict[str, Any]) -> str:
     if v["description"]:
         out.append(v["description"].strip())
     if v["constants"]:
-        out += ["", "constants:"] + [f"  {c['name']} = {json.dumps(c['value'], ensure_ascii=False)}"
+        out += ["", "constants:"] + [f"  {c['name']} = {_literal(c['value'])}"
                                      for c in v["constants"]]
     for section in ("counters", "zones"):
         for scope in ("game", "player"):
@@ -52,7 +52,7 @@ def _vocabulary_text(v: dict[str, Any]) -> str:
             if rows:
                 out += ["", f"{scope} {section}:"]
                 for d in rows:
-                    extra = "".join(f" ({k} {json.dumps(d[k])})" for k in ("initial", "visibility") if k in d)
+                    extra = "".join(f" ({k} {_literal(d[k])})" for k in ("initial", "visibility") if k in d)
                     out.append(_line(d["name"], d["description"], extra))
     if v["events"]:
         out += ["", "events (and the items that handle them):"]
@@ -163,3 +163,14 @@ description: What this house rule changes, and why.
 """
     path.write_text(text, encoding="utf-8")
     click.echo(f"wrote {path} (extends {extends}); check it with: meeple validate {path}")
+
+
+def _literal(value: object) -> str:
+    """A data value as a script writes it: `none` (YAML's `null` and `none` alike), not JSON's null."""
+    if value is None or value == "none":
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {_literal(x)}" for k, x in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False)

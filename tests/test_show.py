@@ -66,3 +66,10 @@ def test_new_variant_of_a_file_names_it_from_the_same_folder(tmp_path, monkeypat
     assert load_ruleset(tmp_path / "x.yaml").name == "Showdown + x"
     (tmp_path / "v").mkdir()  # loading refuses a base outside the variant's folder: so does `new`
     assert run("new", "variant", "v/y", "--extends", str(base)).exit_code == 2
+
+
+def test_none_reads_as_the_language_writes_it_whichever_way_the_yaml_says_it():
+    # YAML's `none` (a string to YAML) and `null` are both the language's none: shown alike, as `none`
+    speicher, camel = run("show", "speicherstadt").output, run("show", "camel_up_off_season").output
+    assert "  start (initial none)" in speicher and "  start (initial none)" in camel
+    assert '"none"' not in speicher and "null" not in camel
