@@ -62,7 +62,7 @@ def _vocabulary_text(v: dict[str, Any]) -> str:
         out += ["", f"components `{k['kind']}` ({k['copies']} in all)" + (f"  - {k['description']}" if k["description"]
                                                                       else "")]
         for a in k["attributes"]:
-            default = f" (default {json.dumps(a['default'])})" if a["declared_by"] == "defaults" else ""
+            default = f" (default {_literal(a['default'])})" if a["declared_by"] == "defaults" else ""
             out.append(_line(f"  .{a['name']}", a["description"], default))
         for what in ("counters", "slots"):
             if k[what]:
