@@ -73,3 +73,21 @@ def test_determinize_waits_for_a_player_decision():
     assert g.is_chance
     with pytest.raises(UsageError, match="chance event is open"):
         g.determinize(0, 1)
+
+
+def test_a_game_pickles_and_goes_on_where_it_is_unpickled():
+    """A researcher's multiprocessing or vectorised environment ships games between processes: pickling
+    failed on the generated code a game runs ("Can't pickle <function MN_130>")."""
+    import pickle
+
+    g = load_ruleset("demoludy").new_game(players=3, seed=2)
+    for _ in range(10):
+        g.apply_index(0, g.deciders[0])
+    h = pickle.loads(pickle.dumps(g))
+    assert h.to_json() == g.to_json() and h.deciders == g.deciders
+    for game in (g, h):
+        while not game.is_over:
+            game.apply_index(0, game.deciders[0])
+    assert h.scores == g.scores
+    chance = load_ruleset(KUHN).new_game(players=2, seed=1, chance="explicit")
+    assert pickle.loads(pickle.dumps(chance)).is_chance

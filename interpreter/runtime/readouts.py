@@ -260,9 +260,18 @@ class Readouts:
         this process are sealed and load without the replay."""
         return S.load(cls, rs, data)
 
+    def __reduce__(self) -> tuple:
+        # A game pickles as its ruleset and its save: the generated code it runs is rebuilt where it is
+        # unpickled (multiprocessing, vectorised environments), and the save is checked there as any is.
+        return _unpickle, (type(self), self.rs, self.to_json())
+
     @classmethod
     def replay_moves(cls, rs: Ruleset, data: dict) -> tuple[Game, int]:
         """A save whose ruleset has changed since (from_json refuses it, SaveError L003): its moves
         replayed from its seed under the rules as they are now, up to the first that is no longer legal.
         Returns the game and how many of the save's moves it took."""
         return S.replay_moves(cls, rs, data)
+
+
+def _unpickle(cls: Any, rs: Ruleset, data: dict) -> Any:
+    return cls.from_json(rs, data)
