@@ -20,7 +20,8 @@ def value_kind(value: Any) -> str | None:
         return "true or false"
     if isinstance(value, (int, float)):
         return "a number"
-    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)
+    kinds: dict[type, str] = {str: "text", list: "a list", dict: "a mapping"}
+    return kinds.get(type(value), type(value).__name__)
 
 
 def changed_kind(span: Span | None, path: tuple, old: Any, value: Any) -> Problem:

@@ -260,7 +260,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, path: str, text: str) -> MeepleErro
         hint = f"{hint} ({where})" if hint else where
     mark = exc.problem_mark or exc.context_mark
     clue = yamlpos.syntax_clue(text, split_lines(text), mark) if mark is not None else None
-    if clue is not None:  # the mistake PyYAML noticed only later: point at it, and say what it noticed
+    if clue is not None and mark is not None:  # the mistake PyYAML noticed only later: point at it, and what it saw
         (sl, sc), (el, ec), said, tip = clue
         return fail("Y001", said, Span(path, sl + 1, sc + 1, el + 1, ec + 1),
                     f"{tip} (YAML fails at line {mark.line + 1}, column {mark.column + 1}: {message})")

@@ -144,13 +144,13 @@ class GameState:
             self._keyed = n
         return [dict(a) for a in log]
 
-    def record(self, entries: list[dict]) -> None:
-        """Add keyed entries to the action log (chance outcomes of an explicit-chance game)."""
-        self._actions.extend(entries)
-
     @actions.setter
     def actions(self, log: list[dict]) -> None:
         self._actions, self._keyed = log, 0
+
+    def record(self, entries: list[dict]) -> None:
+        """Add keyed entries to the action log (chance outcomes of an explicit-chance game)."""
+        self._actions.extend(entries)
 
     def writable(self, key: str) -> list:
         """The zone `key`, to change in place: never write `zones[key]` itself, it may be shared with a

@@ -45,7 +45,8 @@ def action_keys(options: list, ev: Evaluator, viewer: int | None) -> list[str]:
     keys = [option_key(o) for o in options]
     if viewer is None:
         return keys
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, int] = {}
     for k in keys:
         s = seat_key(k, ev, viewer)
         n = seen[s] = seen.get(s, 0) + 1
