@@ -41,7 +41,7 @@ def seat_key(key: str, ev: Evaluator, viewer: int) -> str:
 def action_keys(options: list, ev: Evaluator, viewer: int | None) -> list[str]:
     """The keys of a seat's options as `viewer` reads them (None: their own keys, ids and all). Options
     the seat cannot tell apart by their items (two alike cards on display) are numbered in menu order,
-    `0:#ship~2`, so that every key still names one option."""
+    `0:#ace~2`, so that every key still names one option."""
     keys = [option_key(o) for o in options]
     if viewer is None:
         return keys
