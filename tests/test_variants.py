@@ -304,3 +304,13 @@ def test_a_base_or_library_with_a_yaml_error_reports_that_error(files):
     files("other.yaml", "just: [some, data\n")
     (p,) = errors(lambda: variant(files, "", extends="other.yaml"))
     assert p.code == "V001" and "not a Meeple ruleset file" in p.message
+
+
+def test_removing_an_item_a_base_constant_still_names_is_warned_at_the_base_line(tmp_path):
+    path = tmp_path / "no_fruit.yaml"
+    path.write_text("meeple: 1\nextends: camel_up_off_season\nremove:\n  items: [price_fruit]\n")
+    (w,) = [p for p in load_ruleset(path).warnings if p.code == "W018"]
+    assert "`price_items` still names `price_fruit`" in w.message
+    assert w.span.file.endswith("camel_up_off_season.yaml")
+    line = Path(w.span.file).read_text().splitlines()[w.span.line - 1]
+    assert line[w.span.col - 1:].startswith("price_fruit")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, RulesetError, Span
-from meeple.loading.mergenotes import changed_kind, new_step, value_kind
+from meeple.loading.mergenotes import changed_kind, new_step, still_named, value_kind
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document
 
@@ -131,6 +131,13 @@ def apply_variant(layers: Layers, doc: Document) -> None:
     if "name" not in doc.data:
         layers.data["name"] = f"{base_name} + {Path(doc.path).stem}" if base_name else Path(doc.path).stem
         _record(layers, ("name",), doc, ("extends",))
+    gone = {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])} - _item_ids(layers.data)
+    layers.warnings += still_named(gone, layers.data.get("constants"), lambda path: layers.where(path).span(path))
+
+
+def _item_ids(data: dict) -> set[str]:
+    return {str(i) for kd in (data.get("components") or {}).values() if isinstance(kd, dict)
+            for i in (kd.get(ITEMS) or {})}
 
 
 def _record(layers: Layers, path: tuple, doc: Document | None, inner: tuple = ()) -> None:

@@ -7,6 +7,7 @@ they return to the checker's warnings, so `meeple validate` and every command th
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from typing import Any
 
 from meeple.errors import Problem, Span
@@ -55,3 +56,24 @@ def new_step(span: Span | None, path: tuple, steps: dict) -> list[Problem]:
     return [Problem("W015", f"`{path[2]}` is a new step, run after the other steps of the phase `{path[1]}`; "
                             f"did you mean `{near[0]}`?", span, "warning",
                     f"a step of the base's name (`{near[0]}:`) replaces that step; a new step is added at the end")]
+
+
+def still_named(gone: set[str], constants: Any, span: Callable[[tuple], Span | None]) -> list[Problem]:
+    """W018: an item a variant removes whose id a constant still holds (a list of the items to deal,
+    say): every game would fail where the rules look the id up, at run time and in the base's script."""
+    out: list[Problem] = []
+
+    def visit(value: Any, path: tuple) -> None:
+        if isinstance(value, str) and value in gone:
+            out.append(Problem("W018", f"the constant `{path[1]}` still names `{value}`, which this variant removes",
+                               span(path), "warning", f"remove `{value}` from `{path[1]}` too, or keep the item"))
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                visit(v, path + (i,))
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                visit(v, path + (k,))
+
+    for name, value in (constants or {}).items() if gone and isinstance(constants, dict) else ():
+        visit(value, ("constants", name))
+    return out
