@@ -1,5 +1,6 @@
 """The language's semantics, as a specification (docs/language.md). Each test runs a tiny ruleset."""
 
+import re
 import textwrap
 
 import pytest
@@ -149,8 +150,14 @@ def test_a_menu_with_no_legal_option_is_a_located_rules_error(g):
         choose player(0):
             option "never" when nplayers > 5:
                 pass
+            option "Take {n}" for n in [x for x in players if nplayers > 5]:
+                pass
         """)
-    assert e.value.problems[0].code == "R002"
+    p = e.value.problems[0]
+    assert p.code == "R002"
+    # the hint says which clause gave nothing, by line: the guard, then the `for` (lines of tiny.yaml)
+    first, second = [int(w) for w in re.findall(r"line (\d+):", p.hint)]
+    assert second == first + 2 and "its `when` was false" in p.hint and "its `for` gave nothing" in p.hint
 
 
 def test_a_menu_that_can_never_offer_anything_is_caught_before_play(tmp_path):

@@ -96,9 +96,16 @@ def not_a_player(ev: Evaluator, node: Any, p: Any) -> RuntimeRuleError:
 
 
 def no_option(node: Any, seat: int) -> RuntimeRuleError:
+    # Which clause gave nothing, by line: a designer's variant most often empties a menu through a guard
+    # (more players or cards than the base's `when` allows for) rather than by writing it empty.
+    why = [f"line {o.span.line}: " + (("its `for` gave nothing, or its `when` ruled out all it gave" if o.guard
+                                       else "its `for` gave nothing") if o.fors else "its `when` was false")
+           if isinstance(o, A.Option) else f"line {o.span.line}: no component added an option"
+           for o in getattr(node, "items", ())]
     return RuntimeRuleError(Problem(
         "R002", f"P{seat + 1} must choose but has no legal option", node.span,
-        hint="add an option that is always allowed, such as `option \"Pass\": pass`"))
+        hint=("; ".join(why) + ". " if why else "") + "Add an option that is always allowed, such as "
+             "`option \"Pass\": pass`, or decide before the `choose` whether there is a choice to make"))
 
 
 def open_decision(ev: Evaluator, f: list) -> None:
