@@ -25,6 +25,10 @@ MAX_SEED = 2**63 - 1
 MAX_BUDGET = 20_000  # a bot's search iterations or deals: mcts:20000 already thinks for a long while a move
 
 
+# A file's place on a disk, absolute (POSIX or Windows): what is left of one in a refusal becomes its name.
+_PLACE = re.compile(r"(?<![\w.~/:\\-])(?:[A-Za-z]:)?[/\\](?:[^\s/\\`'\"()\[\]{}:,;]+[/\\])+([^\s/\\`'\"()\[\]{}:,;]+)")
+
+
 def _bad(message: str, hint: str | None = None) -> UsageError:
     return UsageError(Problem("B001", message, hint=hint))
 
@@ -68,10 +72,12 @@ class Lobby:
 
     def shown(self, text: str) -> str:
         """`text` (a refusal) with each uploaded file named as its sender named it, not by the server's
-        temporary path."""
+        temporary path, and any other file on the server (a bundled ruleset, the saved game a rules error
+        broke) by its name alone."""
         for path, name in self._sent_as.items():
             text = text.replace(path, name)
-        return text.replace(f"{self._upload_dir}/", "") if self._upload_dir else text
+        text = text.replace(f"{self._upload_dir}/", "") if self._upload_dir else text
+        return _PLACE.sub(lambda m: m.group(1), text)
 
     def upload(self, filename: str, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others."""
