@@ -3,6 +3,9 @@ rulesets the lobby offers, which goes on past a variant that fails or changes no
 does, and whose replies name no file by its place on the server (Rule 4)."""
 
 import json
+import os
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +52,74 @@ def test_a_refusal_names_no_file_by_its_place_on_the_server(web, failed_games_in
     text = json.dumps(body)
     assert str(failed_games_in) not in text and "meeple-failed-games" not in text and "meeple-web-" not in text
     assert web.tracebacks() == []
+
+
+SAME = "meeple: 1\nextends: speicherstadt\nname: Same rules\ndescription: Only the name.\n"
+
+
+def _spec(*variants, games=4):
+    return {"base": "speicherstadt", "variants": list(variants), "games": games, "players": 3}
+
+
+def test_a_failing_variant_leaves_the_others_compared_and_one_that_changes_nothing_is_not_played(web,
+                                                                                                 failed_games_in):
+    """Bug: one variant's rules error was the whole page's error (nothing compared), and a variant with
+    the base's rules played the base's very games, every difference 0 and "not significant"."""
+    broken, same = _upload(web, "broken_income.yaml", BROKEN), _upload(web, "renamed.yaml", SAME)
+    status, body = web.post("/api/compare", _spec("variants/cheap_port", broken, same))
+    assert status == 200, body
+    assert body["names"] == ["speicherstadt", "variants/cheap_port"]
+    assert [s["ruleset"] for s in body["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]
+    assert len(body["differences"]) == 1
+    (failed,) = body["failed"]
+    assert (failed["name"], failed["ruleset"]) == (broken, "Broken income")
+    assert failed["error"] == "broken_income.yaml:6:11: division by zero" and "seed" in failed["hint"]
+    assert body["skipped"] == [{"name": same, "ruleset": "Same rules"}]
+    # Rulesets are named by their lobby ids (`names`, `name`), which have an upload test of their own.
+    text = json.dumps({k: v for k, v in body.items() if k != "names"}).replace(broken, "").replace(same, "")
+    assert str(failed_games_in) not in text and "meeple-web-" not in text and '"path"' not in text
+    # The headline rows that are not significant say what they leave open, as the command's do.
+    row = next(r for r in body["differences"][0]["rows"] if r["what"] == "P1 win rate")
+    assert row["inconclusive"] and row["detectable"] > 0 and row["to_detect"]["games"] > 4
+    assert web.tracebacks() == []
+
+
+def test_nothing_to_compare_is_refused_before_any_game(web):
+    same = _upload(web, "renamed.yaml", SAME)
+    status, body = web.post("/api/compare", _spec(same, "speicherstadt"))
+    assert status == 400 and body["error"].startswith("nothing to compare: ") and "same rules" in body["error"]
+    assert "meeple diff" in body["hint"] and "meeple-web-" not in json.dumps(body)
+
+
+@pytest.fixture(scope="module")
+def page(web):
+    """A headless Chromium page (Debian's, as in test_web_browser.py)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    chromium = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
+    if not (Path(chromium).exists() or shutil.which(chromium)):
+        pytest.skip(f"no Chromium at {chromium}")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        pg = browser.new_page()
+        pg.set_default_timeout(30_000)
+        yield pg
+        browser.close()
+
+
+def test_the_page_shows_what_was_not_compared_and_what_is_inconclusive(web, page, failed_games_in):
+    broken, same = _upload(web, "broken_income.yaml", BROKEN), _upload(web, "renamed.yaml", SAME)
+    page.goto(web.url + "/designer")
+    page.wait_for_selector("#base option", state="attached")
+    page.select_option("#base", "speicherstadt")
+    page.select_option("#variants", ["variants/cheap_port", broken, same])
+    page.fill("#players", "3")
+    page.fill("#games", "6")
+    page.click("#run")
+    page.wait_for_selector("table.report")
+    text = page.inner_text("#report")
+    assert "B = Speicherstadt, cheap Port" in text and "C = " not in text
+    assert "not compared: Broken income" in text and "broken_income.yaml:6:11: division by zero" in text
+    assert "not played: Same rules" in text and "the same rules as A" in text
+    line = next(x for x in text.splitlines() if "inconclusive: " in x and "P1 win rate" not in x)
+    assert "; to detect one of " in line and " games each" in line, line
+    assert page.locator("#error").is_hidden()

@@ -2,7 +2,9 @@
 
 The page shows the same figures as the command (win rates with confidence intervals, first-player
 advantage, score, margin, length, items, coverage, the differences with their p-values) and, if
-matplotlib is installed, the same plot as `meeple compare --plot`, as a PNG data URL.
+matplotlib is installed, the same plot as `meeple compare --plot`, as a PNG data URL. Like the command,
+it goes on past a variant whose rules fail (listed in `failed`, with its located error) and does not
+play a variant with the same rules as the base (listed in `skipped`: its games would be the base's).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from meeple.cli.diff import rule_changes
 from meeple.errors import Problem, UsageError
 from meeple.tools.agents import seat_names
 from meeple.tools.compare import compare
@@ -43,6 +46,14 @@ def _given(x: Any, default: int) -> Any:
     return default if x is None or x == "" or (type(x) is int and x == 0) else x
 
 
+def _failure(f: dict[str, Any], name: str, lobby: Lobby) -> dict[str, Any]:
+    """A variant whose games a rules error stopped: its first problem located by file name and line."""
+    p = f["problems"][0]
+    where = f"{Path(lobby.shown(p['file'])).name}:{p['line']}:{p['column']}: " if p["file"] else ""
+    return {"name": name, "ruleset": f["ruleset"], "error": lobby.shown(where + p["message"]),
+            "hint": lobby.shown(p["hint"]) if p["hint"] else None}
+
+
 def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     names = [spec.get("base"), *(spec.get("variants") or [])]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
@@ -56,9 +67,21 @@ def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     seed = whole(_given(spec.get("seed"), 0), "seed", 0, MAX_SEED)
     agents = str(spec.get("agents") or "random")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
-    res = compare(rulesets, players, games, seed, agents, workers=1)
-    out = _unplaced({k: v for k, v in res.items() if k != "score_samples"}, lobby)
-    out["names"] = names
+    # As `meeple compare` does: a variant with the base's rules would play the very games of the base.
+    same = [k for k in range(1, len(names)) if not rule_changes(base, rulesets[k])]
+    if len(same) == len(names) - 1:
+        raise UsageError(Problem("B021", f"nothing to compare: {', '.join(names[k] for k in same)} "
+                                         f"{'has' if len(same) == 1 else 'have'} the same rules as the base "
+                                         f"{names[0]}, so every game would be the base's game",
+                                 hint="pick a variant that changes a rule (`meeple diff BASE VARIANT` shows "
+                                      "what a variant changes)"))
+    kept = [k for k in range(len(names)) if k not in same]
+    res = compare([rulesets[k] for k in kept], players, games, seed, agents, workers=1, keep_going=True)
+    failed = {f["position"]: f for f in res["failed"]}  # positions among `kept`
+    out = _unplaced({k: v for k, v in res.items() if k not in ("score_samples", "failed")}, lobby)
+    out["names"] = [names[k] for i, k in enumerate(kept) if i not in failed]  # one per ruleset compared
+    out["failed"] = [_failure(f, names[kept[i]], lobby) for i, f in sorted(failed.items())]
+    out["skipped"] = [{"name": names[k], "ruleset": rulesets[k].name} for k in same]
     if has_matplotlib():
         from meeple.tools.plot import plot
 

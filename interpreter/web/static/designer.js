@@ -1,5 +1,6 @@
 // The designer page: a `meeple compare` report (tools/compare.py) as tables, with its plot if the
-// server has matplotlib.
+// server has matplotlib; like the command, the variants that were not played (the base's rules) or not
+// compared (a rules error stopped their games, located here), and what "not significant" leaves open.
 "use strict";
 
 (() => {
@@ -18,11 +19,24 @@
     return row ? (row.significant ? " *" : " ~") : "";
   }
 
+  // What a headline difference that is not significant leaves open, in the words of `meeple compare`
+  // (cli/compare.py, _inconclusive), the page's "Games each" in place of the command's -n.
+  function inconclusive(r, unit) {
+    const rate = r.what.endsWith("rate");
+    const g3 = (x) => String(Number(x.toPrecision(3)));
+    const size = (x) => (rate ? g3(100 * x) + " percentage points" : r.what === "game length" ? g3(x) + " " + unit : g3(x));
+    const told = rate && r.detectable >= 1 ? "too few games to show a difference of any size in a rate" : "no difference of " + size(r.detectable) + " or more";
+    return "inconclusive: " + told + (r.to_detect ? "; to detect one of " + size(r.to_detect.diff) + ", try about " + r.to_detect.games + " games each" : "");
+  }
+
   function render(res) {
     const sums = res.rulesets;
     const letters = sums.map((_, i) => String.fromCharCode(65 + i));
     const out = [el("p", {text: sums.length + " rulesets, " + res.players + " players, " + res.games + " games each on matched seeds (seed " + res.seed + "), bots " + res.agents.join(", ")}),
-                 el("ul", {}, sums.map((s, i) => el("li", {text: letters[i] + " = " + s.ruleset + " (" + res.names[i] + ")" + (i ? "" : " [base]")}))),
+                 el("ul", {}, sums.map((s, i) => el("li", {text: letters[i] + " = " + s.ruleset + " (" + res.names[i] + ")" + (i ? "" : " [base]")})),
+                    (res.skipped || []).map((s) => el("li", {class: "skipped", text: "not played: " + s.ruleset + " (" + s.name + "): the same rules as A, so its games would be A's"})),
+                    (res.failed || []).map((f) => el("li", {class: "failed"}, "not compared: " + f.ruleset + " (" + f.name + "): a rules error stopped its games: ",
+                                                      el("code", {text: f.error}), f.hint ? el("span", {class: "note", text: " (" + f.hint + ")"}) : null))),
                  el("p", {class: "note", text: "Marks against A: * significant (p < " + res.alpha + "), ~ not significant."})];
     const cells = (fn, what) => sums.map((s, i) => fn(s) + (i && what ? mark(res.differences[i - 1], what) : ""));
     const rows = [];
@@ -35,12 +49,20 @@
     rows.push({cells: ["decisions per game", ...cells((s) => num(s.decisions_mean, 0))]});
     out.push(el("h2", {text: "Summary"}), table(["", ...letters], rows));
     if (res.plot) out.push(el("img", {src: res.plot, alt: "score distributions and win rates by seat", class: "plot"}));
-    out.push(el("h2", {text: "Differences against A"}));
+    out.push(el("h2", {text: "Differences against A"}),
+             el("p", {class: "note", text: "Where a headline figure is not significant, \"inconclusive\" gives the smallest difference these games had a chance of " +
+                                           Math.round(100 * (res.power || 0.8)) + "% to show (after the correction)."}));
     res.differences.forEach((d, i) => {
       out.push(el("h3", {text: letters[i + 1] + ": " + d.variant}));
-      out.push(table(["figure", "A", letters[i + 1], "difference", "p", ""], d.rows.filter((r) => r.item === null || r.significant).map((r) => ({
-        cls: r.significant ? "significant" : null,
-        cells: [r.what, num(r.base, 3), num(r.variant, 3), (r.diff >= 0 ? "+" : "") + num(r.diff, 3), num(r.p, 3), r.significant ? "significant" : "not significant"]}))));
+      const rows = [];
+      for (const r of d.rows.filter((r) => r.item === null || r.significant)) {
+        rows.push({cls: r.significant ? "significant" : null,
+                   cells: [r.what, num(r.base, 3), num(r.variant, 3), (r.diff >= 0 ? "+" : "") + num(r.diff, 3), num(r.p, 3), r.significant ? "significant" : "not significant"]});
+        if (r.inconclusive) rows.push({cls: "inconclusive", cells: ["", inconclusive(r, sums[0].length.unit)]});
+      }
+      const t = table(["figure", "A", letters[i + 1], "difference", "p", ""], rows);
+      t.querySelectorAll("tr.inconclusive td:last-child").forEach((td) => { td.colSpan = 5; td.style.textAlign = "left"; });
+      out.push(t);
     });
     const items = Object.entries(sums[0].items).map(([item, b]) => ({cells: [item + " (" + b.kind + (b.copies > 1 ? " ×" + b.copies : "") + ")",
       ...sums.map((s) => (s.items[item] ? pct(s.items[item].held_rate) + " / " + pct(s.items[item].owner_win_rate) : "(removed)"))]}));
