@@ -123,3 +123,31 @@ def test_the_page_shows_what_was_not_compared_and_what_is_inconclusive(web, page
     line = next(x for x in text.splitlines() if "inconclusive: " in x and "P1 win rate" not in x)
     assert "; to detect one of " in line and " games each" in line, line
     assert page.locator("#error").is_hidden()
+    assert "meeple-web-" not in text and "meeple-web-" not in page.inner_text("#variants")
+
+
+def test_an_upload_is_offered_by_a_public_id_not_by_its_place_on_the_server(web, failed_games_in):
+    """Bug: an uploaded ruleset's id, in /api/upload, /api/lobby and the designer's report, was its path in
+    the server's temporary folder."""
+    from tests.support import PICK
+
+    assert _upload(web, "../pick me.yaml", PICK) == "upload/pickme.yaml"
+    upload_dir = str(web.server.lobby.upload_dir)
+    listing = web.get("/api/lobby")[1].decode()
+    assert upload_dir not in listing and "meeple-web-" not in listing
+    assert [r["title"] for r in json.loads(listing)["rulesets"] if r["id"] == "upload/pickme.yaml"] == ["Pick"]
+    status, body = web.post("/api/tables", {"ruleset": "upload/pickme.yaml", "seats": [{"kind": "person"}] * 2})
+    assert status == 200 and len(body["seats"]) == 2, body
+    # The path itself is not a name the lobby offers.
+    status, body = web.post("/api/tables", {"ruleset": upload_dir + "/pickme.yaml", "seats": [{"kind": "person"}] * 2})
+    assert status == 400 and body["error"].startswith("unknown ruleset") and upload_dir not in json.dumps(body)
+    broken, same = _upload(web, "broken_income.yaml", BROKEN), _upload(web, "renamed.yaml", SAME)
+    assert (broken, same) == ("upload/broken_income.yaml", "upload/renamed.yaml")
+    status, body = web.post("/api/compare", _spec(broken, same, "variants/cheap_port", games=2))
+    assert status == 200 and upload_dir not in json.dumps(body) and "meeple-web-" not in json.dumps(body)
+    assert [f["name"] for f in body["failed"]] == [broken] and [s["name"] for s in body["skipped"]] == [same]
+    # Sent again under the same name, a file replaces the one before, under the same id.
+    assert _upload(web, "pick me.yaml", PICK.replace("name: Pick", "name: Pick again")) == "upload/pickme.yaml"
+    titles = [r["title"] for r in json.loads(web.get("/api/lobby")[1])["rulesets"] if r["id"] == "upload/pickme.yaml"]
+    assert titles == ["Pick again"]
+    assert web.tracebacks() == []

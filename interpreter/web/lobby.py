@@ -41,16 +41,19 @@ class Lobby:
         self._loaded: dict[str, Ruleset] = {}
         self._upload_dir: Path | None = None
         self._sent_as: dict[str, str] = {}  # an uploaded file's path: the file name it was sent with
+        self._uploads: dict[str, str] = {}  # an uploaded file's public id (upload/NAME.yaml): its path
         for f in self.files:
             self.ruleset(f)  # a broken file stops `meeple serve` at once, with its problems
 
     def names(self) -> list[str]:
         variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
-        return self.files + [n for n in bundled() + variants if n not in self.files]
+        offered = self.files + list(self._uploads)
+        return offered + [n for n in bundled() + variants if n not in offered]
 
     def ruleset(self, name: str) -> Ruleset:
+        """An offered ruleset by its name in the lobby (an upload's public id stands for its file)."""
         if name not in self._loaded:
-            self._loaded[name] = load_ruleset(name)
+            self._loaded[name] = load_ruleset(self._uploads.get(name, name))
         return self._loaded[name]
 
     def listing(self) -> dict[str, Any]:
@@ -80,7 +83,9 @@ class Lobby:
         return _PLACE.sub(lambda m: m.group(1), text)
 
     def upload(self, filename: str, text: str) -> str:
-        """A ruleset file sent from the browser: checked like any file, then offered like the others."""
+        """A ruleset file sent from the browser: checked like any file, then offered like the others, by
+        a public id (`upload/NAME.yaml`; a file sent again with the same name replaces it) that stands for
+        its path in the server's temporary folder, which no reply names."""
         if len(text) > MAX_UPLOAD:
             raise _bad("the file is too large")
         if self._upload_dir is None:
@@ -89,11 +94,12 @@ class Lobby:
         path = self._upload_dir / f"{stem}.yaml"
         path.write_text(text, encoding="utf-8")
         self._sent_as[str(path)] = Path(filename).name or path.name
-        self._loaded.pop(str(path), None)
-        self.ruleset(str(path))  # raises RulesetError with located problems
-        if str(path) not in self.files:
-            self.files.append(str(path))
-        return str(path)
+        public = next(i for i in (f"upload/{stem}{f'-{k}' if k else ''}.yaml" for k in range(len(self.files) + 1))
+                      if i not in self.files)  # unique: a file named on the command line may be called so
+        self._loaded.pop(public, None)
+        self._loaded[public] = load_ruleset(str(path))  # raises RulesetError with located problems
+        self._uploads[public] = str(path)
+        return public
 
     # ------------------------------------------------------------ tables
     def new_table(self, reg: Registry, spec: dict[str, Any]) -> Table:
