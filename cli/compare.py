@@ -17,9 +17,10 @@ from typing import Any
 
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
-from meeple.cli.diff import changes_of, changes_text, rule_changes
+from meeple.cli.diff import changes_text
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
+from meeple.tools.rulediff import changes_of, rule_changes
 
 
 def _pct(x: float | None) -> str:

@@ -6,12 +6,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from meeple.cli.diff import semantic_diff
 from meeple.cli.main import meeple
 from meeple.errors import RuntimeRuleError
 from meeple.runtime.rules import load_ruleset
 from meeple.tools import stats
 from meeple.tools.compare import compare, margin, play_one
+from meeple.tools.rulediff import semantic_diff
 from meeple.tools.simulate import game_seed, play_game
 
 BASE = load_ruleset("speicherstadt")
@@ -195,8 +195,8 @@ def test_semantic_diff_of_items_by_id():
 
 def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
     """A changed card effect is listed with its coverage count in the variant's games."""
-    from meeple.cli.diff import changes_of
     from meeple.runtime.rules import load_ruleset
+    from meeple.tools.rulediff import changes_of
 
     base, var = BASE, load_ruleset(_bank_variant(tmp_path))
     res = compare([base, var], 3, 4, seed=1, workers=1)
@@ -210,7 +210,8 @@ def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
 def test_a_changed_item_no_player_takes_is_flagged(tmp_path):
     """A price change to a card no bot buys cannot explain a difference: the change says so (with `first`
     bots, Merchants' offices are never bought); a bought card gets the share of games it was held."""
-    from meeple.cli.diff import changes_of, changes_text
+    from meeple.cli.diff import changes_text
+    from meeple.tools.rulediff import changes_of
 
     merchants = load_ruleset("merchants")
     path = tmp_path / "cheap_offices.yaml"

@@ -14,10 +14,10 @@ import io
 from pathlib import Path
 from typing import Any
 
-from meeple.cli.diff import rule_changes
 from meeple.errors import Problem, UsageError
 from meeple.tools.agents import seat_names
 from meeple.tools.compare import compare
+from meeple.tools.rulediff import rule_changes
 from meeple.web.lobby import MAX_SEED, Lobby, whole
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
