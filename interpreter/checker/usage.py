@@ -131,6 +131,12 @@ def _duplicate_items(ck: Any) -> None:
             continue  # a variant's items are a mapping by id: unique by construction
         own_ids = {str(it["id"]) for it in items if isinstance(it, dict) and "id" in it}
         for i, item in enumerate(items):
+            if isinstance(item, dict) and "id" not in item and len(items) > 1:
+                # Without an id an item is named after its kind, which suits a kind of one item only:
+                # two would look like copies of one item, and `components(kind)` would mean just them.
+                ck.problems.add("C015", f"this item of `{kind}` has no `id`: a kind of several items needs one on "
+                                "each", _at(ck, ("components", kind, "items", i), None, key=False),
+                                hint=f"give it an id, such as `id: {kind}_{i + 1}`")
             if not isinstance(item, dict) or "id" not in item:
                 continue
             item_id = str(item["id"])
