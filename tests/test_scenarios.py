@@ -131,3 +131,15 @@ def test_a_file_that_is_no_mapping_is_named_as_the_scenario_file_it_should_be(tm
 def test_a_misspelt_name_in_a_scenario_expression_gets_a_did_you_mean(tmp_path):
     result = run_steps(tmp_path, '      - expect: {"p1.coinz": 5}\n')
     assert not result.ok and result.problems[0].hint == "did you mean `coins`?"
+
+
+@pytest.mark.parametrize("step, message", [
+    # a misspelt text "was hidden" and passed: no text of the game could show it
+    ('      - {seen_by: 2, hides: ["Kign"]}\n', "no text of the ruleset can show `Kign`, so hiding it checks nothing"),
+    ('      - {seen_by: 2}\n', "`seen_by` without `shows` or `hides` checks nothing"),
+])
+def test_a_seen_by_step_that_could_never_fail_is_refused(tmp_path, step, message):
+    result = run_steps(tmp_path, step)
+    assert not result.ok and result.problems[0].message == message, [p.message for p in result.problems]
+    assert run_steps(tmp_path, '      - {seen_by: 1, hides: ["King"], shows: ["P2", "Ace"]}\n').ok
+

@@ -86,13 +86,21 @@ def seen_by(runner: Any, step: dict, path: tuple) -> None:
     seat = int(step["seen_by"]) - 1
     if not 0 <= seat < g.state.nplayers:
         raise runner.fail(path + ("seen_by",), f"there is no P{seat + 1} in a {g.state.nplayers}-player game")
+    if "shows" not in step and "hides" not in step:
+        raise runner.fail(path + ("seen_by",), "`seen_by` without `shows` or `hides` checks nothing",
+                          hint="list the texts the player must see (`shows`) or must not see (`hides`)")
     texts = list(_strings(g.view(seat)))
     texts += [t for a, t in g.state.log if a in (-1, seat)]
     for text in as_list(step.get("shows", [])):
         if not any(text in t for t in texts):
+            never = "" if could_be_seen(runner.rs, g, text) else "; no text of the ruleset could ever show it"
             raise runner.fail(path + ("shows",), f"P{seat + 1} does not see `{text}`",
-                              hint="neither in P{0}'s view nor in the log lines P{0} reads".format(seat + 1))
+                              hint="neither in P{0}'s view nor in the log lines P{0} reads".format(seat + 1) + never)
     for text in as_list(step.get("hides", [])):
+        if not could_be_seen(runner.rs, g, text):
+            # Otherwise a misspelt text would "be hidden" and the test could never fail.
+            raise runner.fail(path + ("hides",), f"no text of the ruleset can show `{text}`, so hiding it "
+                              "checks nothing", hint="check the spelling against the ruleset's names and texts")
         hit = next((t for t in texts if text in t), None)
         if hit is not None:
             raise runner.fail(path + ("hides",), f"P{seat + 1} sees `{text}`, which must be hidden from them",
@@ -156,3 +164,15 @@ def could_be_a_label(rs: Ruleset, label: str) -> bool:
                         pats.append(re.compile(".*"))
         _LABELS[id(rs)] = (rs, pats)
     return any(p.match(label) for p in pats)
+
+
+def could_be_seen(rs: Ruleset, game: Game, text: str) -> bool:
+    """Whether a seat could ever see this text: each of its words (numbers aside) is part of the
+    ruleset's files (names, data, the scripts' texts), of a component's name, or of what any seat sees or
+    reads now (the engine's own words). Loose on purpose: it catches misspellings, never a possible text."""
+    import json
+
+    seen = [json.dumps(game.view(s), ensure_ascii=False) for s in range(game.state.nplayers)]
+    known = "\n".join([*getattr(rs, "sources", {}).values(), *(c.name for c in getattr(rs, "components", [])),
+                       *seen, *(t for _, t in game.state.log), str(rs.name)])
+    return all(w.isdigit() or re.fullmatch(r"P\d+", w) or w in known for w in re.findall(r"\w+", text))
