@@ -143,3 +143,10 @@ def test_a_seen_by_step_that_could_never_fail_is_refused(tmp_path, step, message
     assert not result.ok and result.problems[0].message == message, [p.message for p in result.problems]
     assert run_steps(tmp_path, '      - {seen_by: 1, hides: ["King"], shows: ["P2", "Ace"]}\n').ok
 
+
+def test_a_player_count_the_game_is_not_for_is_worded_and_located(tmp_path):
+    path = tmp_path / "sc.yaml"
+    path.write_text(f"ruleset: {SHOWDOWN}\nscenarios:\n  - name: three\n    players: 3\n    steps: [{{menu_size: 3}}]\n")
+    (result,) = run_file(path)
+    (p,) = result.problems
+    assert p.message.endswith("is for 2 players, not 3") and p.span.line == 4, p
