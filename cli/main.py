@@ -106,13 +106,15 @@ def _looks_like_path(arg: str) -> bool:
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check ruleset FILES (paths, folders or bundled names) and report every problem. In a folder,
     every *.yaml and *.yml file below it is checked, except scenario files (run them with `meeple test`)."""
-    from meeple.tools.report import render_json, render_text
+    from meeple.tools.report import problem_json, render_json, render_text
 
     per_file, skipped = _validate_all(files, strict)
     problems = [p for r in per_file for p in r["problems"]]
     worst = max((r["exit_code"] for r in per_file), default=0)
     if fmt == "json":
         report = json.loads(render_json(problems))
+        # a problem without a place (a missing file) is in the file it was found for
+        report["problems"] = [problem_json(p, r["file"]) for r in per_file for p in r["problems"]]
         report["files"] = [{"file": r["file"], "valid": r["valid"], "exit_code": r["exit_code"]} for r in per_file]
         report["skipped_scenarios"] = skipped
         report["valid"] = worst == 0
@@ -121,7 +123,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
         color = sys.stdout.isatty()
         for r in per_file:
             if r["problems"]:
-                click.echo(render_text(r["problems"], color=color), nl=False)
+                click.echo(render_text(r["problems"], color=color, file=r["file"]), nl=False)
             errors = any(p.severity == "error" for p in r["problems"])
             verdict = ("ok" if r["valid"] else "unreadable" if r["exit_code"] == 2
                        else "invalid" if errors else "warnings fail --strict")

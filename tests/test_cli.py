@@ -481,3 +481,20 @@ def test_saving_to_an_unwritable_place_is_a_clear_usage_error_and_keeps_the_old_
     with pytest.raises(UsageError):
         save_game(game, str(blocker))
     assert good.read_text() == before and load_game(rs, str(good))[0].to_json() == game.to_json()
+
+
+def test_a_problem_without_a_place_names_its_file(d):
+    r = run("validate", "--format", "json", d / "nope.yaml")
+    (p,) = json.loads(r.stdout)["problems"]
+    assert r.exit_code == 2 and p["file"] == str(d / "nope.yaml") and p["code"] == "IO01"
+    r = run("validate", d / "nope.yaml")
+    assert f"{d / 'nope.yaml'}: error[IO01]: no such file" in r.output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_said_to_be_no_regular_file(tmp_path):
+    fifo = tmp_path / "game.yaml"
+    os.mkfifo(fifo)
+    for cmd in ("validate",):
+        r = run(cmd, fifo)
+        assert r.exit_code == 2 and "is not a regular file" in r.output and "no ruleset" not in r.output, r.output

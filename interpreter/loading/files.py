@@ -42,14 +42,26 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
     if relative_to is not None and not p.is_absolute():
         candidates.append(relative_to.parent / p)
     candidates.append(p)
+    given = list(candidates)  # the path as named: a folder or a FIFO there is said to be one
     rd = rulesets_dir()
     candidates += [rd / f"{name_or_path}.yaml", rd / "variants" / f"{name_or_path}.yaml",
                    rd / "reference" / f"{name_or_path}.yaml", rd / name_or_path]
     for c in candidates:
         if c.is_file():
             return c
+    odd = next((c for c in given if c.exists()), None)
+    if odd is not None:  # a folder, a FIFO or a device: reading it would fail or wait forever
+        raise UsageError(path_problem(odd, "file"))
     raise UsageError(Problem("IO02", f"no ruleset file or bundled ruleset named `{name_or_path}`", None,
                              hint="bundled: " + ", ".join(bundled())))
+
+
+def path_problem(p: Path, what: str = "file") -> Problem:
+    """Why a path named as a file cannot be read: it does not exist, or it is no regular file."""
+    if not p.exists():
+        return Problem("IO01", f"no such {what}: {p}")
+    kind = "a folder" if p.is_dir() else "not a regular file (a pipe, device or socket)"
+    return Problem("IO01", f"{p} is {kind}", hint="name a .yaml or .yml file")
 
 
 def find_library(name: str, relative_to: Path) -> Path:

@@ -35,7 +35,9 @@ def _read_source(file: str) -> list[str] | None:
     return split_lines(raw.decode("utf-8-sig", errors="replace"))
 
 
-def render_text(problems: list[Problem], sources: dict[str, str] | None = None, color: bool = False) -> str:
+def render_text(problems: list[Problem], sources: dict[str, str] | None = None, color: bool = False,
+                file: str | None = None) -> str:
+    """`file` names where the problems without a place are (a file that is missing or unreadable)."""
     def paint(kind: str, text: str) -> str:
         return f"{_COLORS[kind]}{text}{_RESET}" if color else text
 
@@ -44,7 +46,7 @@ def render_text(problems: list[Problem], sources: dict[str, str] | None = None, 
     for p in problems:
         tone = p.severity if p.severity in ("error", "warning") else "error"
         label = paint(tone, f"{p.severity}[{p.code}]")
-        where = f"{p.span}: " if p.span else ""
+        where = f"{p.span}: " if p.span else f"{file}: " if file else ""
         out.append(f"{where}{label}: {paint('bold', p.message) if color else p.message}")
         span = p.span
         if span is not None and span.file not in lines_of:
@@ -69,21 +71,24 @@ def render_text(problems: list[Problem], sources: dict[str, str] | None = None, 
     return "\n".join(out) + "\n"
 
 
-def render_json(problems: list[Problem]) -> str:
+def problem_json(p: Problem, file: str | None = None) -> dict:
+    """One problem for tools: lines and columns 1-based, columns in characters (code points), the end
+    inclusive; `file` is where a problem without a place is (a file that is missing or unreadable)."""
+    s = p.span
+    return {
+        "file": s.file if s else file,
+        "line": s.line if s else None,
+        "column": s.col if s else None,
+        "end_line": (s.end_line or s.line) if s else None,
+        "end_column": (s.end_col or s.col) if s else None,
+        "severity": p.severity,
+        "code": p.code,
+        "message": p.message,
+        "hint": p.hint,
+    }
+
+
+def render_json(problems: list[Problem], file: str | None = None) -> str:
     errors, warnings = _count(problems)
-    items = []
-    for p in problems:
-        s = p.span
-        items.append({
-            "file": s.file if s else None,
-            "line": s.line if s else None,
-            "column": s.col if s else None,
-            "end_line": (s.end_line or s.line) if s else None,
-            "end_column": (s.end_col or s.col) if s else None,
-            "severity": p.severity,
-            "code": p.code,
-            "message": p.message,
-            "hint": p.hint,
-        })
-    report = {"problems": items, "errors": errors, "warnings": warnings}
+    report = {"problems": [problem_json(p, file) for p in problems], "errors": errors, "warnings": warnings}
     return json.dumps(report, indent=2, ensure_ascii=False)
