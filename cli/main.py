@@ -118,6 +118,7 @@ def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
         report["files"] = [{"file": r["file"], "valid": r["valid"], "exit_code": r["exit_code"]} for r in per_file]
         report["skipped_scenarios"] = skipped
         report["valid"] = worst == 0
+        report["exit_code"] = worst
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         color = sys.stdout.isatty()
@@ -151,15 +152,21 @@ def _validate_all(args: tuple[str, ...], strict: bool) -> tuple[list[dict], list
             per_file.append(_validate_one(arg, strict))
             continue
         found = yaml_files_under(Path(arg))
-        if not found:
-            per_file.append({"file": arg, "valid": False, "exit_code": 2, "problems": [Problem(
-                "IO01", f"{arg} is a folder without .yaml files")]})
+        checked = 0
         for f in found:
             r = _validate_one(str(f), strict)
             if [p.code for p in r["problems"]] == [SCENARIO_GIVEN]:
                 skipped.append(str(f))
             else:
                 per_file.append(r)
+                checked += 1
+        if not checked:  # nothing checked must not pass: an empty folder, or one of scenario files only
+            n = len(found)
+            files = "a scenario file" if n == 1 else f"{n} scenario files"
+            why = (Problem("IO01", "a folder without .yaml files or .yml files") if not n else
+                   Problem("IO01", f"a folder without ruleset files: it holds only {files}",
+                           hint=f"run scenario files with `meeple test {arg}`"))
+            per_file.append({"file": arg, "valid": False, "exit_code": 2, "problems": [why]})
     return per_file, skipped
 
 
@@ -188,18 +195,22 @@ def _validate_one(f: str, strict: bool) -> dict:
 @click.argument("paths", nargs=-1, required=True)
 @format_option
 def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
-    """Run rule scenarios from files or folders (every *.yaml and *.yml inside, outside hidden folders)."""
-    from meeple.tools.scenarios import run_paths
+    """Run rule scenarios from files or folders (every *.yaml and *.yml inside, outside hidden folders).
+    Exit code 1 if a scenario failed, 2 if a path named holds no scenario to run (missing, empty)."""
+    from meeple.tools.report import problem_json
+    from meeple.tools.scenario_paths import run_paths
 
-    results, skipped = run_paths(list(paths))
+    run = run_paths(list(paths))
+    results, skipped = run.results, run.skipped
     failed = [r for r in results if not r.ok]
+    code = 2 if run.unusable else 1 if failed else 0
     if fmt == "json":
-        out = [{"file": r.file, "name": r.name, "ok": r.ok,
-                "problems": [{"file": p.span.file if p.span else r.file, "line": p.span.line if p.span else None,
-                              "code": p.code, "message": p.message, "hint": p.hint} for p in r.problems]}
-               for r in results]
+        out = [{"file": r.file, "line": r.span.line if r.span else None, "name": r.name, "ok": r.ok,
+                "problems": [problem_json(p, r.file) for p in r.problems]} for r in results]
         click.echo(json.dumps({"results": out, "passed": len(results) - len(failed), "failed": len(failed),
-                               "skipped_rulesets": skipped}, indent=2))
+                               "skipped_rulesets": skipped,
+                               "problems": [problem_json(p, f) for f, p in run.unusable],
+                               "exit_code": code}, indent=2, ensure_ascii=False))
     else:
         for r in results:
             if r.ok:
@@ -209,15 +220,31 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
                 where = f"{r.span.file}:{r.span.line}" if r.span else r.file
                 click.echo(f"FAIL {where}: {r.name}")
             for p in r.problems:
-                span = p.span or r.span
-                where = f"{span.file}:{span.line}" if span else r.file
-                click.echo(f"FAIL {where}: {r.name}: {p.message}")
+                click.echo(f"FAIL {_failure(r, p)}")
                 if p.hint:
                     click.echo(f"  hint: {p.hint}")
-        tail = f" ({len(skipped)} ruleset files in the folders skipped: not scenario files)" if skipped else ""
-        click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}")
-    if failed:
-        click.get_current_context().exit(1)
+        for f, p in run.unusable:
+            click.echo(f"error[{p.code}]: {f}: {p.message}" if f not in p.message else
+                       f"error[{p.code}]: {p.message}", err=True)
+            if p.hint:
+                click.echo(f"  hint: {p.hint}", err=True)
+        if results or skipped:
+            n = len(skipped)
+            tail = (f" ({n} ruleset file{'s' if n != 1 else ''} in the folders skipped: "
+                    f"not {'scenario files' if n != 1 else 'a scenario file'})" if skipped else "")
+            click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed{tail}")
+    if code:
+        click.get_current_context().exit(code)
+
+
+def _failure(r: Any, p: Problem) -> str:
+    """`file:line: SCENARIO: message`, in the scenario file; a problem of its ruleset (which fails to
+    load) is named with its own place after the scenario file's `ruleset:` line."""
+    span = p.span or r.span
+    if span is not None and span.file != r.file and r.span is not None:
+        return f"{r.span.file}:{r.span.line}: {r.name}: ruleset {span}: {p.message}"
+    where = f"{span.file}:{span.line}" if span else r.file
+    return f"{where}: {r.name}: {p.message}"
 
 
 # ------------------------------------------------------------------ schema, rulesets

@@ -483,6 +483,37 @@ def test_saving_to_an_unwritable_place_is_a_clear_usage_error_and_keeps_the_old_
     assert good.read_text() == before and load_game(rs, str(good))[0].to_json() == game.to_json()
 
 
+# ------------------------------------------------------------------ runs that check nothing, IO problems
+def test_test_and_validate_fail_when_a_folder_gives_them_nothing_to_run(d, tmp_path):
+    # CI passed silently: `meeple test EMPTY/` said "0 passed, 0 failed" and exited 0.
+    (tmp_path / "empty").mkdir()
+    for cmd in ("test", "validate"):
+        r = run(cmd, tmp_path / "empty")
+        assert r.exit_code == 2 and "a folder without .yaml files or .yml files" in r.output, r.output
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "pick.yaml").write_text(PICK)
+    r = run("test", games)
+    assert r.exit_code == 2 and "holds no scenario file, only a ruleset file" in r.output, r.output
+    assert "(1 ruleset file in the folders skipped: not a scenario file)" in r.output
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "sc.yaml").write_text(SCENARIOS.replace("ruleset: pick.yaml", f"ruleset: {d / 'pick.yaml'}"))
+    r = run("validate", tests)
+    assert r.exit_code == 2 and "it holds only a scenario file" in r.output and "meeple test" in r.output
+    report = json.loads(run("validate", "--format", "json", tests).stdout)
+    assert report["files"] == [{"file": str(tests), "valid": False, "exit_code": 2}] and report["exit_code"] == 2
+
+
+def test_test_json_reports_a_missing_path_with_its_file(d):
+    r = run("test", "--format", "json", d / "nope.yaml", d / "pass.yaml")
+    assert r.exit_code == 2
+    report = json.loads(r.stdout)
+    (p,) = report["problems"]
+    assert p["file"] == str(d / "nope.yaml") and p["code"] == "IO01" and report["exit_code"] == 2
+    assert report["passed"] == 1
+
+
 def test_a_problem_without_a_place_names_its_file(d):
     r = run("validate", "--format", "json", d / "nope.yaml")
     (p,) = json.loads(r.stdout)["problems"]
@@ -495,6 +526,16 @@ def test_a_problem_without_a_place_names_its_file(d):
 def test_a_fifo_is_said_to_be_no_regular_file(tmp_path):
     fifo = tmp_path / "game.yaml"
     os.mkfifo(fifo)
-    for cmd in ("validate",):
+    for cmd in ("validate", "test"):
         r = run(cmd, fifo)
         assert r.exit_code == 2 and "is not a regular file" in r.output and "no ruleset" not in r.output, r.output
+
+
+def test_a_scenario_file_whose_ruleset_fails_is_named_at_its_ruleset_line(d, tmp_path):
+    (tmp_path / "bad.yaml").write_text(BAD)
+    (tmp_path / "sc.yaml").write_text(SCENARIOS.replace("pick.yaml", "bad.yaml"))
+    r = run("test", tmp_path / "sc.yaml")
+    assert r.exit_code == 1 and f"FAIL {tmp_path / 'sc.yaml'}:1: (file): ruleset {tmp_path / 'bad.yaml'}:6:" in r.output
+    (tmp_path / "sc.yaml").write_text(SCENARIOS.replace("pick.yaml", "nowhere.yaml"))
+    r = run("test", tmp_path / "sc.yaml")
+    assert r.exit_code == 1 and f"FAIL {tmp_path / 'sc.yaml'}:1: (file): no ruleset file" in r.output, r.output

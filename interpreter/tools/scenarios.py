@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from meeple.errors import IllegalAction, MeepleError, Problem, Span, UsageError
+from meeple.errors import IllegalAction, MeepleError, Problem, Span
 from meeple.language import ast as A
 from meeple.language.parser import parse_expr, parse_script
-from meeple.loading.files import find_ruleset, yaml_files_under
+from meeple.loading.files import find_ruleset
 from meeple.loading.yamlsrc import Document, load_yaml_file
 from meeple.runtime import machine as M
 from meeple.runtime.data import Player
@@ -26,7 +26,7 @@ from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.tools import scenario_steps as S
 
 DEFAULT_MAX_STEPS = 20_000
-RULESET_GIVEN = "T002"  # a ruleset file where a scenario file belongs: `run_paths` skips it in folders
+RULESET_GIVEN = "T002"  # a ruleset file where a scenario file belongs: folder walks skip it
 
 
 @dataclass
@@ -41,32 +41,6 @@ class Result:
 class _Fail(Exception):
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-
-
-def run_paths(paths: list[str | Path]) -> tuple[list[Result], list[str]]:
-    """The results of every scenario in `paths` (files, and the YAML files under folders that
-    `yaml_files_under` lists), and the ruleset files found in those folders, which are not scenario files
-    and are skipped (`meeple test rulesets/` runs the scenarios beside the games). A ruleset file named
-    on its own fails, saying what it is."""
-    out: list[Result] = []
-    skipped: list[str] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            for f in yaml_files_under(p):
-                results = run_file(f)
-                if _is_ruleset(results):
-                    skipped.append(str(f))
-                else:
-                    out += results
-        elif p.is_file():
-            out += run_file(p)
-        else:
-            raise UsageError(Problem("IO01", f"no such file or folder: {p}"))
-    return out, skipped
-
-
-def _is_ruleset(results: list[Result]) -> bool:
-    return len(results) == 1 and any(p.code == RULESET_GIVEN for p in results[0].problems)
 
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -98,9 +72,14 @@ def run_file(path: str | Path) -> list[Result]:
         per = _by_scenario(doc, problems, scenarios)
         if per is None:
             return [Result(doc.path, "(file)", False, problems)]
-        rs = _ruleset(doc.data["ruleset"], path)
     except MeepleError as e:
         return [Result(str(path), "(file)", False, e.problems)]
+    try:
+        rs = _ruleset(doc.data["ruleset"], path)
+    except MeepleError as e:  # located at the `ruleset:` line; the ruleset's own problems keep their place
+        at = doc.span(("ruleset",))
+        return [Result(doc.path, "(file)", False, [p if p.span else Problem(p.code, p.message, at, p.severity, p.hint)
+                                                   for p in e.problems], at)]
     assert isinstance(scenarios, list)
     return [run_scenario(rs, doc, i) if not per.get(i) else
             Result(doc.path, _name(scenarios[i], i), False, per[i], doc.span(("scenarios", i)))
