@@ -539,3 +539,26 @@ def test_a_scenario_file_whose_ruleset_fails_is_named_at_its_ruleset_line(d, tmp
     (tmp_path / "sc.yaml").write_text(SCENARIOS.replace("pick.yaml", "nowhere.yaml"))
     r = run("test", tmp_path / "sc.yaml")
     assert r.exit_code == 1 and f"FAIL {tmp_path / 'sc.yaml'}:1: (file): no ruleset file" in r.output, r.output
+
+
+def _documented_fields(doc: str, heading: str) -> set[str]:
+    """The backquoted names in the first column of the tables under a heading of a doc."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8").split(heading, 1)[1]
+    text = text.split("\n#", 1)[0]
+    return {name for line in text.splitlines() if line.startswith("| `")
+            for name in line.split("|")[1].replace("[]", "").replace("`", " ").replace(",", " ").replace(".", " ").split()}
+
+
+def _keys(data) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+def test_the_documented_json_fields_are_those_printed(d):
+    validate = json.loads(run("validate", "--format", "json", d / "bad.yaml", d / "nope.yaml").stdout)
+    assert _documented_fields("language.md", "### JSON output") == _keys(validate)
+    tested = json.loads(run("test", "--format", "json", d / "sc.yaml", d / "nope.yaml").stdout)
+    assert _documented_fields("scenarios.md", "## JSON output") == _keys(tested)
