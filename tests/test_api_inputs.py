@@ -91,3 +91,10 @@ def test_a_game_pickles_and_goes_on_where_it_is_unpickled():
     assert h.scores == g.scores
     chance = load_ruleset(KUHN).new_game(players=2, seed=1, chance="explicit")
     assert pickle.loads(pickle.dumps(chance)).is_chance
+
+
+def test_a_game_for_one_number_of_players_says_that_number():
+    rs = load_ruleset("tests/rulesets/showdown.yaml")
+    assert rs.min_players == rs.max_players == 2
+    with pytest.raises(UsageError, match="is for 2 players, not 3"):  # was "for 2 to 2 players"
+        rs.new_game(players=3, seed=1)

@@ -92,6 +92,12 @@ class Ruleset:
     _digest: str | None = None
     _compiled: Any = None  # what is derived from the ruleset once and kept while it lives: see `derived`
 
+    @property
+    def player_counts(self) -> str:
+        """`3` or `2 to 4`: the numbers of players the game is for, for messages."""
+        lo, hi = self.min_players, self.max_players
+        return str(lo) if lo == hi else f"{lo} to {hi}"
+
     def __getstate__(self) -> dict[str, Any]:
         """For pickling, to send a loaded ruleset to worker processes and cluster nodes instead of
         reloading it there (where its files may not exist). `node_ids` and `suspends` are keyed by

@@ -63,7 +63,7 @@ class Game(Readouts):
             raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
         players, seed = whole(players, "the number of players"), whole(seed, "the seed")
         if not rs.min_players <= players <= rs.max_players:
-            raise UsageError(Problem("G001", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
+            raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, "
                                              f"not {players}"))
         st = None
         if not coverage and chance == "seeded":

@@ -55,7 +55,7 @@ def settings(rs: Ruleset, players: Any, utility: Any, **sizes: Any) -> int:
     if utility not in ("score", "win"):
         raise BadArgument(Problem("U060", f"utility must be 'score' or 'win', not {utility!r}"))
     if not rs.min_players <= n <= rs.max_players:
-        raise BadArgument(Problem("U060", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
+        raise BadArgument(Problem("U060", f"{rs.name} is for {rs.player_counts} players, "
                                           f"not {n}"))
     for name, value in sizes.items():
         if value is not None and whole(value, f"{name}=") < 1:

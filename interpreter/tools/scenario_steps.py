@@ -107,12 +107,6 @@ def seen_by(runner: Any, step: dict, path: tuple) -> None:
                               hint=f"it is in: {hit[:120]}")
 
 
-def player_counts(rs: Ruleset) -> str:
-    """`3` or `2 to 4`: the numbers of players a ruleset is for."""
-    lo, hi = rs.min_players, rs.max_players
-    return str(lo) if lo == hi else f"{lo} to {hi}"
-
-
 def seat_logs(game: Game) -> dict[Any, list[str]]:
     """For checks: each seat's log lines (public and its own), keyed by player."""
     from meeple.runtime.data import Player

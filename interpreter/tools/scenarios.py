@@ -158,7 +158,7 @@ class _Runner:
         before = (parse_script(sc["before_flow"], self.origin(self.base + ("before_flow",)))
                   if sc.get("before_flow") else None)
         if not self.rs.min_players <= int(sc["players"]) <= self.rs.max_players:
-            raise self.fail(self.base + ("players",), f"{self.rs.name} is for {S.player_counts(self.rs)} players, "
+            raise self.fail(self.base + ("players",), f"{self.rs.name} is for {self.rs.player_counts} players, "
                             f"not {sc['players']}")
         # `before_flow` runs between the ruleset's setup and its flow, as part of the game's start
         # (names: p1, p2... and the ruleset's own); `setup` runs once the flow waits for its first decision.

@@ -97,7 +97,7 @@ def default_players(rs: Ruleset) -> int:
 
 def check_players(rs: Ruleset, players: int) -> None:
     if not rs.min_players <= players <= rs.max_players:
-        raise UsageError(Problem("U020", f"{rs.name} is for {rs.min_players} to {rs.max_players} players, "
+        raise UsageError(Problem("U020", f"{rs.name} is for {rs.player_counts} players, "
                                          f"not {players}"))
 
 

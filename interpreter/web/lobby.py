@@ -111,7 +111,7 @@ class Lobby:
         if not isinstance(seats_in, list):
             raise _bad("`seats` must be a list, one entry per player")
         if not rs.min_players <= len(seats_in) <= rs.max_players:
-            raise _bad(f"{rs.name} is for {rs.min_players} to {rs.max_players} players")
+            raise _bad(f"{rs.name} is for {rs.player_counts} players")
         seats = [_seat(s, i) for i, s in enumerate(seats_in)]
         seed = whole(spec.get("seed", 0), "seed", 0, MAX_SEED)
         speed = _num(spec.get("speed", 0.5), "speed", 0.0, MAX_SPEED)
