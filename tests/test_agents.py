@@ -201,3 +201,19 @@ def test_greedy_uses_the_ruleset_hook_on_a_real_game():
     for seed in range(2):
         r = play_game(rs, 3, seed, "greedy,random")
         assert r.decisions > 50 and len(r.scores) == 3 and r.winners
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:10:10", "the budget is given twice (`10`, then `10`)"),
+    ("mcts:1s:2s", "the budget is given twice (`1s`, then `2s`)"),
+    ("mcts:10:cut=5:cut=6", "`cut` is given twice (`cut=5`, then `cut=6`)"),
+    ("mcts:10:guide=0.5:guide=1", "`guide` is given twice"),
+    ("mcts:follow:follow", "`follow` is given twice"),
+    ("mcts:halving:halving=3", "`halving` is given twice"),
+    ("mcts:10:1s", "not both"),
+    ("mcts:cut=phase:cut=4", "not both"),
+])
+def test_a_parameter_given_twice_is_refused_not_overridden(spec, words):
+    with pytest.raises(UsageError) as e:
+        parse_spec(spec)
+    assert e.value.problems[0].code == "U013" and words in e.value.problems[0].message

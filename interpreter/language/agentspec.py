@@ -92,6 +92,31 @@ def parse_spec(spec: str) -> AgentSpec:
     return AgentSpec(name, text)
 
 
+_KINDS = ("budget", "cut", "c", "guide", "prior", "sealed", "others", "follow", "halving")
+
+
+def _kind(p: str) -> str:
+    """Which parameter `p` sets: `budget` for 400 or 1s, else its name (`cut` for cut=5 and cut=phase)."""
+    return "budget" if p[:1].isdigit() or p[:1] in "-." else p.split("=", 1)[0]
+
+
+def _once(spec: str, p: str, seen: dict[str, str]) -> None:
+    """Refuse a parameter given twice (`mcts:10:cut=5:cut=6`), which would otherwise have the last win."""
+    kind = _kind(p)
+    if kind not in _KINDS:
+        return  # not a parameter at all: refused as such
+    if kind not in seen:
+        seen[kind] = p
+        return
+    first = seen[kind]
+    if kind == "budget" and first.endswith("s") != p.endswith("s"):
+        raise _bad(spec, "give a budget in iterations or in time, not both")
+    if kind == "cut" and (first == "cut=phase") != (p == "cut=phase"):
+        raise _bad(spec, "cut rollouts after K decisions or at the next phase, not both")
+    what = "the budget" if kind == "budget" else f"`{kind}`"
+    raise _bad(spec, f"{what} is given twice (`{first}`, then `{p}`): give each parameter once")
+
+
 def _mcts(spec: str, params: list[str]) -> MctsParams:
     iterations: int | None = None
     seconds: float | None = None
@@ -105,7 +130,9 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
     follow = False
     halving = False
     width: int | None = None
+    seen: dict[str, str] = {}  # each parameter's kind (the budget, cut=, c= ...), as first given
     for p in params:
+        _once(spec, p, seen)
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
             seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
         elif re.fullmatch(r"[1-9]\d*", p):
