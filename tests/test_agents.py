@@ -217,3 +217,28 @@ def test_a_parameter_given_twice_is_refused_not_overridden(spec, words):
     with pytest.raises(UsageError) as e:
         parse_spec(spec)
     assert e.value.problems[0].code == "U013" and words in e.value.problems[0].message
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:99999999999999999999999", "a budget in iterations is at most 1,000,000 a move"),
+    ("mcts:1000001", "at most 1,000,000"),
+    ("mcts:3601s", "at most an hour a move (3600s)"),
+    ("mcts:3600001ms", "at most an hour a move"),
+    ("greedy:100000000", "DEALS is at most 10,000"),
+    ("greedy:" + "9" * 5000, "DEALS is at most 10,000"),  # not a ValueError from int()
+    ("mcts:" + "9" * 5000, "at most 1,000,000"),
+    ("mcts:cut=" + "9" * 5000, "cut=K is at most 1,000,000"),
+    ("mcts:halving=" + "9" * 5000, "halving=W is at most 1,000"),
+    ("mcts:c=101", "c=C is at most 100"),
+    ("mcts:prior=1000001", "prior=M is at most 1,000,000"),
+])
+def test_budgets_and_numbers_are_bounded(spec, words):
+    with pytest.raises(UsageError) as e:
+        parse_spec(spec)
+    assert words in e.value.problems[0].message and len(e.value.problems[0].message) < 200
+
+
+def test_the_largest_budgets_allowed_parse():
+    assert parse_spec("mcts:1000000").mcts.iterations == 1_000_000
+    assert parse_spec("mcts:3600s").mcts.seconds == parse_spec("mcts:3600000ms").mcts.seconds == 3600.0
+    assert parse_spec("greedy:10000").deals == 10_000

@@ -9,6 +9,7 @@ reads that spec with every other part of the file, long before (and without) imp
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass
 
@@ -40,6 +41,14 @@ AGENT_HELP = ("Agents: random, first, greedy[:DEALS] (one move ahead on DEALS de
 
 AGENT_NAMES = ("random", "greedy", "first", "mcts")  # the order `meeple serve` offers them in
 
+# Bounds far above any real use, so that a typo or an absurd number is refused instead of a game that
+# never ends (or a ValueError on a number of thousands of digits).
+MAX_ITERATIONS = 1_000_000  # mcts:N, and cut=K, prior=M
+MAX_SECONDS = 3600.0  # mcts:Ns: an hour a move
+MAX_DEALS = 10_000  # greedy:DEALS
+MAX_WIDTH = 1_000  # halving=W
+MAX_EXPLORATION = 100.0  # c=C
+
 
 @dataclass(frozen=True)
 class MctsParams:
@@ -69,7 +78,20 @@ class AgentSpec:
     mcts: MctsParams | None = None
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:30]}...({len(text)} characters)"
+
+
+def _at_most(spec: str, text: str, top: float, why: str) -> float:
+    """The number `text` (digits, perhaps with a decimal point), refused above `top`, saying `why`."""
+    value = float(text) if len(text.split(".")[0]) <= 16 else math.inf
+    if value > top:
+        raise _bad(spec, f"{why}, not `{_short(text)}`")
+    return value
+
+
 def _bad(spec: str, why: str) -> UsageError:
+    spec = _short(spec)
     return UsageError(Problem("U013", f"bad agent `{spec}`: {why}", hint=AGENT_HELP))
 
 
@@ -86,7 +108,8 @@ def parse_spec(spec: str) -> AgentSpec:
     if name == "greedy":
         if len(params) > 1 or (params and not re.fullmatch(r"[1-9]\d*", params[0])):
             raise _bad(text, "give the number of determinizations, as in greedy:4")
-        return AgentSpec(name, text, deals=int(params[0]) if params else None)
+        deals = int(_at_most(text, params[0], MAX_DEALS, f"DEALS is at most {MAX_DEALS:,}")) if params else None
+        return AgentSpec(name, text, deals=deals)
     if params:
         raise _bad(text, "this agent takes no parameters")
     return AgentSpec(name, text)
@@ -134,21 +157,24 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
     for p in params:
         _once(spec, p, seen)
         if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
-            seconds = float(m[1]) / (1000 if m[2] == "ms" else 1)
+            seconds = _at_most(spec, m[1], math.inf, "") / (1000 if m[2] == "ms" else 1)
+            if seconds > MAX_SECONDS:
+                raise _bad(spec, f"a time budget is at most an hour a move ({MAX_SECONDS:.0f}s), not `{_short(p)}`")
         elif re.fullmatch(r"[1-9]\d*", p):
-            iterations = int(p)
+            iterations = int(_at_most(spec, p, MAX_ITERATIONS,
+                                      f"a budget in iterations is at most {MAX_ITERATIONS:,} a move"))
         elif m := re.fullmatch(r"cut=([1-9]\d*)", p):
-            cutoff = int(m[1])
+            cutoff = int(_at_most(spec, m[1], MAX_ITERATIONS, f"cut=K is at most {MAX_ITERATIONS:,}"))
         elif p == "cut=phase":
             to_phase = True
         elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
-            exploration = float(m[1])
+            exploration = _at_most(spec, m[1], MAX_EXPLORATION, f"c=C is at most {MAX_EXPLORATION:g}")
         elif m := re.fullmatch(r"guide=(\d+(?:\.\d+)?)", p):
             guide = float(m[1])
             if guide > 1:
                 raise _bad(spec, "guide=P is a share of rollout decisions, from 0 to 1")
         elif m := re.fullmatch(r"prior=(\d+(?:\.\d+)?)", p):
-            prior = float(m[1])
+            prior = _at_most(spec, m[1], MAX_ITERATIONS, f"prior=M is at most {MAX_ITERATIONS:,}")
         elif m := re.fullmatch(r"sealed=(\w+)", p):
             if m[1] not in ("search", "greedy"):
                 raise _bad(spec, "sealed= is `search` (every decider by the search) or `greedy`")
@@ -163,7 +189,7 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
             follow = True
         elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
             halving = True
-            width = int(m[1]) if m[1] else None
+            width = int(_at_most(spec, m[1], MAX_WIDTH, f"halving=W is at most {MAX_WIDTH:,}")) if m[1] else None
             if width is not None and width < 2:
                 raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
         else:
