@@ -2,10 +2,21 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+
+@pytest.fixture(scope="module")
+def web():
+    """A Meeple web server on a free port for the tests of one module (tests/webserver.py), stopped after."""
+    from tests.webserver import Running
+
+    running = Running()
+    yield running
+    running.stop()
 
 
 def pytest_addoption(parser):

@@ -9,14 +9,6 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from tests.webserver import Running
-
-
-@pytest.fixture(scope="module")
-def web():
-    running = Running()
-    yield running
-    running.stop()
 
 
 class Held:

@@ -17,7 +17,6 @@ import pytest
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
 
-from tests.webserver import Running
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -35,13 +34,6 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
-
-
-@pytest.fixture(scope="module")
-def web():
-    running = Running()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

@@ -12,18 +12,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from tests.webserver import Running
 
 # A variant whose income phase divides by zero: its first game fails at the first income (line 6).
 BROKEN = ('meeple: 1\nextends: speicherstadt\nname: Broken income\nphases:\n  income: |\n'
           '    log("{10 // (nplayers - nplayers)}")\n')
-
-
-@pytest.fixture(scope="module")
-def web():
-    running = Running()
-    yield running
-    running.stop()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
 
-from tests.test_web_browser import browser, page, start_from_lobby, web  # noqa: F401 - fixtures
+from tests.test_web_browser import browser, page, start_from_lobby  # noqa: F401 - fixtures
 
 
 def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, web):  # noqa: F811

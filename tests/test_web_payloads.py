@@ -20,18 +20,9 @@ from meeple.runtime.rules import load_ruleset
 from meeple.web.render import OMNISCIENT, seat_payload
 from meeple.web.tables import Seat, Table
 
-from tests.webserver import Running
-
 GAMES = [("speicherstadt", 3), ("merchants", 3), ("camel_up_off_season", 3), ("demoludy", 3),
          ("variants/demoludy_points_actions", 4)]
 CHECKPOINTS = 5  # decision points checked per game
-
-
-@pytest.fixture(scope="module")
-def web():
-    running = Running()
-    yield running
-    running.stop()
 
 
 def _hidden_positions(game, seat):
