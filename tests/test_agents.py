@@ -2,7 +2,7 @@
 
 import pytest
 from meeple.errors import RulesetError, UsageError
-from meeple.language.agentspec import AGENT_HELP, AGENT_NAMES, AgentSpec, MctsParams, parse_spec
+from meeple.language.agentspec import AGENT_NAMES, MCTS_SPEC, AgentSpec, MctsParams, parse_spec
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import (
     AGENTS,
@@ -15,6 +15,8 @@ from meeple.tools.agents import (
 )
 from meeple.tools.halving import HalvingAgent
 from meeple.tools.simulate import play_game
+
+SHORT_HINT = f"the form is {MCTS_SPEC} (docs/agents.md)"
 
 PICK = """\
 meeple: 1
@@ -88,15 +90,15 @@ def test_registry_and_names():
     ("random,,greedy", "bad agent list"),
     ("", "bad agent list"),
     ("random,random,random", "3 agents given for 2 players"),
-    ("mcts:fast", "`fast` is not a budget"),
+    ("mcts:fast", "`fast` is neither a budget"),
     ("mcts:400:1s", "not both"),
-    ("mcts:0s", "above zero"),
+    ("mcts:0s", "above 0"),
     ("mcts:guide=1.5", "from 0 to 1"),
     ("mcts:prior=-1", "prior=M"),
     ("mcts:sealed=random", "`search`"),
     ("mcts:others=first", "`search`"),
     ("mcts:cut=phase:cut=4", "not both"),
-    ("mcts:cut=round", "`cut=round` is not a budget"),
+    ("mcts:cut=round", "K is a whole number from 1 to 1,000,000, or cut=phase, not `round`"),
     ("random:3", "takes no parameters"),
     ("greedy:0", "number of determinizations"),
 ])
@@ -118,8 +120,9 @@ def test_bad_specs_are_refused_when_parsed_with_the_same_words():
         assert parsed.value.problems == made.value.problems
     with pytest.raises(UsageError) as e:
         parse_spec("mcts:1s:halving=1")
-    assert str(e.value.problems[0].message) == "bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best options: at least 2"
-    assert e.value.problems[0].code == "U013" and e.value.problems[0].hint == AGENT_HELP
+    assert str(e.value.problems[0].message) == ("bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best "
+                                                "options: a whole number from 2 to 1,000, not `1`")
+    assert e.value.problems[0].code == "U013" and e.value.problems[0].hint == SHORT_HINT
 
 
 def test_a_spec_parses_to_plain_data():
@@ -143,8 +146,9 @@ def test_a_ruleset_naming_a_bot_no_agent_takes_does_not_load(tmp_path):
         load_ruleset(path)
     [p] = e.value.problems
     assert (p.code, p.span.file, p.span.line, p.span.col) == ("A003", str(path), BIDS.count("\n") + 2, 9)
-    assert p.message == "agents.play: bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best options: at least 2"
-    assert p.hint == AGENT_HELP
+    assert p.message == ("agents.play: bad agent `mcts:1s:halving=1`: halving=W compares greedy's W best options: "
+                         "a whole number from 2 to 1,000, not `1`")
+    assert p.hint == SHORT_HINT
     path.write_text(BIDS + "agents:\n  play: mcts:1s:halving=3\n")
     assert load_ruleset(path).play == "mcts:1s:halving=3"
 
@@ -220,25 +224,58 @@ def test_a_parameter_given_twice_is_refused_not_overridden(spec, words):
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("mcts:99999999999999999999999", "a budget in iterations is at most 1,000,000 a move"),
-    ("mcts:1000001", "at most 1,000,000"),
+    ("mcts:99999999999999999999999", "a budget in iterations is a whole number from 1 to 1,000,000 a move"),
+    ("mcts:1000001", "from 1 to 1,000,000 a move, not `1000001`"),
     ("mcts:3601s", "at most an hour a move (3600s)"),
     ("mcts:3600001ms", "at most an hour a move"),
-    ("greedy:100000000", "DEALS is at most 10,000"),
-    ("greedy:" + "9" * 5000, "DEALS is at most 10,000"),  # not a ValueError from int()
-    ("mcts:" + "9" * 5000, "at most 1,000,000"),
-    ("mcts:cut=" + "9" * 5000, "cut=K is at most 1,000,000"),
-    ("mcts:halving=" + "9" * 5000, "halving=W is at most 1,000"),
-    ("mcts:c=101", "c=C is at most 100"),
-    ("mcts:prior=1000001", "prior=M is at most 1,000,000"),
+    ("greedy:100000000", "a whole number from 1 to 10,000"),
+    ("greedy:" + "9" * 5000, "a whole number from 1 to 10,000"),  # not a ValueError from int()
+    ("mcts:" + "9" * 5000, "from 1 to 1,000,000"),
+    ("mcts:cut=" + "9" * 5000, "a whole number from 1 to 1,000,000"),
+    ("mcts:halving=" + "9" * 5000, "a whole number from 2 to 1,000"),
+    ("mcts:c=101", "a number from 0 to 100"),
+    ("mcts:prior=1000001", "a number from 0 to 1,000,000"),
 ])
 def test_budgets_and_numbers_are_bounded(spec, words):
     with pytest.raises(UsageError) as e:
         parse_spec(spec)
-    assert words in e.value.problems[0].message and len(e.value.problems[0].message) < 200
+    assert words in e.value.problems[0].message and len(e.value.problems[0].message) < 300
 
 
 def test_the_largest_budgets_allowed_parse():
     assert parse_spec("mcts:1000000").mcts.iterations == 1_000_000
     assert parse_spec("mcts:3600s").mcts.seconds == parse_spec("mcts:3600000ms").mcts.seconds == 3600.0
     assert parse_spec("greedy:10000").deals == 10_000
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:1s:cut=0", "cut=K stops each rollout after K decisions: K is a whole number from 1 to 1,000,000"),
+    ("mcts:10:cut=-3", "K is a whole number from 1 to 1,000,000, or cut=phase, not `-3`"),
+    ("mcts:10:c=-1", "c=C is the exploration constant: a number from 0 to 100 (default 0.7), not `-1`"),
+    ("mcts:10:c=nan", "c=C is the exploration constant: a number from 0 to 100 (default 0.7), not `nan`"),
+    ("mcts:10:guide=2", "guide=P is a share of rollout decisions: a number from 0 to 1, not `2`"),
+    ("mcts:10:prior=-5", "prior=M is a number of visits: a number from 0 to 1,000,000, not `-5`"),
+    ("mcts:-5", "a budget in iterations is a whole number from 1 to 1,000,000 a move, not `-5`"),
+    ("mcts:0", "a budget in iterations is a whole number from 1 to 1,000,000 a move, not `0`"),
+    ("mcts:100000h", "`100000h` is not a budget: iterations (400) or time in s or ms (1s, 250ms)"),
+    ("mcts:10:sealed=foo", "not `foo`"),
+    ("mcts:10:others=random", "not `random`"),
+    ("mcts:cut", "`cut` needs a value"),
+    ("mcts:follow=1", "`follow` takes no value"),
+    ("mcts:10:foo=1", "`foo=1` is neither a budget (400, 1s, 250ms) nor a parameter of mcts"),
+    ("greedy:0", "DEALS is the number of determinizations: a whole number from 1 to 10,000, not `0`"),
+    ("greedy:-1", "a whole number from 1 to 10,000, not `-1`"),
+])
+def test_a_bad_parameter_is_named_with_its_range_and_a_short_hint(spec, words):
+    with pytest.raises(UsageError) as e:
+        parse_spec(spec)
+    [p] = e.value.problems
+    assert words in p.message
+    assert len(p.hint) < 150 and "docs/agents.md" in p.hint  # not the whole AGENT_HELP
+
+
+def test_an_unknown_agent_or_a_bad_list_gets_a_one_line_hint():
+    for spec in ("xyz", "random,,greedy"):
+        with pytest.raises(UsageError) as e:
+            make_agents(spec, 2)
+        assert len(e.value.problems[0].hint) < 200 and "docs/agents.md" in e.value.problems[0].hint

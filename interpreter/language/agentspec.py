@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from meeple.errors import Problem, UsageError
 
-__all__ = ["AGENT_HELP", "AGENT_NAMES", "AGENT_SPECS", "MCTS_SPEC", "AgentSpec", "MctsParams", "parse_spec"]
+__all__ = ["AGENT_HELP", "AGENT_NAMES", "AGENT_SPECS", "MCTS_SPEC", "SPEC_HINT", "AgentSpec", "MctsParams",
+           "parse_spec"]
 
 # The agent specs, for the commands' --agents help; AGENT_HELP explains every part.
 MCTS_SPEC = "mcts[:BUDGET][:cut=K|phase][:c=C][:guide=P][:prior=M][:sealed=S][:others=S][:follow][:halving[=W]]"
@@ -78,21 +79,29 @@ class AgentSpec:
     mcts: MctsParams | None = None
 
 
+SPEC_HINT = f"agents: {AGENT_SPECS}, comma-separated, one per seat (docs/agents.md)"  # a short hint
+_FORMS = {"mcts": f"the form is {MCTS_SPEC} (docs/agents.md)",
+          "greedy": "the form is greedy[:DEALS], as in greedy:4 (docs/agents.md)"}
+
+
 def _short(text: str) -> str:
     return text if len(text) <= 40 else f"{text[:30]}...({len(text)} characters)"
 
 
-def _at_most(spec: str, text: str, top: float, why: str) -> float:
-    """The number `text` (digits, perhaps with a decimal point), refused above `top`, saying `why`."""
-    value = float(text) if len(text.split(".")[0]) <= 16 else math.inf
-    if value > top:
+def _number(spec: str, text: str, low: float, top: float, why: str, whole: bool = False) -> float:
+    """`text` as a number from `low` to `top` (digits, with a decimal point unless `whole`), else refused
+    saying `why` (what the parameter is and its range)."""
+    ok = re.fullmatch(r"\d+" if whole else r"\d+(?:\.\d+)?", text)
+    value = (float(text) if len(text.split(".")[0]) <= 16 else math.inf) if ok else math.nan
+    if not low <= value <= top:  # nan (not a number) fails too
         raise _bad(spec, f"{why}, not `{_short(text)}`")
     return value
 
 
 def _bad(spec: str, why: str) -> UsageError:
-    spec = _short(spec)
-    return UsageError(Problem("U013", f"bad agent `{spec}`: {why}", hint=AGENT_HELP))
+    name = spec.split(":", 1)[0]
+    hint = _FORMS.get(name, f"`{name}` takes no parameters (docs/agents.md)")
+    return UsageError(Problem("U013", f"bad agent `{_short(spec)}`: {why}", hint=hint))
 
 
 def parse_spec(spec: str) -> AgentSpec:
@@ -101,17 +110,18 @@ def parse_spec(spec: str) -> AgentSpec:
     name, *params = text.split(":")
     if name not in AGENT_NAMES:
         close = difflib.get_close_matches(name, list(AGENT_NAMES), n=1)
-        hint = f"did you mean `{close[0]}`?" if close else AGENT_HELP
-        raise UsageError(Problem("U011", f"unknown agent `{name}`", hint=hint))
+        hint = f"did you mean `{close[0]}`?" if close else SPEC_HINT
+        raise UsageError(Problem("U011", f"unknown agent `{_short(name)}`", hint=hint))
     if name == "mcts":
         return AgentSpec(name, text, mcts=_mcts(text, params))
     if name == "greedy":
-        if len(params) > 1 or (params and not re.fullmatch(r"[1-9]\d*", params[0])):
-            raise _bad(text, "give the number of determinizations, as in greedy:4")
-        deals = int(_at_most(text, params[0], MAX_DEALS, f"DEALS is at most {MAX_DEALS:,}")) if params else None
+        if len(params) > 1:
+            raise _bad(text, "greedy takes one parameter, the number of determinizations DEALS")
+        deals = int(_number(text, params[0], 1, MAX_DEALS, "DEALS is the number of determinizations: a whole "
+                            f"number from 1 to {MAX_DEALS:,}", whole=True)) if params else None
         return AgentSpec(name, text, deals=deals)
     if params:
-        raise _bad(text, "this agent takes no parameters")
+        raise _bad(text, f"{name} takes no parameters")
     return AgentSpec(name, text)
 
 
@@ -140,6 +150,27 @@ def _once(spec: str, p: str, seen: dict[str, str]) -> None:
     raise _bad(spec, f"{what} is given twice (`{first}`, then `{p}`): give each parameter once")
 
 
+_ITERATIONS = f"a budget in iterations is a whole number from 1 to {MAX_ITERATIONS:,} a move"
+_TIME = f"a time budget is above 0 and at most an hour a move ({MAX_SECONDS:.0f}s)"
+_OTHERS = ("others= is `search` (every seat by the search), `greedy` (one move ahead), `dealt` (one move "
+           "ahead on each iteration's deal) or `follow` (as greedy judges, after its own follow-ups)")
+
+
+def _budget(spec: str, p: str) -> tuple[int | None, float | None]:
+    """`400` (iterations) or `1s`, `250ms` (time): (iterations, seconds)."""
+    m = re.fullmatch(r"(.*?)(ms|s)?", p)
+    assert m is not None
+    if m[2] is None and not re.fullmatch(r"-?[\d.]+", p):
+        raise _bad(spec, f"`{_short(p)}` is not a budget: iterations (400) or time in s or ms (1s, 250ms)")
+    if m[2] is None:
+        return int(_number(spec, p, 1, MAX_ITERATIONS, _ITERATIONS, whole=True)), None
+    per = 1000 if m[2] == "ms" else 1
+    seconds = _number(spec, m[1], 0, MAX_SECONDS * per, _TIME) / per
+    if seconds <= 0:
+        raise _bad(spec, f"{_TIME}, not `{p}`")
+    return None, seconds
+
+
 def _mcts(spec: str, params: list[str]) -> MctsParams:
     iterations: int | None = None
     seconds: float | None = None
@@ -156,51 +187,43 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
     seen: dict[str, str] = {}  # each parameter's kind (the budget, cut=, c= ...), as first given
     for p in params:
         _once(spec, p, seen)
-        if m := re.fullmatch(r"(\d+(?:\.\d+)?)(ms|s)", p):
-            seconds = _at_most(spec, m[1], math.inf, "") / (1000 if m[2] == "ms" else 1)
-            if seconds > MAX_SECONDS:
-                raise _bad(spec, f"a time budget is at most an hour a move ({MAX_SECONDS:.0f}s), not `{_short(p)}`")
-        elif re.fullmatch(r"[1-9]\d*", p):
-            iterations = int(_at_most(spec, p, MAX_ITERATIONS,
-                                      f"a budget in iterations is at most {MAX_ITERATIONS:,} a move"))
-        elif m := re.fullmatch(r"cut=([1-9]\d*)", p):
-            cutoff = int(_at_most(spec, m[1], MAX_ITERATIONS, f"cut=K is at most {MAX_ITERATIONS:,}"))
-        elif p == "cut=phase":
+        kind, value = _kind(p), p.partition("=")[2]
+        if kind not in _KINDS:
+            raise _bad(spec, f"`{_short(p)}` is neither a budget (400, 1s, 250ms) nor a parameter of mcts "
+                             "(cut=K, c=C, guide=P, prior=M, sealed=S, others=S, follow, halving[=W])")
+        if kind in ("cut", "c", "guide", "prior", "sealed", "others") and "=" not in p:
+            raise _bad(spec, f"`{p}` needs a value, as in `{p}=...`")
+        if kind == "budget":
+            iterations, seconds = _budget(spec, p)
+        elif kind == "cut" and value == "phase":
             to_phase = True
-        elif m := re.fullmatch(r"c=(\d+(?:\.\d+)?)", p):
-            exploration = _at_most(spec, m[1], MAX_EXPLORATION, f"c=C is at most {MAX_EXPLORATION:g}")
-        elif m := re.fullmatch(r"guide=(\d+(?:\.\d+)?)", p):
-            guide = float(m[1])
-            if guide > 1:
-                raise _bad(spec, "guide=P is a share of rollout decisions, from 0 to 1")
-        elif m := re.fullmatch(r"prior=(\d+(?:\.\d+)?)", p):
-            prior = _at_most(spec, m[1], MAX_ITERATIONS, f"prior=M is at most {MAX_ITERATIONS:,}")
-        elif m := re.fullmatch(r"sealed=(\w+)", p):
-            if m[1] not in ("search", "greedy"):
-                raise _bad(spec, "sealed= is `search` (every decider by the search) or `greedy`")
-            sealed = m[1]
-        elif m := re.fullmatch(r"others=(\w+)", p):
-            if m[1] not in ("search", "greedy", "dealt", "follow"):
-                raise _bad(spec, "others= is `search` (every seat by the search), `greedy` (one move ahead), "
-                                 "`dealt` (one move ahead on each iteration's deal) or `follow` (as greedy "
-                                 "judges, after its own follow-ups)")
-            others = m[1]
-        elif p == "follow":
+        elif kind == "cut":
+            cutoff = int(_number(spec, value, 1, MAX_ITERATIONS, "cut=K stops each rollout after K decisions: K is "
+                                 f"a whole number from 1 to {MAX_ITERATIONS:,}, or cut=phase", whole=True))
+        elif kind == "c":
+            exploration = _number(spec, value, 0, MAX_EXPLORATION, "c=C is the exploration constant: a number "
+                                  f"from 0 to {MAX_EXPLORATION:g} (default 0.7)")
+        elif kind == "guide":
+            guide = _number(spec, value, 0, 1, "guide=P is a share of rollout decisions: a number from 0 to 1")
+        elif kind == "prior":
+            prior = _number(spec, value, 0, MAX_ITERATIONS, "prior=M is a number of visits: a number from 0 to "
+                            f"{MAX_ITERATIONS:,}")
+        elif kind == "sealed":
+            if value not in ("search", "greedy"):
+                raise _bad(spec, f"sealed= is `search` (every decider by the search) or `greedy`, not `{_short(value)}`")
+            sealed = value
+        elif kind == "others":
+            if value not in ("search", "greedy", "dealt", "follow"):
+                raise _bad(spec, f"{_OTHERS}, not `{_short(value)}`")
+            others = value
+        elif kind == "follow":
+            if p != "follow":
+                raise _bad(spec, f"`follow` takes no value, not `{_short(p)}`")
             follow = True
-        elif m := re.fullmatch(r"halving(?:=(\d+))?", p):
-            halving = True
-            width = int(_at_most(spec, m[1], MAX_WIDTH, f"halving=W is at most {MAX_WIDTH:,}")) if m[1] else None
-            if width is not None and width < 2:
-                raise _bad(spec, "halving=W compares greedy's W best options: at least 2")
         else:
-            raise _bad(spec, f"`{p}` is not a budget (400, 1s, 250ms), cut=K, cut=phase, c=C, guide=P, prior=M, sealed=S, "
-                       "others=S, follow or halving[=W]")
-    if iterations is not None and seconds is not None:
-        raise _bad(spec, "give a budget in iterations or in time, not both")
-    if seconds is not None and seconds <= 0:
-        raise _bad(spec, "a time budget must be above zero")
-    if to_phase and cutoff is not None:
-        raise _bad(spec, "cut rollouts after K decisions or at the next phase, not both")
+            halving = True
+            width = int(_number(spec, value, 2, MAX_WIDTH, "halving=W compares greedy's W best options: a whole "
+                                f"number from 2 to {MAX_WIDTH:,}", whole=True)) if "=" in p else None
     if halving and (prior or others != "search" or exploration is not None):
         raise _bad(spec, "prior=, others= and c= tune the tree, and halving grows none")
     return MctsParams(iterations, seconds, cutoff, to_phase, exploration, guide, prior, sealed, others, follow,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.errors import Problem, UsageError
-from meeple.language.agentspec import AGENT_HELP, AGENT_SPECS, MCTS_SPEC, AgentSpec, parse_spec
+from meeple.language.agentspec import AGENT_HELP, AGENT_SPECS, MCTS_SPEC, SPEC_HINT, AgentSpec, parse_spec
 from meeple.language.model import Ruleset
 from meeple.tools.halving import HalvingAgent
 from meeple.tools.mcts import MctsAgent
@@ -67,7 +67,7 @@ def parse_agents(spec: str) -> list[str]:
     names = [s.strip().lower() for s in spec.split(",")]
     if not spec.strip() or any(not s for s in names):
         raise UsageError(Problem("U010", f"bad agent list {spec!r}: give names separated by commas",
-                                 hint=AGENT_HELP))
+                                 hint=SPEC_HINT))
     for s in names:
         parse_spec(s)  # checks the name and the parameters
     return names
