@@ -67,6 +67,12 @@ def _text(res: Any, name: str, n: int, agents: str, seed: int) -> None:
     click.echo(f"the model's favourite went on to win {100 * res.favourite_won:.1f}% of positions "
                f"(chance: {100 / n:.1f}%)")
     click.echo("")
+    if res.worse_than_chance:
+        click.echo(f"warning: on held-out games the model does no better than chance (log-loss "
+                   f"{loss(res.held_out)} against {loss(res.loss_chance)}): these weights fit the games they came "
+                   "from, not the game; do not paste them: play more games (--games) or choose other features")
+        click.echo("")
+        click.echo("# not worth using:")
     click.echo("agents:")
     click.echo(f"  weights: [{', '.join(str(c) for c in res.hundredths)}]  # one per feature, in order")
     click.echo(f"  # the same value written out, for `value:` instead: {res.expression()}")

@@ -230,3 +230,23 @@ def test_the_value_and_features_read_the_same_in_generated_code_and_the_referenc
         i = rng.randrange(gen.num_actions(seat))
         gen.apply_index(i, seat)
         ref.apply_index(i, seat)
+
+
+def test_sampling_too_sparse_for_the_games_says_so(dash):
+    res = CliRunner().invoke(cli, ["fit-value", str(dash), "-p", "2", "-n", "2", "-j", "1", "--every", "100000"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "too sparse for that many games" in res.output and "smaller --every" in res.output
+    assert "no decisions with a choice" not in res.output
+
+
+def test_a_fit_worse_than_chance_on_held_out_games_is_not_offered_as_good(capsys):
+    from meeple.cli.fitvalue import _text
+
+    bad = Fit(["p.pos"], [0.5], 4, 40, 0.5, 0.5, 0.69, 0.9, 0.5)
+    assert bad.worse_than_chance and bad.to_json()["worse_than_chance"] is True
+    _text(bad, "Dash", 2, "random", 0)
+    out = capsys.readouterr().out
+    assert "no better than chance" in out and "do not paste them" in out and "# not worth using:" in out
+    good = Fit(["p.pos"], [0.5], 4, 40, 0.5, 0.5, 0.69, 0.6, 0.7)
+    _text(good, "Dash", 2, "random", 0)
+    assert not good.worse_than_chance and "chance (log-loss" not in capsys.readouterr().out

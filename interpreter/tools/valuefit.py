@@ -74,7 +74,14 @@ class Fit:
                 "value": self.expression(),
                 "games": self.games, "positions": self.positions, "log_loss": self.loss,
                 "log_loss_rounded": self.loss_rounded, "log_loss_chance": self.loss_chance,
-                "log_loss_held_out": self.held_out, "favourite_won": self.favourite_won}
+                "log_loss_held_out": self.held_out, "favourite_won": self.favourite_won,
+                "worse_than_chance": self.worse_than_chance}
+
+    @property
+    def worse_than_chance(self) -> bool:
+        """Whether the model fitted on the first half of the games predicts the second no better than
+        "every seat is as likely": its weights then describe those games, not the game."""
+        return not math.isnan(self.held_out) and self.held_out >= self.loss_chance
 
 
 def _atomic(text: str) -> bool:
@@ -131,14 +138,19 @@ def fit_value(rs: Ruleset, players: int, games: int, agents_spec: str = "greedy"
                     per_game.append)
     except Interrupted as stop:  # Ctrl-C: the fit of the games that finished, if they are enough
         if len(per_game) >= 2 and any(per_game):
-            stop.partial = fit_games(rs, per_game)
+            stop.partial = fit_games(rs, per_game, every)
         raise
-    return fit_games(rs, per_game)
+    return fit_games(rs, per_game, every)
 
 
-def fit_games(rs: Ruleset, per_game: list[list[Sample]]) -> Fit:
-    """The fit of the positions of finished games (per game, in game order)."""
+def fit_games(rs: Ruleset, per_game: list[list[Sample]], every: int = 1) -> Fit:
+    """The fit of the positions of finished games (per game, in game order), sampled at one decision in
+    `every`."""
     samples = [s for g in per_game for s in g]
+    if not samples and every > 1:
+        raise UsageError(Problem(
+            "U042", f"no position was sampled from {len(per_game)} games at one decision in {every}: too sparse "
+                    "for that many games", hint="give a smaller --every (default 5) or more games (--games)"))
     if not samples:
         raise UsageError(Problem("U042", "no position was sampled: the games had no decisions with a choice"))
     weights = newton(samples)
