@@ -233,3 +233,28 @@ def test_break_leaves_a_loop_that_waits_for_decisions(g):
     x.apply("Again")
     x.apply("Stop")
     assert x.is_over and x.evaluate("round") == 3
+
+
+NEGATIVE_REPEATS = [
+    """
+    k = 0 - 1
+    repeat k:
+        gain(player(0).coins, 1)
+    """,
+    """
+    k = 0 - 1
+    repeat k:
+        choose player(0):
+            option "Go":
+                pass
+    """,
+]
+
+
+@pytest.mark.parametrize("flow", NEGATIVE_REPEATS, ids=["run-through", "waiting"])
+def test_a_negative_repeat_count_is_a_located_error_not_a_silent_zero(g, flow):
+    """A variant's `workers: -1` made `repeat workers:` run zero times and every game a blank."""
+    with pytest.raises(RuntimeRuleError) as e:
+        g(flow)
+    p = e.value.problems[0]
+    assert p.code == "R001" and p.message == "`repeat` needs a count of 0 or more, not -1"

@@ -17,11 +17,12 @@ from meeple.runtime.assignment import Assignment
 from meeple.runtime.data import Comp
 from meeple.runtime.library import REGISTRY
 from meeple.runtime.limits import MAX_STEPS, STEPS_MESSAGE, Budget
+from meeple.runtime.printing import repeat_problem
 from meeple.runtime.state import GameState
 from meeple.runtime.values import (  # show, type_name: also imported from here
     MISSING,
     show,
-    type_name,
+    type_name,  # noqa: F401
 )
 
 _NO_MENUS: dict = {}
@@ -206,8 +207,8 @@ class Evaluator(Assignment, Budget):
 
     def _repeat(self, n: A.Repeat, scope: dict) -> None:
         count = self.eval(n.count, scope)
-        if type(count) is not int:
-            raise self.fail(n.count, f"`repeat` needs a number, not {type_name(count)}")
+        if (wrong := repeat_problem(count)) is not None:
+            raise self.fail(n.count, wrong)
         for _ in range(count):
             self.spend(1, n)
             if not iteration(self.exec_block, n.body, scope):

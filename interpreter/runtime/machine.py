@@ -12,7 +12,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.decisions import label, open_decision, option_scope, resolve
-from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
+from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig
 from meeple.runtime.frames import (
     BLOCK,
     CALL,
@@ -28,6 +28,7 @@ from meeple.runtime.frames import (
     frames_to_json,
 )
 from meeple.runtime.limits import DEPTH_MESSAGE, MAX_FRAMES
+from meeple.runtime.printing import repeat_problem
 from meeple.runtime.state import assert_state
 
 # Callers (game.py, views.py, state.py, tests) use these names through this module.
@@ -234,8 +235,8 @@ def push(ev: Evaluator, s: Any, scope: dict) -> None:
         stack.append([WHILE, s, scope])
     elif t is A.Repeat:
         n = ev.eval(s.count, scope)
-        if type(n) is not int:
-            raise ev.fail(s.count, f"`repeat` needs a number, not {type_name(n)}")
+        if (wrong := repeat_problem(n)) is not None:
+            raise ev.fail(s.count, wrong)
         stack.append([REPEAT, s, scope, n])
     elif t is A.Phase:
         st.phase = s.name

@@ -49,3 +49,11 @@ def type_name(v: Any) -> str:
     if v is None:
         return "none"
     return t.__name__
+
+
+def repeat_problem(count: object) -> str | None:
+    """What is wrong with a `repeat` count, or None. A negative count is a mistake (a variant's
+    `workers: -1`), not a loop that runs zero times in silence."""
+    if type(count) is not int:
+        return f"`repeat` needs a number, not {type_name(count)}"
+    return f"`repeat` needs a count of 0 or more, not {count}" if count < 0 else None

@@ -14,6 +14,7 @@ from typing import Any
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
 from meeple.runtime.limits import MAX_DEPTH, MAX_INT, MAX_ITEMS, STEPS_MESSAGE
+from meeple.runtime.printing import repeat_problem
 from meeple.runtime.values import same, type_name
 
 MAX_SEATS = 64
@@ -272,8 +273,8 @@ def player_at(ev: Any, n: Any, v: Any, fn: Callable) -> Any:
 
 
 def repeat_count(ev: Any, n: Any, k: Any) -> int:
-    if type(k) is not int:
-        raise ev.fail(n, f"`repeat` needs a number, not {type_name(k)}")
+    if type(k) is not int or k < 0:
+        raise ev.fail(n, repeat_problem(k) or "")
     return k
 
 
