@@ -250,3 +250,16 @@ def test_a_fit_worse_than_chance_on_held_out_games_is_not_offered_as_good(capsys
     good = Fit(["p.pos"], [0.5], 4, 40, 0.5, 0.5, 0.69, 0.6, 0.7)
     _text(good, "Dash", 2, "random", 0)
     assert not good.worse_than_chance and "chance (log-loss" not in capsys.readouterr().out
+
+
+def test_a_variant_with_other_features_can_be_fitted(tmp_path):
+    """A variant trying other features failed to load ("agents.weights has 8 numbers for 2 features",
+    located in the base) until the designer invented weights: fit-value, which makes them, could not run."""
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    path = tmp_path / "other.yaml"
+    path.write_text("meeple: 1\nextends: demoludy\nagents:\n  features:\n    - count(p.hand)\n    - count(deck)\n")
+    r = CliRunner().invoke(meeple, ["fit-value", str(path), "-n", "3", "-j", "1", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert len(json.loads(r.stdout)["weights"]) == 2  # one per new feature

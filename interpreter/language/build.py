@@ -243,8 +243,18 @@ def _weighted_value(b: Builder, rs: Ruleset, agents: dict, layers: Any) -> None:
         if at[0] > at[1]:
             return  # the value written out, by a later file
     if len(weights) != len(features):
+        fdoc = where(("agents", "features"))
+        if doc is not None and fdoc is not None and layers.docs.index(fdoc.doc) > layers.docs.index(doc.doc):
+            # A variant changed the features: the base's weights were fitted to others. The value is left
+            # out (bots fall back on the heuristic) and `meeple fit-value` can fit the new ones.
+            b.problems.add("W019", f"these {len(features)} features replace the base's, whose {len(weights)} "
+                           "weights no longer fit them: the weighted value is left out",
+                           fdoc.span(("agents", "features")), severity="warning",
+                           hint="fit new weights with `meeple fit-value FILE` and paste them under `agents.weights`")
+            return
         b.problems.add("S005", f"`agents.weights` has {len(weights)} numbers for {len(features)} features: "
-                               "one weight per feature, in order", span)
+                               "one weight per feature, in order", span,
+                       hint="`meeple fit-value FILE` fits them (delete the weights first if it will not load)")
         return
     if len(rs.features) != len(features):
         return  # a feature's own problem is reported already
