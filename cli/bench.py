@@ -6,6 +6,7 @@ import json
 
 import click
 from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
+from meeple.errors import UsageError
 
 
 @click.command()
@@ -45,11 +46,15 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     module = B.load_peer(peer) if peer is not None else None
     spiel = B.load_openspiel(openspiel) if openspiel is not None else None
     peers: list[B.Speed] = []
+    failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
     try:
         rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
-        if module is not None:
-            peers += [B.bench_peer(module, r.players, games, seconds) for r in rows]
-        if spiel is not None:
+        try:
+            for r in rows if module is not None else []:
+                peers.append(B.bench_peer(module, r.players, games, seconds))
+        except UsageError as e:
+            failed = e
+        if spiel is not None and failed is None:
             peers.append(B.bench_openspiel(spiel, games, seconds))
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     except KeyboardInterrupt:
@@ -65,6 +70,8 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         click.echo(json.dumps({
             "ruleset": rs.name, "narrated": narrate, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
             "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
+        if failed is not None:
+            raise failed
         return
     click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games")
     head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
@@ -85,3 +92,5 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
                          [[p.engine, str(p.players), str(p.games), f"{p.seconds:.2f}", f"{p.games_per_s:.1f}",
                            f"{p.decisions_per_s:.0f}", "-" if ratio(p) is None else f"{ratio(p):.2f}x"]
                           for p in peers]))
+    if failed is not None:
+        raise failed

@@ -21,9 +21,10 @@ import dataclasses
 import difflib
 import importlib.util
 import random
+import reprlib
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,21 +130,66 @@ def load_peer(path: str) -> Any:
     return module
 
 
+MAX_PEER_DECISIONS = 1_000_000  # a peer game still going after this many decisions is taken for one that never ends
+CHUNK = range(1024)  # decisions between two looks at the clock and the cap: the loop stays as fast as it was
+
+
 def bench_peer(module: Any, players: int, games: int | None, seconds: float) -> Speed:
-    """Random play of a peer engine by the protocol in this module's docstring."""
+    """Random play of a peer engine by the protocol in this module's docstring. A peer that breaks it
+    (raises, offers no action before its game is over, or plays one game past the time budget `seconds`
+    when no `games` count is given, or past MAX_PEER_DECISIONS) stops the measurement with a UsageError
+    naming the file and what the engine did."""
     game_cls = module.Game
     prand = random.Random(players).random
+    name = Path(module.__file__).name
 
     def play(i: int) -> int:
-        g = game_cls(players, i)
         n = 0
-        while not g.is_terminal():
-            acts = g.legal_actions()
-            g.apply(acts[int(prand() * len(acts))])
-            n += 1
-        return n
+        acts: Any = None
+        began: float | None = None
+        try:
+            g = game_cls(players, i)
+            while True:
+                for _ in CHUNK:
+                    if g.is_terminal():
+                        return n
+                    acts = g.legal_actions()
+                    g.apply(acts[int(prand() * len(acts))])
+                    n += 1
+                now = time.process_time()  # once per CHUNK decisions: a game's clock starts at its first look
+                began = now if began is None else began
+                if n >= MAX_PEER_DECISIONS or (games is None and now - began > seconds):
+                    limit = (f"{MAX_PEER_DECISIONS:,} decisions" if n >= MAX_PEER_DECISIONS
+                             else f"the time budget of {seconds:g} CPU seconds (--seconds)")
+                    raise UsageError(Problem("U030", f"the peer engine {name}: game {i} ({players} players) did "
+                                                     f"not end within {limit}: is_terminal() was still false "
+                                                     f"after {n:,} decisions; the measurement was stopped"))
+        except UsageError:
+            raise
+        except Exception as e:  # noqa: BLE001 - any failure of someone else's engine is reported, not a traceback
+            raise peer_error(e, name, players, i, n, acts) from None
     done, decisions, elapsed = timed_loop(play, games, seconds)
-    return Speed(f"peer {Path(module.__file__).name}", players, done, decisions, elapsed)
+    return Speed(f"peer {name}", players, done, decisions, elapsed)
+
+
+def peer_error(e: Exception, name: str, players: int, game: int, n: int, acts: Any) -> UsageError:
+    """What a peer engine did wrong, from the exception its game loop raised."""
+    where = f"the peer engine {name}: game {game} ({players} players)"
+    tb = e.__traceback__
+    inner = tb.tb_next if tb is not None else None
+    if inner is None:  # raised by the loop itself: what legal_actions() returned cannot be drawn from
+        where += f", decision {n + 1}"
+        if isinstance(acts, Sized) and len(acts) == 0:
+            what = "legal_actions() returned no actions while is_terminal() was false"
+        else:
+            what = f"legal_actions() returned {reprlib.repr(acts)}, not a list of actions ({type(e).__name__}: {e})"
+    else:
+        method = inner.tb_frame.f_code.co_name
+        call = f"Game({players}, {game})" if method == "__init__" else f"{method}()"
+        what = f"{call} raised {type(e).__name__}: {e}"
+        if method != "__init__":
+            where += f", decision {n + 1}"
+    return UsageError(Problem("U030", f"{where}: {what}"))
 
 
 def load_openspiel(name: str) -> Any:

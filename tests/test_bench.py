@@ -1,0 +1,64 @@
+"""`meeple bench --peer`: a peer engine that breaks its protocol is reported after Meeple's rows."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+from meeple.cli.main import meeple
+from meeple.tools import bench as B
+
+PEERS = {
+    "empty": ("def legal_actions(self): return []\n", "legal_actions() returned no actions"),
+    "init": ("def __init__(self, players, seed): raise ValueError('only 4 players')\n",
+             "Game(2, 0) raised ValueError: only 4 players"),
+    "apply": ("def apply(self, a): raise KeyError(a)\n", "decision 1: apply() raised KeyError: "),
+    "none": ("def legal_actions(self): return None\n", "legal_actions() returned None, not a list of actions"),
+}
+
+
+def peer_file(tmp_path, name: str, override: str) -> str:
+    base = {"__init__": "def __init__(self, players, seed): pass\n", "legal_actions": "def legal_actions(self): return [0, 1]\n",
+            "apply": "def apply(self, a): pass\n", "is_terminal": "def is_terminal(self): return False\n"}
+    method = override.split("(", 1)[0].removeprefix("def ")
+    base[method] = override
+    body = "".join(textwrap.indent(m, "    ") for m in base.values())
+    path = tmp_path / f"{name}peer.py"
+    path.write_text(f"class Game:\n{body}")
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", sorted(PEERS))
+def test_broken_peer_after_meeple_rows(tmp_path, kind):
+    path = peer_file(tmp_path, kind, PEERS[kind][0])
+    r = CliRunner().invoke(meeple, ["bench", "speicherstadt", "-p", "2", "-n", "1", "--peer", path])
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert "players  games  decisions" in r.stdout  # Meeple's rows are not lost
+    assert f"error: the peer engine {kind}peer.py: game 0 (2 players)" in r.stderr
+    assert PEERS[kind][1] in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_broken_peer_json_keeps_rows(tmp_path):
+    path = peer_file(tmp_path, "key", PEERS["apply"][0])
+    r = CliRunner().invoke(meeple, ["bench", "speicherstadt", "-p", "2", "-n", "1", "--peer", path, "--format", "json"])
+    assert r.exit_code == 2
+    assert json.loads(r.stdout)["rows"][0]["games"] == 1
+    assert "apply() raised KeyError" in r.stderr
+
+
+def test_endless_peer_game_is_stopped_by_the_decision_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(B, "MAX_PEER_DECISIONS", 5000)
+    module = B.load_peer(peer_file(tmp_path, "loop", "def is_terminal(self): return False\n"))
+    with pytest.raises(B.UsageError, match=r"loop.* game 0 \(3 players\) did not end within 5,000 decisions"):
+        B.bench_peer(module, 3, games=2, seconds=100)
+
+
+def test_endless_peer_game_is_stopped_by_the_time_budget(tmp_path):
+    slow = "def apply(self, a):\n    for _ in range(2000): pass\n"
+    module = B.load_peer(peer_file(tmp_path, "slow", slow))
+    with pytest.raises(B.UsageError, match=r"did not end within the time budget of 0.05 CPU seconds"):
+        B.bench_peer(module, 2, games=None, seconds=0.05)
