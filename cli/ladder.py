@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import fmt_num, format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, workers_option
 from meeple.tools.agents import AGENT_HELP
 
 
@@ -62,7 +62,7 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
         if book is not None:
             book.close()
     if fmt == "json":
-        click.echo(json.dumps(res.to_json(), indent=2))
+        click.echo(json.dumps(run_json(res.to_json(), games, stopped), indent=2))
     else:
         _text(res, n)
     if stopped:

@@ -107,6 +107,21 @@ def play_runs(backend: str, address: str | None, workers: int | None, total: int
         return res, True
 
 
+def run_json(out: dict[str, Any], requested: int, stopped: bool) -> dict[str, Any]:
+    """The JSON of a run's result with `games_requested` (the --games asked for) and `interrupted`
+    (stopped by Ctrl-C: `games` then counts only the games shown) right after `games`, in every run,
+    so the schema does not change with how the run ended (docs/cluster.md)."""
+    extra = {"games_requested": requested, "interrupted": stopped}
+    if "games" not in out:
+        return {**out, **extra}
+    res: dict[str, Any] = {}
+    for k, v in out.items():
+        res[k] = v
+        if k == "games":
+            res.update(extra)
+    return res
+
+
 def play_warnings(name: str, games: int, silent: int, all_tied: int) -> list[str]:
     """What makes a run's figures meaningless, said in words: games that ended before any decision (a
     constant or a count set to 0 can end a game in its setup: its report would otherwise look normal,

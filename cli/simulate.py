@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 from meeple.cli.common import fmt_num, format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
 
@@ -49,7 +49,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
 
         cov = coverage_report(rs, [r.coverage for r in summary.records])
     if fmt == "json":
-        out = summary.to_json(records=records)
+        out = run_json(summary.to_json(records=records), games, stopped)
         if cov is not None:
             out["coverage"] = cov.to_json()
         click.echo(json.dumps(out, indent=2))

@@ -101,3 +101,18 @@ def test_simulate_compare_and_ladder_default_to_one_worker_per_core():
     sim = json.loads(run("simulate", TTT, "-n", "4", "--format", "json").stdout)
     lad = json.loads(run("ladder", TTT, "--agents", "first,random", "-n", "4", "--format", "json").stdout)
     assert sim["workers"] == lad["workers"] == cores
+
+
+def test_ladder_json_says_whether_ctrl_c_cut_the_run_short(monkeypatch):
+    import meeple.tools.ladder as tool
+
+    real = tool.ladder
+    monkeypatch.setattr(tool, "ladder", lambda *a, progress=None, **kw: real(*a, progress=stop_after(3), **kw))
+    r = run("ladder", TTT, "-p", "2", "--agents", "first,random", "-n", "10", "-j", "1", "--format", "json")
+    assert r.exit_code == 130
+    data = json.loads(r.stdout)
+    assert (data["games"], data["games_requested"], data["interrupted"]) == (3, 10, True)
+    monkeypatch.setattr(tool, "ladder", real)
+    whole = json.loads(run("ladder", TTT, "-p", "2", "--agents", "first,random", "-n", "4", "--format", "json").stdout)
+    assert (whole["games"], whole["games_requested"], whole["interrupted"]) == (4, 4, False)
+    assert list(whole)[list(whole).index("games"):][:3] == ["games", "games_requested", "interrupted"]

@@ -205,3 +205,21 @@ def test_games_without_a_single_decision_are_warned_about(tmp_path):
         assert "warning" not in r.stdout and "Speicherstadt: " not in r.stderr  # only the ruleset concerned
     assert play_warnings("X", 10, 2, 0) == ["X: 2 of 10 games ended without a single decision"]
     assert "all players tied" in play_warnings("X", 10, 0, 10)[0] and play_warnings("X", 10, 0, 9) == []
+
+
+def test_simulate_json_says_whether_ctrl_c_cut_the_run_short(monkeypatch):
+    import meeple.tools.simulate as tool
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+    from support import stop_after
+
+    real = tool.simulate
+    monkeypatch.setattr(tool, "simulate", lambda *a, progress=None, **kw: real(*a, progress=stop_after(7), **kw))
+    args = ["simulate", "speicherstadt", "-p", "2", "-j", "1", "--format", "json"]
+    r = CliRunner().invoke(meeple, [*args, "-n", "30"])
+    assert r.exit_code == 130
+    data = json.loads(r.stdout)
+    assert data["games_requested"] == 30 and data["interrupted"] is True and 0 < data["games"] < 30
+    monkeypatch.setattr(tool, "simulate", real)
+    whole = json.loads(CliRunner().invoke(meeple, [*args, "-n", "2"]).stdout)
+    assert (whole["games"], whole["games_requested"], whole["interrupted"]) == (2, 2, False)
