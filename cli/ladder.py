@@ -52,8 +52,10 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
     if journal is not None:
         book = jl.Journal(journal, jl.header(rs, n, seat_names(agents, n), seed))
         done = book.games
-        if done:
+        if 0 < len(done) < games:  # more than asked for is an error of the run, said alone
             click.echo(f"{journal}: {len(done)} of {games} games already played; playing the rest", err=True)
+        elif done and len(done) == games:
+            click.echo(f"{journal}: all {games} games already played", err=True)
     try:
         res, stopped = play_runs(backend, address, workers, max(games - len(done), 0), progress,
                                  lambda update, be: run(rs, n, agents, games, seed, progress=update, backend=be,

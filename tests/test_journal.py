@@ -106,7 +106,7 @@ def test_a_damaged_journal_is_an_error_at_its_line_and_is_left_as_it_is(tmp_path
     book.write_text("\n".join(damage(book.read_text().splitlines())) + "\n")
     before = book.read_bytes()
     r = run(*LADDER, "-n", 8, "--journal", book)
-    assert r.exit_code == 1, r.output
+    assert r.exit_code == 2, r.output  # a journal that cannot be used as given is a usage/IO error
     assert f"{book}:{line}:1" in r.output and words in r.output and "Traceback" not in r.output
     assert book.read_bytes() == before
 
@@ -116,6 +116,11 @@ def test_a_journal_with_more_games_than_asked_for_is_a_usage_error(tmp_path):
     assert run(*LADDER, "-n", 6, "--journal", book).exit_code == 0
     r = run(*LADDER, "-n", 4, "--journal", book)
     assert r.exit_code == 2 and "holds 6 games, more than the 4 asked for" in r.output
+    assert "already played" not in r.output  # only the error, not "6 of 4 games already played"
+    again = run(*LADDER, "-n", 6, "--journal", book)
+    assert again.exit_code == 0 and "all 6 games already played" in again.stderr
+    more = run(*LADDER, "-n", 7, "--journal", book)
+    assert more.exit_code == 0 and "6 of 7 games already played; playing the rest" in more.stderr
 
 
 def test_a_journal_that_cannot_be_written_is_a_usage_error(tmp_path):
@@ -157,4 +162,4 @@ def test_a_damaged_line_is_located_at_its_own_line_even_after_a_blank_one(tmp_pa
     lines = book.read_text().splitlines()
     book.write_text("\n".join([lines[0], "", lines[1], "not json", *lines[3:]]) + "\n")
     r = run(*LADDER, "-n", 8, "--journal", book)
-    assert r.exit_code == 1 and f"{book}:4:1" in r.output and "not JSON" in r.output
+    assert r.exit_code == 2 and f"{book}:4:1" in r.output and "not JSON" in r.output

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from meeple.errors import MeepleError, Problem, Span, UsageError
+from meeple.errors import Problem, Span, UsageError
 from meeple.loading.cache import files_digest
 from meeple.runtime.rules import Ruleset
 from meeple.runtime.saves import ruleset_digest
@@ -49,8 +49,11 @@ def header(rs: Ruleset, players: int, agents: list[str], seed: int) -> dict[str,
             "agents": agents, "seed": seed, "code": code_digest()}
 
 
-def _bad(path: Path, line: int, message: str, hint: str | None = None) -> MeepleError:
-    return MeepleError(Problem("U050", message, Span(str(path), line, 1), hint=hint))
+def _bad(path: Path, line: int, message: str, hint: str | None = None) -> UsageError:
+    # A journal that cannot be used as given (not a journal, damaged, of another run, holding more games
+    # than asked for, unwritable) is a file the user named on the command line: a usage/IO error, exit
+    # code 2, whatever is wrong with it. Exit code 1 is for rulesets and games that are wrong.
+    return UsageError(Problem("U050", message, Span(str(path), line, 1), hint=hint))
 
 
 def _record(path: Path, line: int, data: Any, index: int) -> GameRecord:
