@@ -155,14 +155,14 @@ class Game(Readouts):
             return 0
         if pending["options"] is None:
             self._menus()
+        opts, chosen = pending["options"], pending["chosen"]
+        if type(player) is int and player in opts and player not in chosen:  # a bot's every decision
+            return len(opts[player])
         if player is None:
-            chosen = pending["chosen"]
             player = next(iter([s for s in pending["players"] if s not in chosen]))
-        elif type(player) is not int or not 0 <= player < self.state.nplayers:
-            player = self._seat(player)  # NumPy's whole numbers are seats; anything else is refused
-        if player not in pending["options"] or player in pending["chosen"]:
-            return 0  # not deciding now, or already chose (a sealed choice): no action of its own
-        return len(pending["options"][player])
+        else:  # NumPy's whole numbers are seats; anything else is refused. Not deciding, or already chose
+            player = self._seat(player)  # (a sealed choice): no action of its own
+        return len(opts[player]) if player in opts and player not in chosen else 0
 
     def menu(self, player: int) -> list:
         """The options of `player` at the open decision, as the engine keeps them (for bots, which key
