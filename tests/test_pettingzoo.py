@@ -125,7 +125,7 @@ def test_bad_arguments_are_refused_with_a_typed_error_that_names_them():
         env.reset(seed=1.5)
     for kwargs, message in (({"players": 2.0}, "players= must be a whole number, not 2.0"),
                             ({"players": True}, "players= must be a whole number, not True"),
-                            ({"players": 3}, "for 2 to 2 players, not 3"),
+                            ({"players": 3}, "for 2 players, not 3"),
                             ({"utility": "chips"}, "utility must be 'score' or 'win'"),
                             ({"max_actions": 0}, "max_actions= must be at least 1")):
         with pytest.raises(UsageError, match=message):
