@@ -18,7 +18,7 @@ from typing import Any
 import click
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_text
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, warn_about_play, workers_option
+from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 from meeple.tools.rulediff import changes_of, rule_changes
 
@@ -256,7 +256,8 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     res["skipped"] = skipped
     # The report first: nothing after the games may lose it (a plot that fails to draw).
     if fmt == "json":
-        click.echo(json.dumps({k: v for k, v in res.items() if k != "score_samples"}, indent=2))
+        click.echo(json.dumps(run_json({k: v for k, v in res.items() if k != "score_samples"}, games, stopped),
+                              indent=2))
     else:
         click.echo(render(res))
     if plot_file:

@@ -318,3 +318,23 @@ def test_a_variant_with_the_same_rules_as_the_base_is_not_played(tmp_path, monke
     broken = str(_broken_variant(tmp_path))
     out = CliRunner().invoke(meeple, args + [broken, "--format", "json"])
     assert out.exit_code == 1 and [f["position"] for f in json.loads(out.stdout)["failed"]] == [3]
+
+
+def test_compare_json_says_whether_ctrl_c_cut_the_run_short(monkeypatch):
+    """As simulate's and ladder's: `games` of an interrupted run counts only the games played."""
+    import meeple.tools.compare as tool
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+    from support import stop_after
+
+    real = tool.compare
+    # stopped in the variant's games (the base's 20 are played first): both have games to compare
+    monkeypatch.setattr(tool, "compare", lambda *a, progress=None, **kw: real(*a, progress=stop_after(25), **kw))
+    args = ["compare", "speicherstadt", "four_workers", "-p", "2", "-j", "1", "--no-coverage", "--format", "json"]
+    r = CliRunner().invoke(meeple, [*args, "-n", "20"])
+    assert r.exit_code == 130
+    data = json.loads(r.stdout)
+    assert data["games_requested"] == 20 and data["interrupted"] is True
+    monkeypatch.setattr(tool, "compare", real)
+    whole = json.loads(CliRunner().invoke(meeple, [*args, "-n", "2"]).stdout)
+    assert (whole["games"], whole["games_requested"], whole["interrupted"]) == (2, 2, False)
