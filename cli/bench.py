@@ -52,10 +52,10 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         try:
             for r in rows if module is not None else []:
                 peers.append(B.bench_peer(module, r.players, games, seconds))
+            if spiel is not None:
+                peers.append(B.bench_openspiel(spiel, games, seconds))
         except UsageError as e:
             failed = e
-        if spiel is not None and failed is None:
-            peers.append(B.bench_openspiel(spiel, games, seconds))
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     except KeyboardInterrupt:
         # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.

@@ -62,3 +62,22 @@ def test_endless_peer_game_is_stopped_by_the_time_budget(tmp_path):
     module = B.load_peer(peer_file(tmp_path, "slow", slow))
     with pytest.raises(B.UsageError, match=r"did not end within the time budget of 0.05 CPU seconds"):
         B.bench_peer(module, 2, games=None, seconds=0.05)
+
+
+def test_an_openspiel_game_that_fails_while_playing_is_reported_after_meeples_rows(monkeypatch):
+    class Broken:
+        def __str__(self) -> str:
+            return "broken()"
+
+        def num_players(self) -> int:
+            return 2
+
+        def new_initial_state(self):
+            raise RuntimeError("SpielFatalError: boom")
+
+    monkeypatch.setattr(B, "load_openspiel", lambda name: Broken())
+    r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/tic_tac_toe.yaml", "-n", "2", "--openspiel", "x"])
+    assert r.exit_code == 2, r.output
+    assert "players  games  decisions" in r.stdout  # Meeple's rows are not lost
+    assert "OpenSpiel's broken failed while playing: RuntimeError: SpielFatalError: boom" in r.stderr
+    assert "Traceback" not in r.output

@@ -244,5 +244,8 @@ def bench_openspiel(game: Any, games: int | None, seconds: float) -> Speed:
             s.apply_action(acts[int(prand() * len(acts))])
             n += 1
         return n
-    done, decisions, elapsed = timed_loop(play, games, seconds)
+    try:
+        done, decisions, elapsed = timed_loop(play, games, seconds)
+    except Exception as e:  # noqa: BLE001 - pyspiel raises its own error types; a traceback helps nobody here
+        raise UsageError(Problem("U031", f"OpenSpiel's {name} failed while playing: {type(e).__name__}: {e}")) from None
     return Speed(f"OpenSpiel {name}", game.num_players(), done, decisions, elapsed)
