@@ -7,6 +7,7 @@ a list or a map, so a game's whole state is JSON once these three are tagged.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -143,3 +144,14 @@ def _kv(v: Any) -> str:
     if t is list:
         return "[" + ",".join(_kv(x) for x in v) + "]"
     return repr(v) if t is str else str(v)
+
+
+def as_int(value: Any) -> int | None:
+    """`value` as an int if it is a Python or NumPy integer (a researcher's arrays hand out NumPy's),
+    never a bool, a float or a text; else None. The one test of "a whole number" the API uses."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None

@@ -13,7 +13,6 @@ step's effects up to the draw, which itself has not happened yet.
 
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +22,7 @@ from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
+from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
 from meeple.runtime.values import show
@@ -122,8 +122,7 @@ def apply_chance_action(game: Game, action: Any) -> None:
     acts = [a for a, _ in chance_actions(game)]
     if isinstance(action, bool):
         raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-    if not isinstance(action, (int, str, dict)) and hasattr(action, "__index__"):
-        action = operator.index(action)  # NumPy's whole numbers, from a researcher's arrays
+    action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
     if isinstance(action, int):
         if not 0 <= action < len(acts):
             raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))

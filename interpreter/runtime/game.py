@@ -20,7 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
-from meeple.runtime.data import Comp, Zone
+from meeple.runtime.data import Comp, Zone, as_int
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import MAX_STEPS, located
 from meeple.runtime.narrate import Move
@@ -200,9 +200,9 @@ class Game(Readouts):
         if type(i) is not int:
             i = index_of(i)
         if player is not None and type(player) is not int:
-            if type(player) is bool or not hasattr(player, "__index__"):
+            if (seat := as_int(player)) is None:
                 raise IllegalAction(Problem("G005", f"a seat must be a number, not {player!r}"))
-            player = index_of(player)  # NumPy's whole numbers
+            player = seat  # NumPy's whole numbers
         chosen = pending["chosen"]
         if player is None:
             player = next(iter([s for s in pending["players"] if s not in chosen]))
@@ -225,7 +225,7 @@ class Game(Readouts):
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         if isinstance(action, bool):
             raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-        action = index_of(action) if type(action) is not int and hasattr(action, "__index__") else action  # NumPy's
+        action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
         if type(action) is int:
             legal = self.legal_actions()
             if not 0 <= action < len(legal):
@@ -243,7 +243,7 @@ class Game(Readouts):
             raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
                                                 "and `key`), an index or a label"))
         seat, key = action["player"], action["key"]
-        seat = index_of(seat) if type(seat) not in (int, bool) and hasattr(seat, "__index__") else seat  # NumPy's
+        seat = k if (k := as_int(seat)) is not None else seat  # NumPy's whole numbers too
         if type(seat) is not int or type(key) is not str:
             # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
             raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))

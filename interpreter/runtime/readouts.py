@@ -5,7 +5,6 @@ as queries (`_query`), which put back whatever the rules touch on the way."""
 from __future__ import annotations
 
 import json
-import operator
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -15,7 +14,7 @@ from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import results
 from meeple.runtime import saves as S
-from meeple.runtime.data import Player
+from meeple.runtime.data import Player, as_int
 from meeple.runtime.decisions import build_menu
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.limits import located
@@ -30,14 +29,10 @@ SPECTATOR = -1  # a viewer who holds no seat: sees only what is public (views.ma
 
 def whole(x: Any, what: str) -> int:
     """A whole number given to the API: Python's or NumPy's (from a researcher's arrays), not True or 1.0."""
-    if type(x) is int:
-        return x
-    try:
-        if type(x) is not bool:
-            return operator.index(x)
-    except TypeError:
-        pass
-    raise UsageError(Problem("G001", f"{what} must be a whole number, not {x!r}"))
+    v = x if type(x) is int else as_int(x)
+    if v is None:
+        raise UsageError(Problem("G001", f"{what} must be a whole number, not {x!r}"))
+    return v
 
 
 def index_of(i: Any) -> int:
@@ -78,10 +73,7 @@ class Readouts:
         (a view without the seat's own hand) or fail inside the rules as if the ruleset were wrong."""
         if seat is None and everything:
             return None
-        try:  # any whole number (NumPy's too, from a researcher's arrays), but not True or 1.0
-            i = operator.index(seat) if type(seat) is not bool else None
-        except TypeError:
-            i = None
+        i = as_int(seat)  # any whole number (NumPy's too), but not True or 1.0
         n = self.state.nplayers
         if i is None or not (0 <= i < n or (i == SPECTATOR and spectator)):
             also = (", or -1 for a spectator" if spectator else "") + (", or None for everything" if everything else "")

@@ -12,7 +12,6 @@ ruleset itself, not measured. The settings the adapters are given are checked he
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
+from meeple.runtime.data import as_int
 from meeple.runtime.explicit import may_draw
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
@@ -29,16 +29,6 @@ from meeple.runtime.state import Rng
 
 class BadArgument(UsageError, ValueError):
     """An argument an adapter refuses (U060). Also a ValueError, as these errors were before."""
-
-
-def as_int(value: Any) -> int | None:
-    """`value` as an int if it is a Python or NumPy integer (never a bool, a float or a text), else None."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return None
-    try:
-        return operator.index(value)
-    except TypeError:
-        return None
 
 
 def whole(value: Any, what: str) -> int:
