@@ -95,13 +95,19 @@ def not_a_player(ev: Evaluator, node: Any, p: Any) -> RuntimeRuleError:
     return ev.fail(node, f"`choose` needs a player, not {type_name(p)}")
 
 
+def _gave_nothing(o: Any) -> str:
+    """Why one clause of an empty menu offered nothing."""
+    if not isinstance(o, A.Option):
+        return "no component added an option"
+    if not o.fors:
+        return "its `when` was false"
+    return "its `for` gave nothing, or its `when` ruled out all it gave" if o.guard else "its `for` gave nothing"
+
+
 def no_option(node: Any, seat: int) -> RuntimeRuleError:
     # Which clause gave nothing, by line: a designer's variant most often empties a menu through a guard
     # (more players or cards than the base's `when` allows for) rather than by writing it empty.
-    why = [f"line {o.span.line}: " + (("its `for` gave nothing, or its `when` ruled out all it gave" if o.guard
-                                       else "its `for` gave nothing") if o.fors else "its `when` was false")
-           if isinstance(o, A.Option) else f"line {o.span.line}: no component added an option"
-           for o in getattr(node, "items", ())]
+    why = [f"line {o.span.line}: {_gave_nothing(o)}" for o in getattr(node, "items", ())]
     return RuntimeRuleError(Problem(
         "R002", f"P{seat + 1} must choose but has no legal option", node.span,
         hint=("; ".join(why) + ". " if why else "") + "Add an option that is always allowed, such as "

@@ -152,11 +152,12 @@ def replay_moves(cls: Any, rs: Ruleset, data: dict) -> tuple[Any, int]:
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
         raise SaveError(Problem("L001", "the save is corrupt: it lacks data a save holds")) from None
     for done, action in enumerate(actions):
+        ahead = game.copy()  # a move that fails half-way must not leave its half in the game
         try:
-            game.copy().apply(action)  # a move the changed rules refuse, or that fails, ends the replay
-        except MeepleError:
+            ahead.apply(action)
+        except MeepleError:  # a move the changed rules refuse, or that fails, ends the replay
             return game, done
-        game.apply(action)
+        game = ahead
     return game, len(actions)
 
 
