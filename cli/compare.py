@@ -20,7 +20,7 @@ from meeple.cli.common import check_games, check_workers, format_option, table, 
 from meeple.cli.diff import changes_text
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
-from meeple.tools.rulediff import changes_of, rule_changes
+from meeple.tools.rulediff import changes_of, same_rules
 
 
 def _pct(x: float | None) -> str:
@@ -141,16 +141,9 @@ def render(res: dict[str, Any]) -> str:
 
 
 def _differing(args: tuple[str, ...], loaded: list[Any]) -> list[int]:
-    """The positions of the base and of every variant whose rules differ from it. A variant with the
-    same rules (`meeple diff` shows no change to a rule) would play, on matched seeds, the very games of
-    the base: it is said on stderr and not played; when no variant is left, there is nothing to compare."""
-    same = [k for k in range(1, len(loaded)) if not rule_changes(loaded[0], loaded[k])]
-    if len(same) == len(loaded) - 1:
-        raise usage(f"nothing to compare: {', '.join(args[k] for k in same)} "
-                    f"{'has' if len(same) == 1 else 'have'} the same rules as the base {args[0]}, so on matched "
-                    "seeds every game would be the base's game",
-                    "give a variant that changes a rule; `meeple diff BASE VARIANT` shows what a variant changes",
-                    code="U034")
+    """The positions of the base and of every variant whose rules differ from it; a variant with the
+    base's rules (tools/rulediff.same_rules) is said on stderr and not played."""
+    same = same_rules(loaded, list(args))
     for k in same:
         click.echo(f"{args[k]}: the same rules as the base {args[0]} (meeple diff shows no change to a rule): "
                    "not played, its games would be the base's", err=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from meeple.errors import Problem, UsageError
+
 # How deep a path goes before it names one thing ("entity"): constants.workers, components.card.items.port.
 _DEPTH = {"constants": 2, "procedures": 2, "phases": 2, "counters": 3, "zones": 3, "scoring": 2, "agents": 2,
           "players": 2}
@@ -156,3 +158,17 @@ def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[st
         out.append({"section": section, "entity": entity, "change": ch["change"], "scripts": scripts,
                     "values": values[:4], "ran": ran, "games": games, "held": held})
     return out
+
+
+def same_rules(loaded: list[Any], names: list[str]) -> list[int]:
+    """The positions (after the base, first) of the variants with the base's rules: on matched seeds they
+    would play the very games of the base, so `meeple compare` and the designer page leave them out.
+    When every variant is such, there is nothing to compare (U034)."""
+    same = [k for k in range(1, len(loaded)) if not rule_changes(loaded[0], loaded[k])]
+    if len(same) == len(loaded) - 1:
+        raise UsageError(Problem(
+            "U034", f"nothing to compare: {', '.join(names[k] for k in same)} "
+                    f"{'has' if len(same) == 1 else 'have'} the same rules as the base {names[0]}, so on matched "
+                    "seeds every game would be the base's game",
+            hint="give a variant that changes a rule; `meeple diff BASE VARIANT` shows what a variant changes"))
+    return same

@@ -17,7 +17,8 @@ from typing import Any
 from meeple.errors import Problem, UsageError
 from meeple.tools.agents import seat_names
 from meeple.tools.compare import compare
-from meeple.tools.rulediff import rule_changes
+from meeple.tools.rulediff import same_rules
+from meeple.tools.simulate import default_players
 from meeple.web.lobby import MAX_SEED, Lobby, whole
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
@@ -43,7 +44,7 @@ def _unplaced(x: Any, lobby: Lobby) -> Any:
 
 
 def _given(x: Any, default: int) -> Any:
-    return default if x is None or x == "" or (type(x) is int and x == 0) else x
+    return default if x is None or x == "" else x  # an empty box: the default
 
 
 def _failure(f: dict[str, Any], name: str, lobby: Lobby) -> dict[str, Any]:
@@ -60,21 +61,13 @@ def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
         raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
     rulesets = [lobby.ruleset(n) for n in names]
     base = rulesets[0]
-    # An empty box (or 0, which is what the page's Number("") sends) means the default.
-    players = whole(_given(spec.get("players"), max(base.min_players, min(4, base.max_players))),
+    players = whole(_given(spec.get("players"), default_players(base)),
                     "players", base.min_players, base.max_players)
     games = whole(_given(spec.get("games"), 100), "games", 2, MAX_GAMES)
     seed = whole(_given(spec.get("seed"), 0), "seed", 0, MAX_SEED)
     agents = str(spec.get("agents") or "random")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
-    # As `meeple compare` does: a variant with the base's rules would play the very games of the base.
-    same = [k for k in range(1, len(names)) if not rule_changes(base, rulesets[k])]
-    if len(same) == len(names) - 1:
-        raise UsageError(Problem("B021", f"nothing to compare: {', '.join(names[k] for k in same)} "
-                                         f"{'has' if len(same) == 1 else 'have'} the same rules as the base "
-                                         f"{names[0]}, so every game would be the base's game",
-                                 hint="pick a variant that changes a rule (`meeple diff BASE VARIANT` shows "
-                                      "what a variant changes)"))
+    same = same_rules(rulesets, names)  # as `meeple compare`: their games would be the base's
     kept = [k for k in range(len(names)) if k not in same]
     res = compare([rulesets[k] for k in kept], players, games, seed, agents, workers=1, keep_going=True)
     failed = {f["position"]: f for f in res["failed"]}  # positions among `kept`

@@ -79,7 +79,6 @@ class Lobby:
         broke) by its name alone."""
         for path, name in self._sent_as.items():
             text = text.replace(path, name)
-        text = text.replace(f"{self._upload_dir}/", "") if self._upload_dir else text
         return _PLACE.sub(lambda m: m.group(1), text)
 
     def upload(self, filename: str, text: str) -> str:
@@ -101,12 +100,17 @@ class Lobby:
         self._uploads[public] = str(path)
         return public
 
+    def offered(self, name: Any, hint: str = "pick one from the list") -> Ruleset:
+        """The offered ruleset of that name; anything else (a name not offered, a server path, not a
+        text) is refused by what was asked for."""
+        if not isinstance(name, str) or name not in self.names():
+            raise _bad(f"unknown ruleset {_shown(name)}", hint)
+        return self.ruleset(name)
+
     # ------------------------------------------------------------ tables
     def new_table(self, reg: Registry, spec: dict[str, Any]) -> Table:
         name = spec.get("ruleset")
-        if not isinstance(name, str) or name not in self.names():
-            raise _bad(f"unknown ruleset {name!r}", "pick one from the list")
-        rs = self.ruleset(name)
+        rs = self.offered(name)
         seats_in = spec.get("seats")
         if not isinstance(seats_in, list):
             raise _bad("`seats` must be a list, one entry per player")
@@ -125,9 +129,8 @@ class Lobby:
         offered ruleset `name` if given, else with an offered ruleset of the name the save holds."""
         if name in (None, ""):
             name = None
-        elif not isinstance(name, str) or name not in self.names():
-            raise _bad(f"unknown ruleset {_shown(name)}", "pick one from the list, or leave it out: the save "
-                                                           "names its ruleset")
+        else:
+            self.offered(name, "pick one from the list, or leave it out: the save names its ruleset")
         if len(text) > MAX_UPLOAD:
             raise _bad("the save is too large")
         try:

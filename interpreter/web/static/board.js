@@ -192,7 +192,6 @@ const Board = (() => {
         const go = el("button", {class: "act range-go", disabled: !act, onclick: () => {
           const n = input.value.trim() === "" ? NaN : Number(input.value);
           if (Number.isInteger(n) && n >= a.min && n <= a.max) {
-            input.setCustomValidity("");
             if (act) act(a.first + n - a.min);
           } else {
             input.setCustomValidity("a whole number from " + a.min + " to " + a.max);

@@ -87,7 +87,8 @@
     $("busy").textContent = "playing…";
     $("run").disabled = true;
     const spec = {base: $("base").value, variants: [...$("variants").selectedOptions].map((o) => o.value),
-                  players: Number($("players").value), games: Number($("games").value), seed: Number($("seed").value), agents: $("agents").value};
+                  players: $("players").value, games: $("games").value, seed: $("seed").value, agents: $("agents").value};
+    // The boxes' text as typed: the server reads digits, and an empty box as the default (Number("") is 0).
     try {
       const r = await fetch("/api/compare", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(spec)});
       const body = await r.json();
