@@ -120,7 +120,7 @@ class Lobby:
         seed = whole(spec.get("seed", 0), "seed", 0, MAX_SEED)
         speed = _num(spec.get("speed", 0.5), "speed", 0.0, MAX_SPEED)
         game = Game.new(rs, len(seats), seed)
-        table = Table(reg.new_id(), rs, name, game, seats, hotseat=bool(spec.get("hotseat")), speed=speed,
+        table = Table(reg.new_id(), rs, str(name), game, seats, hotseat=bool(spec.get("hotseat")), speed=speed,
                       bot_seed=seed)
         return reg.add(table)
 
