@@ -146,7 +146,7 @@ def test_a_failed_game_that_cannot_be_saved_still_reports_the_rules_error(tmp_pa
     from meeple.tools import failures
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(failures.json, "dump", lambda *a, **k: (_ for _ in ()).throw(TypeError("not JSON")))
+    monkeypatch.setattr(failures, "write_atomic", lambda *a, **k: (_ for _ in ()).throw(TypeError("not JSON")))
     path = _broken_bank(tmp_path)
     rs = load_ruleset(path)
     (p,) = _first_failure(rs)[1].problems

@@ -22,6 +22,7 @@ from meeple.tools import stats
 from meeple.tools.agents import seat_names
 from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
 from meeple.tools.coverage import CoverageReport, report_from_counts
+from meeple.tools.report import problem_json
 from meeple.tools.simulate import check_players, game_length, game_seed, play_to_end
 
 ALPHA = 0.05
@@ -253,13 +254,6 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
     return _report(loaded, results, players, seed, names, coverage, failed)  # type: ignore[arg-type]
 
 
-def _problem_json(p: Problem) -> dict[str, Any]:
-    s = p.span
-    return {"code": p.code, "severity": p.severity, "message": p.message, "hint": p.hint,
-            "file": s.file if s else None, "line": s.line if s else None, "column": s.col if s else None,
-            "end_line": s.end_line if s else None, "end_column": s.end_col if s else None}
-
-
 def failure_error(entry: dict[str, Any]) -> MeepleError:
     """The error of a ruleset in a comparison's `failed`, to report it as the command reports any error."""
     def problem(d: dict[str, Any]) -> Problem:
@@ -276,7 +270,7 @@ def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int
     listed apart, with their errors."""
     failed = failed or {}
     failures = [{"position": r, "ruleset": loaded[r].name, "path": loaded[r].path, "error": type(e).__name__,
-                 "problems": [_problem_json(p) for p in e.problems]} for r, e in sorted(failed.items())]
+                 "problems": [problem_json(p) for p in e.problems]} for r, e in sorted(failed.items())]
     ran = [r for r in range(len(loaded)) if r not in failed]
     loaded, results = [loaded[r] for r in ran], [results[r] for r in ran]
     summaries = [summarise(rs, res, players, names, coverage) for rs, res in zip(loaded, results)]

@@ -14,9 +14,11 @@ import json
 import os
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from meeple.errors import MeepleError
+from meeple.loading.cache import write_atomic
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import Ruleset
 
@@ -38,34 +40,22 @@ def _save(rs: Ruleset, players: int, seed: int, game: Game | None, decisions: in
     is what gets reported, never this function's."""
     if game is None:  # the setup itself failed: there is no game to keep
         return None
-    tmp = None
     try:
         # Played again from its seed up to the decision, the failed one's half-done changes left out: a
         # decision that failed while it was applied is already in the action log, one that failed while
         # a bot thought about it on its own copies is not.
         actions: list[Any] = game.state.actions[:decisions]
-        saved = Game.replay(rs, players, seed, actions).to_json()
+        saved = json.dumps(Game.replay(rs, players, seed, actions).to_json()).encode("utf-8")
         # Named by the ruleset and the game (a comparison plays the base and a variant on the same
         # seeds), so that the report is the same however many processes played and a second run of the
         # same failure writes the same file; in one folder; written whole, then renamed.
-        folder = os.path.join(tempfile.gettempdir(), "meeple-failed-games")
-        os.makedirs(folder, exist_ok=True)
-        _sweep(folder)
-        path = os.path.join(folder, f"{ruleset_digest(rs)[:8]}-{seed}-{players}p.json")
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(saved, fh)
-        os.replace(tmp, path)
-        tmp = None
-        return path
+        folder = Path(tempfile.gettempdir()) / "meeple-failed-games"
+        folder.mkdir(parents=True, exist_ok=True)
+        _sweep(str(folder))
+        path = folder / f"{ruleset_digest(rs)[:8]}-{seed}-{players}p.json"
+        return str(path) if write_atomic(path, saved) else None
     except Exception:  # noqa: BLE001 - see the docstring
         return None
-    finally:
-        if tmp is not None:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
 
 
 def _sweep(folder: str, age: float = 600.0) -> None:
