@@ -1,4 +1,5 @@
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -17,6 +18,35 @@ def web():
     running = Running()
     yield running
     running.stop()
+
+
+CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")  # Debian's; Playwright downloads none
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT = 30_000  # ms: generous, since the machine may be loaded; nothing here measures speed
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium for the page tests of one module; skipped without Playwright or Chromium."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) "
+                    "to run the browser tests")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page in a laptop's window."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(WAIT)
+    yield pg
+    context.close()
 
 
 def pytest_addoption(parser):

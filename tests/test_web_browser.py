@@ -9,40 +9,15 @@ Set MEEPLE_SCREENSHOTS=docs to refresh the screenshots in docs/ that README and 
 import json
 import os
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
+# The browser and its pages are tests/conftest.py's fixtures (Debian's Chromium).
 
-
-CHROMIUM = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = os.environ.get("MEEPLE_SCREENSHOTS")
-WAIT = 30_000  # ms: generous, since the machine may be loaded; nothing here measures speed
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's package (apt-get install chromium) "
-                    "to run the browser tests")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(WAIT)
-    yield pg
-    context.close()
 
 
 def shot(page, name):

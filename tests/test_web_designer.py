@@ -3,9 +3,6 @@ rulesets the lobby offers, which goes on past a variant that fails or changes no
 does, and whose replies name no file by its place on the server (Rule 4)."""
 
 import json
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -81,21 +78,6 @@ def test_nothing_to_compare_is_refused_before_any_game(web):
     status, body = web.post("/api/compare", _spec(same, "speicherstadt"))
     assert status == 400 and body["error"].startswith("nothing to compare: ") and "same rules" in body["error"]
     assert "meeple diff" in body["hint"] and "meeple-web-" not in json.dumps(body)
-
-
-@pytest.fixture(scope="module")
-def page(web):
-    """A headless Chromium page (Debian's, as in test_web_browser.py)."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-    chromium = os.environ.get("MEEPLE_CHROMIUM", "/usr/bin/chromium")
-    if not (Path(chromium).exists() or shutil.which(chromium)):
-        pytest.skip(f"no Chromium at {chromium}")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        pg = browser.new_page()
-        pg.set_default_timeout(30_000)
-        yield pg
-        browser.close()
 
 
 def test_the_page_shows_what_was_not_compared_and_what_is_inconclusive(web, page, failed_games_in):

@@ -7,10 +7,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install playwright")
 
-from tests.test_web_browser import browser, page, start_from_lobby  # noqa: F401 - fixtures
+from tests.test_web_browser import start_from_lobby
 
 
-def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, web):  # noqa: F811
+def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, web):
     """Bug: Number("") is 0, so an emptied box sent the smallest bid."""
     start_from_lobby(page, web, "camel_up_off_season", 3, ["person", "bot", "bot"], speed="0")
     box = page.locator("input.range")
@@ -26,7 +26,7 @@ def test_an_empty_number_box_is_refused_not_read_as_the_smallest_number(page, we
     page.wait_for_function("document.body.dataset.sent !== undefined")
 
 
-def test_a_wrong_table_link_says_so_in_place_of_the_table(page, web):  # noqa: F811
+def test_a_wrong_table_link_says_so_in_place_of_the_table(page, web):
     """Bug: the page went on saying "Loading…" and "disconnected (reload to reconnect)"."""
     page.goto(web.url + "/table/nope")
     page.wait_for_selector("#root >> text=no such table")
@@ -35,7 +35,7 @@ def test_a_wrong_table_link_says_so_in_place_of_the_table(page, web):  # noqa: F
     assert "disconnected" not in page.inner_text("#conn")
 
 
-def test_one_person_against_bots_keeps_the_spectators_link(page, web):  # noqa: F811
+def test_one_person_against_bots_keeps_the_spectators_link(page, web):
     """Bug: with one person seat the lobby went straight to the seat's page and the spectators' (host)
     link was lost."""
     start_from_lobby(page, web, "merchants", 2, ["person", "bot"])
@@ -50,12 +50,12 @@ def test_one_person_against_bots_keeps_the_spectators_link(page, web):  # noqa: 
 
 
 @pytest.mark.parametrize("viewport", [1280, 800])
-def test_the_end_screen_fits_the_window(page, web, viewport):  # noqa: F811
+def test_the_end_screen_fits_the_window(page, web, viewport):
     """Bug: Demoludy's end screen (its tie-break columns) made the page 1357 px wide in a 1280 px window,
     the results off-screen; and the header still named the last phase after "Game over"."""
     page.set_viewport_size({"width": viewport, "height": 900})
     start_from_lobby(page, web, "demoludy", 3, ["bot", "bot", "bot"])
-    page.wait_for_function("document.body.dataset.over === 'true'", timeout=120_000)
+    page.wait_for_function("document.body && document.body.dataset.over === 'true'", timeout=120_000)
     page.wait_for_selector(".results table.scores")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport
     assert "phase" not in page.inner_text("header.tablehead h2")
