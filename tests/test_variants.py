@@ -314,3 +314,11 @@ def test_removing_an_item_a_base_constant_still_names_is_warned_at_the_base_line
     assert w.span.file.endswith("camel_up_off_season.yaml")
     line = Path(w.span.file).read_text().splitlines()[w.span.line - 1]
     assert line[w.span.col - 1:].startswith("price_fruit")
+
+
+def test_a_variant_value_of_another_kind_is_warned_about_once(tmp_path):
+    # W016 (the base's value was a number) and W017 (the other items' values are numbers) saw the same
+    # mistake at the same place: the one that names the base's value is kept
+    path = tmp_path / "text_value.yaml"
+    path.write_text('meeple: 1\nextends: demoludy\ncomponents:\n  card:\n    items:\n      red_2: {value: "2"}\n')
+    assert [w.code for w in load_ruleset(path).warnings] == ["W016"]

@@ -81,13 +81,17 @@ def _schema_comment(path: str, text: str) -> list[Problem]:
 def _once(problems: list) -> list:
     """Each mistake once: items that share a script through a YAML anchor (`<<: *shared`) each
     parse and check their own copy of it, so the same problem would be reported at the anchor
-    once per item."""
+    once per item; and a variant's value of another kind than the base's (W016, which names the
+    base's value) is not also reported as an odd one out among the kind's items (W017)."""
+    def at(p: Problem) -> tuple | None:
+        return (p.span.file, p.span.line, p.span.col) if p.span is not None else None
+
+    changed = {at(p) for p in problems if p.code == "W016"}
     seen: set[tuple] = set()
     out = []
     for p in problems:
-        s = p.span
-        key = (p.code, p.message, (s.file, s.line, s.col) if s is not None else None)
-        if key not in seen:
+        key = (p.code, p.message, at(p))
+        if key not in seen and not (p.code == "W017" and at(p) in changed):
             seen.add(key)
             out.append(p)
     return out
