@@ -79,6 +79,7 @@ def mixed_kind_problems(ck: Any) -> None:
     raw = ck.rs.raw if isinstance(ck.rs.raw, dict) else {}
     for kind, kd in (raw.get("components") or {}).items():
         items = raw_items(kd)
+        by_place = dict(items)
         for key in sorted({k for _, it in items for k in it if isinstance(k, str)} - RESERVED_ITEM_KEYS):
             kinds = {w: value_kind(it[key]) for w, it in items if key in it and it[key] is not None}
             tally = Counter(kinds.values())
@@ -89,7 +90,7 @@ def mixed_kind_problems(ck: Any) -> None:
             if n < 3 or len(odd) > 2:
                 continue  # no clear usual kind: a deliberate mixture
             for w in odd:
-                value = dict(items)[w][key]
+                value = by_place[w][key]
                 quoted = usual == "a number" and isinstance(value, str) and numeric_text(value)
                 ck.problems.add(
                     "W017", f"`{key}` is {kinds[w]} here ({value!r}), and {usual} in the other {n} `{kind}` items "

@@ -131,8 +131,13 @@ def apply_variant(layers: Layers, doc: Document) -> None:
     if "name" not in doc.data:
         layers.data["name"] = f"{base_name} + {Path(doc.path).stem}" if base_name else Path(doc.path).stem
         _record(layers, ("name",), doc, ("extends",))
-    gone = {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])} - _item_ids(layers.data)
-    layers.warnings += still_named(gone, layers.data.get("constants"), lambda path: layers.where(path).span(path))
+    if removed := _removed_items(doc):
+        gone = removed - _item_ids(layers.data)  # not given again by this file
+        layers.warnings += still_named(gone, layers.data.get("constants"), lambda path: layers.where(path).span(path))
+
+
+def _removed_items(doc: Document) -> set[str]:
+    return {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])}
 
 
 def _item_ids(data: dict) -> set[str]:
@@ -190,7 +195,7 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
     # (`bnous:` for `bonus:`), so adding an item must be said with `new: true`. Ids this very file
     # removes may be given again without it (that replaces the item whole).
     base_ids = set(old) if isinstance(old, dict) else set()
-    removed = {str(x) for x in ((doc.data.get("remove") or {}).get(ITEMS) or [])}
+    removed = _removed_items(doc)
     if old is None:
         old = _at(layers.data, path[:-1])[ITEMS] = {}
     others = {i: k for k, kd in (layers.data.get("components") or {}).items() if k != kind
