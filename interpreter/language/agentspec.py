@@ -133,11 +133,8 @@ def _kind(p: str) -> str:
     return "budget" if p[:1].isdigit() or p[:1] in "-." else p.split("=", 1)[0]
 
 
-def _once(spec: str, p: str, seen: dict[str, str]) -> None:
+def _once(spec: str, p: str, kind: str, seen: dict[str, str]) -> None:
     """Refuse a parameter given twice (`mcts:10:cut=5:cut=6`), which would otherwise have the last win."""
-    kind = _kind(p)
-    if kind not in _KINDS:
-        return  # not a parameter at all: refused as such
     if kind not in seen:
         seen[kind] = p
         return
@@ -186,11 +183,11 @@ def _mcts(spec: str, params: list[str]) -> MctsParams:
     width: int | None = None
     seen: dict[str, str] = {}  # each parameter's kind (the budget, cut=, c= ...), as first given
     for p in params:
-        _once(spec, p, seen)
         kind, value = _kind(p), p.partition("=")[2]
         if kind not in _KINDS:
             raise _bad(spec, f"`{_short(p)}` is neither a budget (400, 1s, 250ms) nor a parameter of mcts "
                              "(cut=K, c=C, guide=P, prior=M, sealed=S, others=S, follow, halving[=W])")
+        _once(spec, p, kind, seen)
         if kind in ("cut", "c", "guide", "prior", "sealed", "others") and "=" not in p:
             raise _bad(spec, f"`{p}` needs a value, as in `{p}=...`")
         if kind == "budget":
