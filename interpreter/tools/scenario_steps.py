@@ -9,6 +9,7 @@ offered could never fail.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -91,13 +92,14 @@ def seen_by(runner: Any, step: dict, path: tuple) -> None:
                           hint="list the texts the player must see (`shows`) or must not see (`hides`)")
     texts = list(_strings(g.view(seat)))
     texts += [t for a, t in g.state.log if a in (-1, seat)]
+    could_be_seen = seeable(runner.rs, g)
     for text in as_list(step.get("shows", [])):
         if not any(text in t for t in texts):
-            never = "" if could_be_seen(runner.rs, g, text) else "; no text of the ruleset could ever show it"
+            never = "" if could_be_seen(text) else "; no text of the ruleset could ever show it"
             raise runner.fail(path + ("shows",), f"P{seat + 1} does not see `{text}`",
                               hint="neither in P{0}'s view nor in the log lines P{0} reads".format(seat + 1) + never)
     for text in as_list(step.get("hides", [])):
-        if not could_be_seen(runner.rs, g, text):
+        if not could_be_seen(text):
             # Otherwise a misspelt text would "be hidden" and the test could never fail.
             raise runner.fail(path + ("hides",), f"no text of the ruleset can show `{text}`, so hiding it "
                               "checks nothing", hint="check the spelling against the ruleset's names and texts")
@@ -166,13 +168,18 @@ def could_be_a_label(rs: Ruleset, label: str) -> bool:
     return any(p.match(label) for p in pats)
 
 
-def could_be_seen(rs: Ruleset, game: Game, text: str) -> bool:
-    """Whether a seat could ever see this text: each of its words (numbers aside) is part of the
-    ruleset's files (names, data, the scripts' texts), of a component's name, or of what any seat sees or
-    reads now (the engine's own words). Loose on purpose: it catches misspellings, never a possible text."""
-    import json
+def seeable(rs: Ruleset, game: Game) -> Callable[[str], bool]:
+    """Whether a seat could ever see a text: each of its words (numbers aside) is part of the ruleset's
+    files (names, data, the scripts' texts), of a component's name, or of what any seat sees or reads
+    now (the engine's own words). Loose on purpose: it catches misspellings, never a possible text. The
+    known words are gathered once, when first needed, for every text of a step."""
+    known: list[str] = []
 
-    seen = [json.dumps(game.view(s), ensure_ascii=False) for s in range(game.state.nplayers)]
-    known = "\n".join([*getattr(rs, "sources", {}).values(), *(c.name for c in getattr(rs, "components", [])),
-                       *seen, *(t for _, t in game.state.log), str(rs.name)])
-    return all(w.isdigit() or re.fullmatch(r"P\d+", w) or w in known for w in re.findall(r"\w+", text))
+    def could_be_seen(text: str) -> bool:
+        if not known:
+            seen = [json.dumps(game.view(s), ensure_ascii=False) for s in range(game.state.nplayers)]
+            known.append("\n".join([*rs.sources.values(), *(c.name for c in rs.components), *seen,
+                                     *(t for _, t in game.state.log), str(rs.name)]))
+        return all(w.isdigit() or re.fullmatch(r"P\d+", w) or w in known[0] for w in re.findall(r"\w+", text))
+
+    return could_be_seen
