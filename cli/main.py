@@ -106,15 +106,13 @@ def _looks_like_path(arg: str) -> bool:
 def validate(files: tuple[str, ...], fmt: str, strict: bool) -> None:
     """Check ruleset FILES (paths, folders or bundled names) and report every problem. In a folder,
     every *.yaml and *.yml file below it is checked, except scenario files (run them with `meeple test`)."""
-    from meeple.tools.report import problem_json, render_json, render_text
+    from meeple.tools.report import render_text, report_json
 
     per_file, skipped = _validate_all(files, strict)
-    problems = [p for r in per_file for p in r["problems"]]
     worst = max((r["exit_code"] for r in per_file), default=0)
     if fmt == "json":
-        report = json.loads(render_json(problems))
         # a problem without a place (a missing file) is in the file it was found for
-        report["problems"] = [problem_json(p, r["file"]) for r in per_file for p in r["problems"]]
+        report = report_json([(p, r["file"]) for r in per_file for p in r["problems"]])
         report["files"] = [{"file": r["file"], "valid": r["valid"], "exit_code": r["exit_code"]} for r in per_file]
         report["skipped_scenarios"] = skipped
         report["valid"] = worst == 0

@@ -88,7 +88,11 @@ def problem_json(p: Problem, file: str | None = None) -> dict:
     }
 
 
+def report_json(found: list[tuple[Problem, str | None]]) -> dict:
+    """The JSON report of problems, each with the file a problem without a place was found for."""
+    errors, warnings = _count([p for p, _ in found])
+    return {"problems": [problem_json(p, file) for p, file in found], "errors": errors, "warnings": warnings}
+
+
 def render_json(problems: list[Problem], file: str | None = None) -> str:
-    errors, warnings = _count(problems)
-    report = {"problems": [problem_json(p, file) for p in problems], "errors": errors, "warnings": warnings}
-    return json.dumps(report, indent=2, ensure_ascii=False)
+    return json.dumps(report_json([(p, file) for p in problems]), indent=2, ensure_ascii=False)
