@@ -11,18 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 from meeple.errors import Problem, Span
+from meeple.loading.schema import kind_of
 
 
 def value_kind(value: Any) -> str | None:
-    """What a data value is, as a designer would say it; None (`none`) goes with any kind."""
+    """What a data value is, in the schema's words but with every number alike (2 and 2.5 play the
+    same part in the rules); None (`none`) goes with any kind."""
     if value is None:
         return None
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    kinds: dict[type, str] = {str: "text", list: "a list", dict: "a mapping"}
-    return kinds.get(type(value), type(value).__name__)
+    kind = kind_of(value)
+    return "a number" if kind == "an integer" else kind
 
 
 def changed_kind(span: Span | None, path: tuple, old: Any, value: Any) -> Problem:

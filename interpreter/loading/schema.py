@@ -152,7 +152,8 @@ def _where(path: tuple) -> str:
     return f"`{text}`"
 
 
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """A YAML value's kind in a message's words: `a mapping`, `a string`, `an integer`..."""
     if isinstance(value, bool):
         return "true/false"
     for pytype, word in ((dict, "a mapping"), (list, "a list"), (str, "a string"), (int, "an integer"),
@@ -190,7 +191,7 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         # YAML reads `score: 0` as a number: a script that is one number or `true` needs quotes.
         quote = (f"quote it so that YAML reads text: `{path[-1]}: \"{json.dumps(inst)}\"`"
                  if types == ["string"] and isinstance(inst, (int, float, bool)) and path else None)
-        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {_kind(inst)}",
+        return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {kind_of(inst)}",
                    hint=quote or _items_hint(path, types, inst))]
     if rule == "required":
         lead = f"{where} is missing" if path else "missing"
