@@ -42,8 +42,12 @@ def snapshot(g: Game) -> dict:
     data = g.to_json()
     data["state"].pop("steps")
     data.pop("seal", None)  # a save's seal covers the step counter too
+    # What a deciding seat is shown goes through the per-viewer rendering: its view (with the keys of its
+    # actions as it reads them) and its log lines, from both engines alike. (Every seat's view at every
+    # step made this file five times slower; a deciding seat sees every kind of thing there is to see.)
+    seen = {s: (g.view(s), g.log_for(s)) for s in g.deciders}
     return {"save": data, "actions": g.legal_actions(), "log": list(g.state.log), "over": g.is_over,
-            "deciders": g.deciders}
+            "deciders": g.deciders, "seen": seen}
 
 
 def outcome(fn):
