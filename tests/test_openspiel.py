@@ -327,3 +327,68 @@ def test_a_resampled_state_keeps_the_information_state_and_learns_nothing_hidden
     assert seen == {"J", "K"}
     with pytest.raises(meeple.errors.UsageError, match="a chance event is open"):
         game.new_initial_state().resample_from_infostate(0, lambda: 0.5)
+
+
+def test_a_resampled_state_shows_later_draws_as_chance_nodes():
+    # Bug: a resampled world drew its later random events from the resampling seed, so after Leduc's
+    # first betting round it went on to P1's decision where every other state shows the public card's
+    # chance node (ISMCTS and other searches saw a different game after resampling).
+    import pickle
+
+    game = mos.load(LEDUC, players=2)
+
+    def dealt(cards):  # a state after dealing these private cards (by label), at P1's first decision
+        s = game.new_initial_state()
+        for card in cards:
+            s.apply_action(next(a for a, _ in s.chance_outcomes() if s.action_to_string(a) == f"chance: {card}"))
+        return s
+
+    def hands(s):
+        return [s.meeple.evaluate(f"first(player({p}).hand).name") for p in (0, 1)]
+
+    def outcomes(s):
+        return {s.action_to_string(a): p for a, p in s.chance_outcomes()}
+
+    s = dealt("QJ")
+    seen = set()
+    for u in (0.1, 0.4, 0.7, 0.95):
+        r = s.resample_from_infostate(0, lambda u=u: u)
+        assert not r.is_chance_node() and r.information_state_string(0) == s.information_state_string(0)
+        same = dealt(hands(r))  # an ordinary state with the resampled world's cards
+        seen.add(tuple(hands(r)))
+        for t in (r, same):
+            t.apply_action(1)  # P1 raises
+            t.apply_action(1)  # P2 calls: the round is over, the public card is dealt
+        assert r.is_chance_node() and r.current_player() == pyspiel.PlayerId.CHANCE
+        assert outcomes(r) == outcomes(same) and sum(outcomes(r).values()) == pytest.approx(1)
+        assert r.legal_actions() == [a for a, _ in r.chance_outcomes()]
+        public = r.chance_outcomes()[-1][0]
+        label = r.action_to_string(public)
+        r.apply_action(public)
+        same.apply_action(next(a for a, _ in same.chance_outcomes() if same.action_to_string(a) == label))
+        assert not r.is_chance_node() and r.information_state_string(0) == same.information_state_string(0)
+        again = pickle.loads(pickle.dumps(r))  # a resampled world after a chance outcome is made again
+        assert str(again) == str(r) and again.legal_actions() == r.legal_actions()
+    assert len(seen) > 1 and all(h[0] == "Q" for h in seen)
+
+
+def test_a_state_of_another_game_is_refused_when_deserialized():
+    # Bug: tic-tac-toe's game object loaded a serialized Kuhn poker state without a word: a tic-tac-toe
+    # state playing Kuhn poker.
+    from meeple.errors import UsageError
+
+    kuhn, ttt = mos.load(KUHN, players=2), mos.load(TTT, players=2)
+    k, t = kuhn.new_initial_state(), ttt.new_initial_state()
+    for s in (k, k, t):
+        s.apply_action(s.legal_actions()[0])
+    names = [g.get_type().short_name for g in (kuhn, ttt)]
+    with pytest.raises(UsageError, match=rf"U062.*game `{names[0]}` \(Kuhn poker\), so the game `{names[1]}` "
+                                         r"\(Tic-tac-toe\) cannot load it"):
+        ttt.deserialize_state(k.serialize())
+    with pytest.raises(UsageError, match=rf"game `{names[1]}` .*, so the game `{names[0]}` "):
+        kuhn.deserialize_state(t.serialize())
+    with pytest.raises(UsageError, match="U062"):  # also through OpenSpiel's own (C++) loading
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(ttt, k))
+    # the same game, also loaded again (a new game object), still loads its states; clones are unaffected
+    for g in (kuhn, mos.load(KUHN, players=2)):
+        assert g.deserialize_state(k.serialize()).history() == k.history() == k.clone().history()

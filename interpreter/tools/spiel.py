@@ -14,7 +14,8 @@ node with exact outcome probabilities. What OpenSpiel asks for comes from the Ga
   successive views, its own actions (labels), then its current view in full (JSON). Observation
   strings are the current view, observation tensors its fixed-size encoding (tools/observe.py).
 * resampling (ISMCTS): `resample_from_infostate` deals again what the seat cannot see, with the Game
-  API's `determinize` (tools/spieltree.py: `resampled`).
+  API's `determinize` (tools/spieltree.py: `resampled`); later random events are chance nodes still.
+* serialising: a state stores its history and replays it when loaded; only its own game loads it.
 * returns: the scores (`utility="score"`), or a share of the win (`utility="win"`: 1 split among the
   winners, a constant-sum game). Sizes and bounds are measured (tools/probe.py) unless given.
 """
@@ -24,11 +25,11 @@ from __future__ import annotations
 import json
 import re
 from os import PathLike
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
-from meeple.errors import Problem
+from meeple.errors import Problem, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
@@ -110,7 +111,29 @@ class MeepleGame(pyspiel.Game):
         return Observer(self.config, recall)
 
 
+class _OfItsGame:
+    """`MeepleState.config`, which only a state's own game may set. pyspiel sets a state's attributes one
+    by one: `__init__`, then cloning (from a state of the same game) and `game.deserialize_state` (from the
+    pickled attributes of whatever state was serialized: another Meeple game's loads as well). A config of
+    another game than the one already set is refused. Only setting goes through here (no `__get__`), so
+    reading `state.config` stays a plain attribute read."""
+
+    def __set__(self, state: MeepleState, config: _Config) -> None:
+        d = state.__dict__
+        old = d.get("config")
+        if old is not None and config is not old and config.name != old.name:
+            raise UsageError(Problem("U062", f"this state is of the game `{config.name}` ({config.rs.name}), so the "
+                                             f"game `{old.name}` ({old.rs.name}) cannot load it: deserialize it "
+                                             "with the game it was serialized from"))
+        d["config"] = config
+
+
 class MeepleState(pyspiel.State):
+    if TYPE_CHECKING:
+        config: _Config
+    else:
+        config = _OfItsGame()
+
     def __init__(self, game: MeepleGame) -> None:
         super().__init__(game)
         self.config = game.config
@@ -152,8 +175,8 @@ class MeepleState(pyspiel.State):
         """A state `player_id` cannot tell from this one (the same information state), with everything
         it cannot see dealt again at random: for ISMCTS and other determinizing searches. `probability_sampler`
         (pyspiel.UniformProbabilitySampler, or any function giving a number in [0, 1)) seeds the deal. The
-        new world's random events draw from that seed, so it has no chance nodes; its `history()` starts
-        empty, as its past is not known."""
+        new world's later random events are chance nodes, as in any state of the game; its `history()`
+        starts empty, as its past is not known."""
         seed = int(float(probability_sampler()) * 2**53)
         out = MeepleState(self.get_game())
         out.node = resampled(self.config, self.node, player_id, seed)
