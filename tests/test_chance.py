@@ -221,3 +221,47 @@ def test_a_shuffle_deals_every_distinct_order_with_its_exact_probability(items):
     assert len(orders) == distinct
     assert set(orders.values()) == {Fraction(1, distinct)}
     assert all(Counter(o) == counts for o in orders)
+
+
+def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
+    # A step with a shuffle used to run again from its start after every card drawn (a game of Camel Up
+    # with explicit chance took a second); the shuffle's later draws need no replay, only its last.
+    from meeple.runtime import explicit
+
+    runs = []
+    real = explicit._run
+    monkeypatch.setattr(explicit, "_run", lambda game, resume: runs.append(resume) or real(game, resume))
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2])')
+    g = rs.new_game(2, chance="explicit")
+    assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
+    g.apply("Ace")
+    assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
+    g.apply("King")  # the last card is a sure thing: the shuffle is over, and the step runs on
+    assert len(runs) == 2 and {a["label"] for a, _ in g.chance_outcomes()} == {"1", "2"}
+    g.apply("2")
+    assert len(runs) == 3 and g.is_over
+    assert g.evaluate("[c.name for c in deck]") == ["Ace", "King", "Ace"] and g.evaluate("roll") == 2
+    assert [a["key"] for a in g.state.actions] == ["0", "1", "1"]
+
+
+@pytest.mark.parametrize("name", ["speicherstadt", "demoludy"])
+def test_a_draw_inside_a_shuffle_shows_what_a_replay_of_its_step_shows(name):
+    # Between two draws of a shuffle the game is not run again: its state, log, views and outcomes
+    # must be those that running the step again with the same outcomes gives.
+    from meeple.runtime import explicit
+
+    rs = meeple.load_ruleset(name)
+    g = rs.new_game(rs.min_players, 4, chance="explicit")
+    inside = 0
+    for i in range(60):
+        assert g.is_chance
+        node = g._chance
+        if len(node.outcomes) and node.shuffle is not None:
+            inside += 1
+            again = g.copy()
+            explicit.run_step(again, node.base, node.resume, node.outcomes)
+            assert again.to_json() == g.to_json()
+            assert again.chance_outcomes() == g.chance_outcomes()
+            assert again.view(0) == g.view(0) and again.log_for(0) == g.log_for(0)
+        g.apply_index(i % g.num_actions())
+    assert inside > 40

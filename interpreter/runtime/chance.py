@@ -11,7 +11,8 @@ Outcomes group identical items: drawing from three identical cards and one other
 3/4 and 1/4. An outcome's value is the index of the first item of its group in the candidate list.
 
 A shuffle is exposed draw by draw: the new top item is drawn first, then the next, each from the items
-left, until only identical items remain. Seeded games shuffle exactly as before (Fisher-Yates).
+left, until only identical items remain. Its draws after the first need no replay (`Shuffling`): the
+step runs again once the whole shuffle is drawn. Seeded games shuffle exactly as before (Fisher-Yates).
 """
 
 from __future__ import annotations
@@ -30,9 +31,42 @@ class NeedChance(BaseException):
     """Raised out of a running step when the script of outcomes runs out. A BaseException, so that no
     handler meant for rules errors can swallow it on its way out of the machine."""
 
-    def __init__(self, outcomes: list[tuple[int, Fraction, Any]]) -> None:
+    def __init__(self, outcomes: list[tuple[int, Fraction, Any]], shuffle: Shuffling | None = None) -> None:
         super().__init__("a chance outcome is needed")
         self.outcomes = outcomes  # (value, probability, a representative item for the label)
+        self.shuffle = shuffle  # the shuffle in progress, when the draw is one of a shuffle's
+
+
+class Shuffling:
+    """A shuffle between two of its draws: the items still to draw and which of them are identical.
+
+    The draws after this one depend on nothing else (no rule runs between two draws of one shuffle),
+    so a game can offer them without running its step again: only the whole shuffle's outcomes are
+    needed for the replay, which then runs once per shuffle rather than once per card."""
+
+    __slots__ = ("items", "keys")
+
+    def __init__(self, items: list, keys: list) -> None:
+        self.items = items
+        self.keys = keys
+
+    def after(self, value: int) -> Shuffling | None:
+        """The shuffle once the item at `value` is drawn; None when no choice is left in it."""
+        items, keys = self.items[:], self.keys[:]
+        del items[value], keys[value]
+        return Shuffling(items, keys) if len(set(keys)) > 1 else None
+
+    def outcomes(self) -> list[tuple[int, Fraction, Any]]:
+        return _outcomes(self.items, self.keys)
+
+
+def _outcomes(items: Sequence[Any], keys: Sequence[Hashable]) -> list[tuple[int, Fraction, Any]]:
+    """One outcome per group of identical items: the index of its first item, its probability, the item."""
+    groups: dict[Hashable, list[int]] = {}
+    for i, k in enumerate(keys):
+        groups.setdefault(k, []).append(i)
+    n = len(items)
+    return [(g[0], Fraction(len(g), n), items[g[0]]) for g in groups.values()]
 
 
 class ScriptedRng(Rng):
@@ -55,26 +89,28 @@ class ScriptedRng(Rng):
         return self.pick(list(range(n)), None)
 
     def pick(self, items: Sequence[Any], key: Callable[[Any], Hashable] | None = None) -> int:
-        groups: dict[Hashable, list[int]] = {}
-        for i, x in enumerate(items):
-            groups.setdefault(key(x) if key is not None else i, []).append(i)
-        if len(groups) == 1:  # a sure thing is no decision
+        return self._draw(items, [key(x) for x in items] if key is not None else list(range(len(items))))
+
+    def _draw(self, items: Sequence[Any], keys: list[Hashable], shuffle: Shuffling | None = None) -> int:
+        if len(set(keys)) == 1:  # a sure thing is no decision
             return 0
-        firsts = {g[0] for g in groups.values()}
         if self.pos < len(self.script):
             v = self.script[self.pos]
-            if v not in firsts:
+            if not (0 <= v < len(keys) and keys.index(keys[v]) == v):  # the first item of its group
                 raise ValueError(f"{v} is not an outcome of this chance event")
             self.pos += 1
             return v
-        n = len(items)
-        raise NeedChance([(g[0], Fraction(len(g), n), items[g[0]]) for g in groups.values()])
+        raise NeedChance(_outcomes(items, keys), shuffle)
 
     def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
         left = items[:]
+        # An item's identity cannot change while it is shuffled: work it out once, not once per draw.
+        keys: list[Hashable] = [key(x) for x in left] if key is not None else list(range(len(left)))
         out = []
         while left:
-            out.append(left.pop(self.pick(left, key)))
+            i = self._draw(left, keys, Shuffling(left, keys) if self.pos >= len(self.script) else None)
+            out.append(left.pop(i))
+            del keys[i]
         items[:] = out
 
 

@@ -5,7 +5,8 @@ decision), or the resolution of a choice. In a game with explicit chance, a step
 `ScriptedRng`. When it needs an outcome the script does not hold, the step is abandoned and the game
 keeps a chance node: the state as it was before the step (with the choice that started it recorded),
 the outcomes chosen so far and the ones possible now. Applying an outcome runs the step again, from a
-copy of that saved state, with one more outcome in the script. Only copies run, so a chance node is as
+copy of that saved state, with one more outcome in the script (but for the draws of a shuffle after its
+first: they are offered straight away, and the step runs again once the shuffle is drawn). Only copies run, so a chance node is as
 much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
 shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
 step's effects up to the draw, which itself has not happened yet.
@@ -21,7 +22,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime import machine as M
-from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
+from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng, Shuffling
 from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
@@ -47,14 +48,15 @@ def may_draw(rs: Ruleset) -> bool:
 class ChanceNode:
     """An open chance event: the step to rerun (from `base`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("base", "options", "outcomes", "resume")
+    __slots__ = ("base", "options", "outcomes", "resume", "shuffle")
 
     def __init__(self, base: GameState, resume: str, outcomes: list[int],
-                 options: list[tuple[int, Fraction, str]]) -> None:
+                 options: list[tuple[int, Fraction, str]], shuffle: Shuffling | None = None) -> None:
         self.base = base  # never run, only copied
         self.resume = resume
         self.outcomes = outcomes
         self.options = options  # (value, probability, label)
+        self.shuffle = shuffle  # the shuffle this draw is one of, if any: its next draws need no replay
 
 
 def _entries(outcomes: list[int]) -> list[dict]:
@@ -80,12 +82,30 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         st.rng = ScriptedRng()
         st.record(_entries(outcomes))
         game._ev = type(game._ev)(game.rs, st)
-        options = [(v, p, show(item, game.rs)) for v, p, item in need.outcomes]
-        game._chance = ChanceNode(base, resume, outcomes, options)
+        game._chance = ChanceNode(base, resume, outcomes, _options(game, need.outcomes), need.shuffle)
         return
     st.rng = ScriptedRng()
     st.record(_entries(outcomes))
     game._chance = None
+
+
+def _options(game: Game, outcomes: list[tuple[int, Fraction, Any]]) -> list[tuple[int, Fraction, str]]:
+    return [(v, p, show(item, game.rs)) for v, p, item in outcomes]
+
+
+def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
+    """Offer the next draw of the shuffle in progress without running the step again: the state shown
+    is the one the shuffle found (it changes nothing until its last draw), with one more outcome in the
+    log. False when `value` leaves no choice in the shuffle: then the step runs on from `base`."""
+    rest = node.shuffle.after(value) if node.shuffle is not None else None
+    if rest is None:
+        return False
+    st = game.state.copy()
+    st.record(_entries([value]))
+    game.state = st
+    game._ev = type(game._ev)(game.rs, st)
+    game._chance = ChanceNode(node.base, node.resume, node.outcomes + [value], _options(game, rest.outcomes()), rest)
+    return True
 
 
 def _run(game: Game, resume: str) -> None:
@@ -114,7 +134,8 @@ def apply_outcome(game: Game, value: int) -> None:
         raise IllegalAction(Problem("G009", "this is not a chance event"))
     if value not in [v for v, _, _ in node.options]:
         raise IllegalAction(Problem("G008", f"{value!r} is not an outcome of this chance event"))
-    run_step(game, node.base, node.resume, node.outcomes + [value])
+    if not _next_draw(game, node, value):
+        run_step(game, node.base, node.resume, node.outcomes + [value])
 
 
 def apply_chance_action(game: Game, action: Any) -> None:
