@@ -31,10 +31,38 @@ class NeedChance(BaseException):
     """Raised out of a running step when the script of outcomes runs out. A BaseException, so that no
     handler meant for rules errors can swallow it on its way out of the machine."""
 
-    def __init__(self, outcomes: list[tuple[int, Fraction, Any]], shuffle: Shuffling | None = None) -> None:
+    def __init__(self, draws: Draws, shuffle: Shuffling | None = None) -> None:
         super().__init__("a chance outcome is needed")
-        self.outcomes = outcomes  # (value, probability, a representative item for the label)
+        self.draws = draws
         self.shuffle = shuffle  # the shuffle in progress, when the draw is one of a shuffle's
+
+    @property
+    def outcomes(self) -> list[tuple[int, Fraction, Any]]:
+        """(value, probability, a representative item for the label) of each outcome."""
+        return self.draws.outcomes()
+
+
+class Draws:
+    """The outcomes of one random event, as counts: exact fractions and labels are made only when a
+    caller asks for them (a random playout only counts the outcomes and picks one)."""
+
+    __slots__ = ("groups", "total")
+
+    def __init__(self, items: Sequence[Any], keys: Sequence[Hashable]) -> None:
+        # One outcome per group of identical items: the index of its first item, its count, the item.
+        groups: dict[Hashable, list] = {}
+        for i, k in enumerate(keys):
+            g = groups.get(k)
+            if g is None:
+                groups[k] = [i, 1, items[i]]
+            else:
+                g[1] += 1
+        self.groups = list(groups.values())
+        self.total = len(items)
+
+    def outcomes(self) -> list[tuple[int, Fraction, Any]]:
+        n = self.total
+        return [(v, Fraction(c, n), item) for v, c, item in self.groups]
 
 
 class Shuffling:
@@ -56,17 +84,8 @@ class Shuffling:
         del items[value], keys[value]
         return Shuffling(items, keys) if len(set(keys)) > 1 else None
 
-    def outcomes(self) -> list[tuple[int, Fraction, Any]]:
-        return _outcomes(self.items, self.keys)
-
-
-def _outcomes(items: Sequence[Any], keys: Sequence[Hashable]) -> list[tuple[int, Fraction, Any]]:
-    """One outcome per group of identical items: the index of its first item, its probability, the item."""
-    groups: dict[Hashable, list[int]] = {}
-    for i, k in enumerate(keys):
-        groups.setdefault(k, []).append(i)
-    n = len(items)
-    return [(g[0], Fraction(len(g), n), items[g[0]]) for g in groups.values()]
+    def draws(self) -> Draws:
+        return Draws(self.items, self.keys)
 
 
 class ScriptedRng(Rng):
@@ -100,7 +119,7 @@ class ScriptedRng(Rng):
                 raise ValueError(f"{v} is not an outcome of this chance event")
             self.pos += 1
             return v
-        raise NeedChance(_outcomes(items, keys), shuffle)
+        raise NeedChance(Draws(items, keys), shuffle)
 
     def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
         left = items[:]

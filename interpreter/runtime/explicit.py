@@ -22,7 +22,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime import machine as M
-from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng, Shuffling
+from meeple.runtime.chance import CHANCE, Draws, NeedChance, ScriptedRng, Shuffling
 from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
@@ -48,15 +48,27 @@ def may_draw(rs: Ruleset) -> bool:
 class ChanceNode:
     """An open chance event: the step to rerun (from `base`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("base", "options", "outcomes", "resume", "shuffle")
+    __slots__ = ("_options", "base", "draws", "outcomes", "resume", "rs", "shuffle")
 
-    def __init__(self, base: GameState, resume: str, outcomes: list[int],
-                 options: list[tuple[int, Fraction, str]], shuffle: Shuffling | None = None) -> None:
+    def __init__(self, rs: Ruleset, base: GameState, resume: str, outcomes: list[int], draws: Draws,
+                 shuffle: Shuffling | None = None) -> None:
+        self.rs = rs
         self.base = base  # never run, only copied
         self.resume = resume
         self.outcomes = outcomes
-        self.options = options  # (value, probability, label)
+        self.draws = draws
         self.shuffle = shuffle  # the shuffle this draw is one of, if any: its next draws need no replay
+        self._options: list[tuple[int, Fraction, str]] | None = None
+
+    @property
+    def options(self) -> list[tuple[int, Fraction, str]]:
+        """(value, probability, label) of each outcome, made when first asked for."""
+        if self._options is None:
+            self._options = [(v, p, show(item, self.rs)) for v, p, item in self.draws.outcomes()]
+        return self._options
+
+    def value(self, i: int) -> int:
+        return self.draws.groups[i][0]
 
 
 def _entries(outcomes: list[int]) -> list[dict]:
@@ -82,15 +94,11 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         st.rng = ScriptedRng()
         st.record(_entries(outcomes))
         game._ev = type(game._ev)(game.rs, st)
-        game._chance = ChanceNode(base, resume, outcomes, _options(game, need.outcomes), need.shuffle)
+        game._chance = ChanceNode(game.rs, base, resume, outcomes, need.draws, need.shuffle)
         return
     st.rng = ScriptedRng()
     st.record(_entries(outcomes))
     game._chance = None
-
-
-def _options(game: Game, outcomes: list[tuple[int, Fraction, Any]]) -> list[tuple[int, Fraction, str]]:
-    return [(v, p, show(item, game.rs)) for v, p, item in outcomes]
 
 
 def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
@@ -104,7 +112,7 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     st.record(_entries([value]))
     game.state = st
     game._ev = type(game._ev)(game.rs, st)
-    game._chance = ChanceNode(node.base, node.resume, node.outcomes + [value], _options(game, rest.outcomes()), rest)
+    game._chance = ChanceNode(game.rs, node.base, node.resume, node.outcomes + [value], rest.draws(), rest)
     return True
 
 
@@ -132,7 +140,7 @@ def apply_outcome(game: Game, value: int) -> None:
     node = game._chance
     if node is None:
         raise IllegalAction(Problem("G009", "this is not a chance event"))
-    if value not in [v for v, _, _ in node.options]:
+    if value not in [g[0] for g in node.draws.groups]:
         raise IllegalAction(Problem("G008", f"{value!r} is not an outcome of this chance event"))
     if not _next_draw(game, node, value):
         run_step(game, node.base, node.resume, node.outcomes + [value])
@@ -140,6 +148,10 @@ def apply_outcome(game: Game, value: int) -> None:
 
 def apply_chance_action(game: Game, action: Any) -> None:
     """`Game.apply` at a chance node: an outcome's action, its index, or its label."""
+    node = game._chance
+    if type(action) is int and node is not None and 0 <= action < len(node.draws.groups):
+        apply_outcome(game, node.value(action))  # an index, as a playout gives: no label is made
+        return
     acts = [a for a, _ in chance_actions(game)]
     if isinstance(action, bool):
         raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))

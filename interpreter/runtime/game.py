@@ -149,7 +149,7 @@ class Game(Readouts):
     def num_actions(self, player: int | None = None) -> int:
         """How many actions the (first) deciding player has: a fast path for bots."""
         if self._chance is not None:
-            return len(self._chance.options)
+            return len(self._chance.draws.groups)
         pending = self.state.pending
         if pending is None:
             return 0
