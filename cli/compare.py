@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import click
+from meeple import errors as E
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_text
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
+from meeple.errors import MeepleError, Problem, Span
 from meeple.tools.agents import AGENT_SPECS
-from meeple.tools.rulediff import changes_of, same_rules
+from meeple.tools.rulediff import changes_from_base, changes_of, same_rules
 
 
 def _pct(x: float | None) -> str:
@@ -140,14 +142,24 @@ def render(res: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _differing(args: tuple[str, ...], loaded: list[Any]) -> list[int]:
-    """The positions of the base and of every variant whose rules differ from it; a variant with the
-    base's rules (tools/rulediff.same_rules) is said on stderr and not played."""
-    same = same_rules(loaded, list(args))
+def _differing(args: tuple[str, ...], loaded: list[Any], changes: list[list[dict]]) -> list[int]:
+    """The positions of the base and of every variant whose rules differ from it (`changes`, by position);
+    a variant with the base's rules (tools/rulediff.same_rules) is said on stderr and not played."""
+    same = same_rules(loaded, list(args), changes)
     for k in same:
         click.echo(f"{args[k]}: the same rules as the base {args[0]} (meeple diff shows no change to a rule): "
                    "not played, its games would be the base's", err=True)
     return [k for k in range(len(loaded)) if k not in same]
+
+
+def failure_error(entry: dict[str, Any]) -> MeepleError:
+    """The error of a ruleset in a comparison's `failed`, to report it as the command reports any error."""
+    def problem(d: dict[str, Any]) -> Problem:
+        span = Span(d["file"], d["line"], d["column"], d["end_line"], d["end_column"]) if d["file"] else None
+        return Problem(d["code"], d["message"], span, d["severity"], d["hint"])
+
+    cls = getattr(E, entry["error"], MeepleError)
+    return cls([problem(d) for d in entry["problems"]])
 
 
 def _inconclusive(row: dict[str, Any], unit: str) -> str:
@@ -220,7 +232,6 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
     from meeple.cli.common import load, print_error, resolve_players
     from meeple.tools.compare import compare as run
-    from meeple.tools.compare import failure_error
 
     if len(rulesets) < 2:
         raise usage("give a base ruleset and at least one variant", "meeple compare BASE VARIANT [VARIANT...]")
@@ -233,17 +244,20 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
         _need_matplotlib()
     loaded = [load(r) for r in rulesets]
     n = resolve_players(loaded[0], players)
-    kept = _differing(rulesets, loaded)  # the base, and the variants whose rules differ from it
+    # Each variant diffed once (a semantic diff of two whole rulesets): to leave out those with the base's
+    # rules, and for the list of what the others change.
+    changes = changes_from_base(loaded)
+    kept = _differing(rulesets, loaded, changes)  # the base, and the variants whose rules differ from it
     skipped = [{"position": k, "ruleset": rs.name, "path": rs.path} for k, rs in enumerate(loaded) if k not in kept]
-    loaded = [loaded[k] for k in kept]
-    total = games * len(loaded)
+    played = [loaded[k] for k in kept]
+    total = games * len(played)
     res, stopped = play_runs(backend, address, workers, total, fmt == "text" and sys.stderr.isatty() and total >= 100,
-                             lambda update, be: run(loaded, n, games, seed, agents, coverage=coverage,
+                             lambda update, be: run(played, n, games, seed, agents, coverage=coverage,
                                                     progress=update, backend=be, keep_going=True))
     # A variant whose games a rules error stopped is left out; the others are compared all the same.
     failed = {f["position"] for f in res.get("failed", [])}
-    ran = [rs for k, rs in enumerate(loaded) if k not in failed]
-    res["changes"] = [changes_of(ran[0], rs, s) for rs, s in zip(ran[1:], res["rulesets"][1:])]
+    ran = [k for i, k in enumerate(kept) if i not in failed]  # positions among the arguments
+    res["changes"] = [changes_of(loaded[0], loaded[k], s, changes[k]) for k, s in zip(ran[1:], res["rulesets"][1:])]
     for f in res.get("failed", []):
         f["position"] = kept[f["position"]]  # among the arguments
     res["skipped"] = skipped

@@ -338,3 +338,98 @@ def test_compare_json_says_whether_ctrl_c_cut_the_run_short(monkeypatch):
     monkeypatch.setattr(tool, "compare", real)
     whole = json.loads(CliRunner().invoke(meeple, [*args, "-n", "2"]).stdout)
     assert (whole["games"], whole["games_requested"], whole["interrupted"]) == (2, 2, False)
+
+
+def test_each_variant_is_diffed_once(tmp_path, monkeypatch):
+    """Before, every variant's semantic diff from the base was computed twice: once to leave out a variant
+    with the base's rules, once more for the list of what it changes."""
+    from meeple.tools import rulediff
+
+    renamed = tmp_path / "renamed.yaml"
+    renamed.write_text("meeple: 1\nextends: speicherstadt\nname: Same rules\n")
+    calls = []
+    real = rulediff.semantic_diff
+    monkeypatch.setattr(rulediff, "semantic_diff", lambda a, b: calls.append(1) or real(a, b))
+    out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", str(renamed), "four_workers",
+                                      "-p", "3", "-n", "2", "-j", "1", "--no-coverage", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert len(calls) == 3  # one per variant
+    assert [s["position"] for s in data["skipped"]] == [2]
+    assert [[c["entity"] for c in ch] for ch in data["changes"]] == [["port_points_per_ship"], ["workers"]]
+
+
+def test_every_ruleset_plays_in_one_run_with_the_same_games(monkeypatch):
+    """Before, each ruleset had a run (a process pool) of its own, one after the other: each pool's start
+    and last games left a core idle. One run now plays them all; the figures are those recorded before."""
+    from meeple.tools.backends import LocalBackend
+
+    runs = []
+    real = LocalBackend.run
+    monkeypatch.setattr(LocalBackend, "run", lambda self, *a, **k: runs.append(1) or real(self, *a, **k))
+    res = compare([BASE, WORKERS, "cheap_port"], 3, 6, seed=11, workers=2)
+    assert len(runs) == 1
+    got = [([x["wins"] for x in s["seats"]], s["score"]["mean"], s["decisions_mean"],
+            sum(s["coverage"]["counts"].values())) for s in res["rulesets"]]
+    assert got == [([4.0, 1.0, 1.0], pytest.approx(6.055555555555555), pytest.approx(202.0), 2665),
+                   ([2.0, 1.0, 3.0], pytest.approx(4.444444444444445), pytest.approx(242.16666666666666), 2905),
+                   ([4.0, 1.0, 1.0], pytest.approx(6.833333333333333), pytest.approx(202.0), 2665)]
+
+
+def _sometimes_broken(tmp_path):
+    """A variant whose income divides by zero when P1 has 9 coins: with 3 players and seed 0, games 1, 3,
+    10 and 18 of the first 20 fail, the others end."""
+    path = tmp_path / "sometimes_broken.yaml"
+    path.write_text('meeple: 1\nextends: speicherstadt\nname: Sometimes broken\nphases:\n  income: |\n'
+                    '    for p in players:\n        gain(p.coins, 1)\n        if p.bought == 0:\n'
+                    '            gain(p.coins, 1)\n        trigger income on p.tableau\n'
+                    '    log("{10 // (players[0].coins - 9)}")\n    start = left_of(start)\n')
+    return path
+
+
+def test_a_failing_variant_in_the_shared_run_is_reported_by_its_first_failed_game(tmp_path, monkeypatch):
+    """All rulesets share one run: a variant's failure must neither stop the others' games nor depend on
+    which worker saw which failure first. Its error is its first failing game's (game 1), as before."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    broken = load_ruleset(_sometimes_broken(tmp_path))
+    runs = [compare([BASE, broken, "cheap_port"], 3, 20, workers=w, coverage=False, keep_going=True)
+            for w in (1, 2)]
+    assert json.dumps(runs[0], sort_keys=True) == json.dumps(runs[1], sort_keys=True)
+    (failed,) = runs[0]["failed"]
+    assert failed["position"] == 1 and f"seed {game_seed(0, 1)}," in failed["problems"][0]["hint"]
+    assert [s["ruleset"] for s in runs[0]["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]
+    with pytest.raises(RuntimeRuleError) as raised:  # not asked to go on: the first error in order
+        compare([BASE, "cheap_port", broken], 3, 20, workers=2, coverage=False)
+    assert f"seed {game_seed(0, 1)}," in raised.value.problems[0].hint
+
+
+def test_a_failed_variants_later_games_are_not_played(tmp_path, monkeypatch):
+    """Its results would be thrown away, and each failed game is saved to a file."""
+    import meeple.tools.compare as tool
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    played = []
+    real = tool.play_one
+    monkeypatch.setattr(tool, "play_one", lambda rs, *a: played.append(rs.name) or real(rs, *a))
+    broken = load_ruleset(_sometimes_broken(tmp_path))
+    res = compare([BASE, broken, "cheap_port"], 3, 20, workers=1, coverage=False, keep_going=True)
+    assert played.count("Sometimes broken") == 2 and len(played) == 42  # games 0 and 1 (which failed)
+    assert res["failed"][0]["position"] == 1
+
+
+def test_an_interrupted_comparison_declares_its_failed_rulesets(tmp_path, monkeypatch):
+    """`failed` was an attribute added to backends.Interrupted on the fly; it is a declared field now."""
+    from meeple.tools.backends import Interrupted
+    from support import stop_after
+
+    assert Interrupted({}, 4).failed == {} and Interrupted({}, 4, failed={1: "x"}).failed == {1: "x"}
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    broken = load_ruleset(_sometimes_broken(tmp_path))
+    # base 20, the broken variant's 20 (game 1 fails, the rest skipped), then 10 of cheap_port's
+    with pytest.raises(Interrupted) as stop:
+        compare([BASE, broken, "cheap_port"], 3, 20, workers=1, coverage=False, keep_going=True,
+                progress=stop_after(50))
+    assert list(stop.value.failed) == [1] and isinstance(stop.value.failed[1], RuntimeRuleError)
+    partial = stop.value.partial
+    assert partial["games"] == 10 and [f["position"] for f in partial["failed"]] == [1]
+    assert [s["ruleset"] for s in partial["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]

@@ -66,14 +66,17 @@ class Failure:
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a run. `finished` maps job positions to the results that were done; a caller may
-    put a summary of them in `partial` before passing it on."""
+    put a summary of them in `partial` before passing it on. `failed`: for a caller that keeps a group
+    of jobs' errors as results (compare: a variant's), each group's error found by then."""
 
-    def __init__(self, finished: dict[Any, Any], total: int, partial: Any = None, done: int | None = None) -> None:
+    def __init__(self, finished: dict[Any, Any], total: int, partial: Any = None, done: int | None = None,
+                 failed: dict[Any, E.MeepleError] | None = None) -> None:
         self.done = len(finished) if done is None else done  # how many finished (with take=, not all kept)
         super().__init__(f"interrupted: {self.done} of {total} finished")
         self.finished = finished
         self.total = total
         self.partial = partial
+        self.failed: dict[Any, E.MeepleError] = failed or {}
 
 
 def run_batch(work: Work, jobs: Sequence[Any]) -> list[Any]:

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import math
 import os
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from meeple import errors as E
-from meeple.errors import MeepleError, Problem, Span, UsageError
+from meeple.errors import MeepleError, Problem, UsageError
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import seat_names
-from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
+from meeple.tools.backends import Backend, Failure, Interrupted, LocalBackend, Work
 from meeple.tools.coverage import CoverageReport, report_from_counts
 from meeple.tools.report import problem_json
 from meeple.tools.simulate import check_players, game_length, game_seed, play_to_end
@@ -57,10 +57,35 @@ def play_one(rs: Ruleset, players: int, seed: int, agents: str, index: int, cove
 
 
 # ------------------------------------------------------------------ running games on a backend
-def _play_job(context: tuple[Ruleset, int, int, str, bool], i: int) -> GameResult:
-    """Game i of one ruleset, in whichever process or node the backend chose (see tools/backends.py)."""
-    rs, players, seed, agents, coverage = context
-    return play_one(rs, players, game_seed(seed, i), agents, i, coverage)
+class Broken(NamedTuple):  # a variant's game a rules error stopped: raised, it would end every ruleset's
+    game: int
+    failure: Failure  # the error as parts: exceptions lose their problems when pickled
+
+
+# Per process, each (run, ruleset)'s first failed game seen: its later games are skipped (thrown away anyway,
+# and each failure saves its game to a file), never its first failing one, so the error reported is the same.
+_FIRST_FAILED: dict[tuple[str, int], int] = {}
+
+
+def _play_job(run: tuple[Sequence[Ruleset], int, int, str, bool, bool, str],
+              job: tuple[int, int]) -> GameResult | Broken | None:
+    """Game i of ruleset r, wherever the backend chose; None: skipped, after an earlier failed game."""
+    (rulesets, players, seed, agents, coverage, keep_going, token), (r, i) = run, job
+    if _FIRST_FAILED.get((token, r), i) < i:
+        return None
+    try:
+        return play_one(rulesets[r], players, game_seed(seed, i), agents, i, coverage)
+    except MeepleError as e:
+        if not keep_going or r == 0 or isinstance(e, UsageError):
+            raise  # the backend ends the run with the first such error in (ruleset, game) order
+        _FIRST_FAILED[token, r] = min(i, _FIRST_FAILED.get((token, r), i))
+        return Broken(i, Failure(type(e).__name__, list(e.problems)))
+
+
+def _first_failures(results: dict[tuple[int, int], Any]) -> dict[int, MeepleError]:
+    """Each ruleset's error from its first broken game among `results`."""
+    broken = sorted((k, g) for k, g in results.items() if isinstance(g, Broken))  # keys are unique
+    return {r: g.failure.exception() for (r, _), g in reversed(broken)}  # reversed: the first game's is kept
 
 
 def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int = 0, agents: str = "random",
@@ -68,27 +93,26 @@ def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int =
               backend: Backend | None = None, keep_going: bool = False) -> list[list[GameResult] | MeepleError]:
     """Games 0..games-1 of every ruleset, in index order, on `backend` (default: this machine with
     `workers` processes, 0 = one per core; like `simulate` and `ladder`, this process alone unless
-    asked: the commands ask for every core). One ruleset after the other, so that a rules error stops
-    only its own games: with `keep_going`, a variant's (not the base's) error takes the place of its
-    results, else it is raised. Ctrl-C raises backends.Interrupted; its `finished` maps (ruleset, game)
-    to the results that were done."""
+    asked: the commands ask for every core). A rules error is raised, the first in (ruleset, game)
+    order; with `keep_going`, a variant's (not the base's) error takes the place of its results.
+    Ctrl-C raises backends.Interrupted: `finished` by (ruleset, game), `failed` errors by ruleset."""
     backend = backend or LocalBackend(workers)
-    out: list[list[GameResult] | MeepleError] = []
-    for r, rs in enumerate(rulesets):
-        try:
-            out.append(backend.run(Work(_play_job, (rs, players, seed, agents, coverage)), range(games), progress))
-        except Interrupted as stop:
-            finished = {(k, i): g for k, res in enumerate(out) if isinstance(res, list) for i, g in enumerate(res)}
-            done = len(finished) + stop.done
-            finished.update({(r, i): g for i, g in stop.finished.items()})
-            cut = Interrupted(finished, games * len(rulesets), done=done)
-            cut.failed = {k: e for k, e in enumerate(out) if isinstance(e, MeepleError)}  # type: ignore[attr-defined]
-            raise cut from None
-        except MeepleError as e:
-            if not keep_going or r == 0 or isinstance(e, UsageError):
-                raise
-            out.append(e)
-    return out
+    # One run (one pool) for every ruleset's games: run one after the other, each ruleset's start-up and
+    # last games left cores idle. The token tells this run's failures apart in a process that outlives it.
+    token = uuid.uuid4().hex
+    jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
+    work = Work(_play_job, (tuple(rulesets), players, seed, agents, coverage, keep_going, token))
+    try:
+        played = dict(zip(jobs, backend.run(work, jobs, progress)))
+    except Interrupted as stop:
+        finished = {jobs[k]: g for k, g in stop.finished.items()}
+        raise Interrupted({j: g for j, g in finished.items() if isinstance(g, GameResult)}, len(jobs),
+                          done=stop.done, failed=_first_failures(finished)) from None
+    finally:
+        for r in range(len(rulesets)):  # the failures of games played in this process
+            _FIRST_FAILED.pop((token, r), None)
+    failed = _first_failures(played)
+    return [failed[r] if r in failed else [played[r, i] for i in range(games)] for r in range(len(rulesets))]
 
 
 # ------------------------------------------------------------------ statistics of one ruleset
@@ -221,9 +245,9 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
             keep_going: bool = False) -> dict[str, Any]:
     """Play the base (first) and each variant `games` times on matched seeds; JSON-ready results.
     A rules error in a game is raised; with `keep_going`, a variant's error leaves the others compared
-    and the variant listed in `failed` (its error from `failure_error`), unless no variant is left to
-    compare (then the errors are raised). Ctrl-C raises backends.Interrupted, with the comparison of
-    the games every ruleset finished (when there are at least two) in `partial`."""
+    and the variant listed in `failed` (its error rebuilt by cli/compare.failure_error), unless no
+    variant is left to compare (then the errors are raised). Ctrl-C raises backends.Interrupted, with
+    the comparison of the games every ruleset finished (when there are at least two) in `partial`."""
     from meeple.runtime.rules import load_ruleset
 
     if len(rulesets) < 2:
@@ -240,7 +264,7 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
         results = run_games(loaded, players, games, seed, agents, workers, coverage, progress, backend, keep_going)
     except Interrupted as stop:
         # Matched seeds: only the games that every ruleset (that did not fail) finished are compared.
-        failed = getattr(stop, "failed", {})
+        failed = stop.failed
         ran = [r for r in range(len(loaded)) if r not in failed]
         both = sorted(set.intersection(*({i for r_, i in stop.finished if r_ == r} for r in ran)))
         if len(both) >= 2 and len(ran) >= 2:
@@ -252,16 +276,6 @@ def compare(rulesets: Sequence[Ruleset | str | os.PathLike], players: int, games
         errors = list(failed.values())
         raise type(errors[0])([p for e in errors for p in e.problems])
     return _report(loaded, results, players, seed, names, coverage, failed)  # type: ignore[arg-type]
-
-
-def failure_error(entry: dict[str, Any]) -> MeepleError:
-    """The error of a ruleset in a comparison's `failed`, to report it as the command reports any error."""
-    def problem(d: dict[str, Any]) -> Problem:
-        span = Span(d["file"], d["line"], d["column"], d["end_line"], d["end_column"]) if d["file"] else None
-        return Problem(d["code"], d["message"], span, d["severity"], d["hint"])
-
-    cls = getattr(E, entry["error"], MeepleError)
-    return cls([problem(d) for d in entry["problems"]])
 
 
 def _report(loaded: list[Ruleset], results: list[list[GameResult]], players: int, seed: int, names: list[str],

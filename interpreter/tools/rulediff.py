@@ -130,13 +130,20 @@ def rule_changes(base: Any, variant: Any) -> list[dict[str, Any]]:
             if not (ch["section"] == "ruleset" and ch["entity"] in ("name", "description"))]
 
 
-def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[str, Any]]:
+def changes_from_base(loaded: list[Any]) -> list[list[dict[str, Any]]]:
+    """rule_changes from the base (first) to each ruleset, by position (none for the base itself)."""
+    return [[]] + [rule_changes(loaded[0], rs) for rs in loaded[1:]]
+
+
+def changes_of(base: Any, variant: Any, summary: dict[str, Any],
+               changes: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """What a variant changed (as `meeple diff` says it), each with how often the changed part ran in the
-    variant's games (from coverage): a change that never runs cannot explain a difference."""
+    variant's games (from coverage): a change that never runs cannot explain a difference. `changes`:
+    rule_changes(base, variant) if already known (`meeple compare` diffs each variant once)."""
     cov = summary.get("coverage") or {}
     counts, procs, games = cov.get("counts") or {}, cov.get("procedure_calls") or {}, max(1, summary["games"])
     out = []
-    for ch in rule_changes(base, variant):
+    for ch in rule_changes(base, variant) if changes is None else changes:
         entity, section = ch["entity"], ch["section"]
         ran: dict[str, int] = {}
         held: float | None = None
@@ -160,11 +167,13 @@ def changes_of(base: Any, variant: Any, summary: dict[str, Any]) -> list[dict[st
     return out
 
 
-def same_rules(loaded: list[Any], names: list[str]) -> list[int]:
+def same_rules(loaded: list[Any], names: list[str], changes: list[list[dict[str, Any]]] | None = None) -> list[int]:
     """The positions (after the base, first) of the variants with the base's rules: on matched seeds they
     would play the very games of the base, so `meeple compare` and the designer page leave them out.
-    When every variant is such, there is nothing to compare (U034)."""
-    same = [k for k in range(1, len(loaded)) if not rule_changes(loaded[0], loaded[k])]
+    When every variant is such, there is nothing to compare (U034). `changes`: each ruleset's
+    rule_changes from the base, by position, if already known (the base's own is not read)."""
+    changes = changes_from_base(loaded) if changes is None else changes
+    same = [k for k in range(1, len(loaded)) if not changes[k]]
     if len(same) == len(loaded) - 1:
         raise UsageError(Problem(
             "U034", f"nothing to compare: {', '.join(names[k] for k in same)} "
