@@ -6,6 +6,8 @@ The app itself is interpreter/web/; this command checks the extra is installed, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from meeple.cli.common import usage
 
@@ -29,13 +31,16 @@ def serve(rulesets: tuple[str, ...], host: str, port: int) -> None:
         raise usage("`meeple serve` needs the web extra, which is not installed",
                     "install it with: pip install 'meeple[web]'", code="U040") from None
     from meeple.web.app import bind, uvicorn_server
+    from meeple.web.live import Server
 
     for r in rulesets:  # a broken file is reported before anything listens
         from meeple.cli.common import load
 
         load(r)
+    # The lobby offers the files by their names, not by where they are (web/lobby.py).
+    app = Server(list(rulesets), inconclusive=page_inconclusive)
     sock = bind(host, port)
-    server = uvicorn_server(list(rulesets), sock)
+    server = uvicorn_server(list(rulesets), sock, app)
     where = sock.getsockname()
     shown = f"[{where[0]}]" if ":" in where[0] else where[0]
     click.echo(f"Meeple is serving on http://{shown}:{where[1]}/  (Ctrl-C to stop)")
@@ -47,3 +52,13 @@ def serve(rulesets: tuple[str, ...], host: str, port: int) -> None:
         pass
     finally:
         sock.close()
+
+
+def page_inconclusive(row: dict[str, Any], unit: str) -> str:
+    """What a headline figure that is not significant leaves open, for the designer page: the sentence
+    of `meeple compare`, with the page's "Games each" in place of the command's -n."""
+    from meeple.cli.compare import _inconclusive
+
+    text = _inconclusive(row, unit)
+    games = (row.get("to_detect") or {}).get("games")
+    return text.replace(f"try about -n {games}", f"try about {games} games each") if games else text

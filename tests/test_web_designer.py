@@ -24,6 +24,16 @@ def failed_games_in(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def as_meeple_serve_starts_it(web):
+    """The server as `meeple serve` starts it: with the command's sentence for an inconclusive figure."""
+    from meeple.cli.serve import page_inconclusive
+
+    web.server.inconclusive = page_inconclusive
+    yield
+    web.server.inconclusive = page_inconclusive
+
+
 def _upload(web, filename, text):
     status, body = web.post("/api/upload", {"filename": filename, "text": text})
     assert status == 200, body
@@ -125,3 +135,64 @@ def test_an_upload_is_offered_by_a_public_id_not_by_its_place_on_the_server(web,
     titles = [r["title"] for r in json.loads(web.get("/api/lobby")[1])["rulesets"] if r["id"] == "upload/pickme.yaml"]
     assert titles == ["Pick again"]
     assert web.tracebacks() == []
+
+
+def test_a_failed_variants_error_is_worded_as_every_reply_and_as_the_command(web, failed_games_in, tmp_path,
+                                                                            monkeypatch):
+    """Bug: the report rebuilt a failed variant's error by hand, apart from the reply every request gives
+    for an error (the same error, when no variant is left to compare, came with all its problems)."""
+    import re
+
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    broken = _upload(web, "broken_income.yaml", BROKEN)
+    status, alone = web.post("/api/compare", _spec(broken))  # nothing left to compare: the error is the reply
+    assert status == 400, alone
+    status, body = web.post("/api/compare", _spec(broken, "variants/cheap_port"))
+    assert status == 200 and body["failed"] == [{"name": broken, "ruleset": "Broken income", **alone}], body
+    assert alone["problems"] == ["division by zero"]
+    # ... and as `meeple compare` says it, but for the severity and code the command adds.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken_income.yaml").write_text(BROKEN)
+    out = CliRunner().invoke(meeple, ["compare", "speicherstadt", "broken_income.yaml", "variants/cheap_port",
+                                      "-p", "3", "-n", "4", "-j", "1"])
+    assert out.exit_code == 1, out.output
+    said = out.stderr.splitlines()
+    located = next(line for line in said if line.startswith("broken_income.yaml:6:"))
+    assert re.sub(r" error\[\w+\]:", "", located) == alone["error"]
+    hint = next(line for line in said if line.startswith("  hint: "))[len("  hint: "):]
+    assert hint.split("; ")[0] == alone["hint"].split("; ")[0] and "seed" in hint
+
+
+def _sentence(row, unit):
+    return f"THE SERVER'S WORDS for {row['what']} in {unit}"
+
+
+def test_an_inconclusive_figure_says_what_it_leaves_open_in_the_commands_words(web, page):
+    """Bug: the page worded the sentence of `meeple compare` itself, a copy to keep in step with the
+    command's; the server sends it, as `meeple serve` has it from the command."""
+    from meeple.cli.compare import _inconclusive
+
+    status, body = web.post("/api/compare", _spec("variants/cheap_port"))
+    assert status == 200, body
+    unit = body["rulesets"][0]["length"]["unit"]
+    rows = [r for r in body["differences"][0]["rows"] if r.get("inconclusive")]
+    assert rows and all("inconclusive_text" not in r for r in body["differences"][0]["rows"] if not r.get("inconclusive"))
+    for r in rows:
+        command = _inconclusive(r, unit)  # "... try about -n N": the page has a "Games each" box
+        assert r["inconclusive_text"] == command.replace(f"-n {r['to_detect']['games']}",
+                                                         f"{r['to_detect']['games']} games each"), r
+        assert r["inconclusive_text"].startswith("inconclusive: ") and "-n " not in r["inconclusive_text"]
+    web.server.inconclusive = _sentence  # what the page shows is what the server sent
+    page.goto(web.url + "/designer")
+    page.wait_for_selector("#base option", state="attached")
+    page.select_option("#base", "speicherstadt")
+    page.select_option("#variants", ["variants/cheap_port"])
+    page.fill("#players", "3")
+    page.fill("#games", "4")
+    page.click("#run")
+    page.wait_for_selector("table.report")
+    shown = page.locator("tr.inconclusive").all_inner_texts()
+    assert shown and all("THE SERVER'S WORDS for " in x for x in shown), shown
+    assert "THE SERVER'S WORDS for P1 win rate in " in page.inner_text("#report")

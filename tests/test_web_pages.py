@@ -59,3 +59,28 @@ def test_the_end_screen_fits_the_window(page, web, viewport):
     page.wait_for_selector(".results table.scores")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport
     assert "phase" not in page.inner_text("header.tablehead h2")
+
+
+def test_the_lobby_lists_command_line_files_by_their_names(page, tmp_path):
+    """Bug: a file given to `meeple serve` was listed (and chosen) by its path on the server."""
+    from tests.support import PICK
+    from tests.webserver import Running
+
+    (tmp_path / "operator-folder").mkdir()
+    (tmp_path / "operator-folder" / "pick.yaml").write_text(PICK)
+    web = Running([str(tmp_path / "operator-folder" / "pick.yaml"), "merchants"])
+    try:
+        page.goto(web.url + "/")
+        page.wait_for_selector("#ruleset option", state="attached")
+        html = page.content()
+        assert [x for x in [*tmp_path.parts[1:], "operator-folder"] if len(x) > 3 and x in html] == []
+        # In "Your files", by its file name; a bundled game named on the command line stays among the games.
+        groups = page.eval_on_selector_all("#ruleset optgroup", "gs => gs.map((g) => [g.label, [...g.children].map((o) => o.value)])")
+        assert groups[0] == ["Your files", ["pick.yaml"]] and "merchants" in groups[1][1], groups
+        assert page.input_value("#ruleset") == "pick.yaml" and page.input_value("#players") in ("1", "2", "3")
+        page.click("#create")  # one person, bots in the other seats: straight to the person's seat
+        page.wait_for_url("**/table/**")
+        page.wait_for_selector("text=Take 3")
+        assert [x for x in [*tmp_path.parts[1:], "operator-folder"] if len(x) > 3 and x in page.content()] == []
+    finally:
+        web.stop()

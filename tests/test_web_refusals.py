@@ -128,3 +128,95 @@ def test_a_bots_budget_is_a_whole_number_up_to_a_cap(web):
         assert status == 400 and body["error"].startswith("seat 2 budget must be ") and why in body["error"], body
     assert json.loads(web.get("/api/lobby")[1])["max_budget"] == MAX_BUDGET
     _table(web, seats=[{"kind": "person"}, {"kind": "bot", "agent": "mcts", "budget": "200"}])
+
+
+def _parts_of(folder):
+    """The parts of a folder's path that a reply could give away (all but the root and `tmp`)."""
+    return [x for x in folder.parts[1:] if len(x) > 3]
+
+
+def test_files_named_on_the_command_line_are_offered_by_their_names_not_their_paths(tmp_path, monkeypatch):
+    """Bug: `meeple serve FILE...` offered a file by the path it was given as, so the lobby, its JSON, the
+    designer's report and the refusals showed every page the operator's folders."""
+    import tempfile
+
+    from tests.support import PICK
+    from tests.test_web_designer import BROKEN
+    from tests.webserver import Running
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp-of-the-server"))  # failed games' saves
+    (tmp_path / "temp-of-the-server").mkdir()
+    one, two = tmp_path / "operator-one", tmp_path / "operator-two"
+    one.mkdir(), two.mkdir()
+    (one / "pick.yaml").write_text(PICK)
+    (two / "pick.yaml").write_text(PICK.replace("name: Pick", "name: Pick two").replace("[1, 3, 2]", "[1, 3, 4]"))
+    (one / "broken_income.yaml").write_text(BROKEN)
+    secret = _parts_of(tmp_path) + ["operator-", "temp-of-the-server"]
+
+    def private(text):
+        return [x for x in secret if x in text]
+
+    web = Running([str(one / "pick.yaml"), str(two / "pick.yaml"), str(one / "broken_income.yaml"),
+                   "variants/four_workers"])
+    try:
+        listing = web.get("/api/lobby")[1].decode()
+        assert private(listing) == []
+        rows = json.loads(listing)["rulesets"]
+        # Files by their names (a second of the same name told apart), a bundled name as it is.
+        assert [(r["id"], r["title"], r["file"]) for r in rows[:4]] == [
+            ("pick.yaml", "Pick", True), ("pick-2.yaml", "Pick two", True),
+            ("broken_income.yaml", "Broken income", True), ("variants/four_workers", "Speicherstadt, 4 workers", False)]
+        assert [(r["id"], r["file"]) for r in rows if r["id"] in ("speicherstadt", "variants/cheap_port")] == [
+            ("speicherstadt", False), ("variants/cheap_port", False)]
+        assert sum(r["id"] == "variants/four_workers" for r in rows) == 1
+
+        # A table of the second file: every message its pages receive, and its replay and save.
+        status, body = web.post("/api/tables", {"ruleset": "pick-2.yaml", "seats": [{"kind": "person"}] * 2})
+        assert status == 200, body
+        host, seats = _tokens(body)
+        for k, token in enumerate(seats):
+            with web.socket(token) as ws:
+                got = [ws.recv(timeout=10), ws.recv(timeout=10)]
+                assert json.loads(got[0])["name"] == "Pick two"
+                ws.send(json.dumps({"type": "act", "step": json.loads(got[1])["step"], "index": 0}))
+                got.append(ws.recv(timeout=10))
+                ws.send(json.dumps({"type": "act", "step": 0, "index": 99}))  # refused, with a reason
+                got.append(ws.recv(timeout=10))
+            assert json.loads(got[-1])["type"] == "error" and private("".join(got)) == [], k
+        assert private("".join(web.first_messages(host))) == []
+        status, replay = web.get(f"/api/replay/{host}?pov=-2&step=1")
+        assert status == 200 and json.loads(replay)["move"].startswith("P1: ") and private(replay.decode()) == []
+        status, save = web.get(f"/api/save/{host}")
+        assert status == 200 and private(save.decode()) == []
+        status, opened = web.post("/api/saves", {"text": save.decode(), "ruleset": "pick-2.yaml"})
+        assert status == 200 and private(json.dumps(opened)) == [], opened
+
+        # The path itself is no name the lobby offers.
+        status, body = web.post("/api/tables", {"ruleset": str(two / "pick.yaml"), "seats": [{"kind": "person"}] * 2})
+        assert status == 400 and body["error"].startswith("unknown ruleset ")
+
+        # The designer's report, a failed variant's error and the refusal when nothing is left to compare.
+        status, body = web.post("/api/compare", {"base": "speicherstadt", "players": 3, "games": 4,
+                                                 "variants": ["broken_income.yaml", "variants/cheap_port"]})
+        assert status == 200 and private(json.dumps(body)) == [], body
+        assert body["names"] == ["speicherstadt", "variants/cheap_port"]
+        assert [(f["name"], f["error"]) for f in body["failed"]] == [
+            ("broken_income.yaml", "broken_income.yaml:6:11: division by zero")]
+        assert "`meeple play broken_income.yaml --load " in body["failed"][0]["hint"]
+        status, body = web.post("/api/compare", {"base": "pick.yaml", "variants": ["pick-2.yaml"], "games": 2})
+        assert status == 200 and body["names"] == ["pick.yaml", "pick-2.yaml"] and private(json.dumps(body)) == []
+        assert web.tracebacks() == []
+    finally:
+        web.stop()
+
+
+def test_a_file_named_like_a_bundled_ruleset_does_not_hide_it(tmp_path):
+    from meeple.web.lobby import Lobby
+
+    from tests.support import PICK
+
+    (tmp_path / "speicherstadt").write_text(PICK)
+    lobby = Lobby([str(tmp_path / "speicherstadt"), "merchants"])
+    assert lobby.names()[:2] == ["speicherstadt-2", "merchants"] and "speicherstadt" in lobby.names()
+    assert lobby.ruleset("speicherstadt-2").name == "Pick" and lobby.ruleset("speicherstadt").name == "Speicherstadt"
+    assert lobby.shown(f"{tmp_path / 'speicherstadt'}:3:1: bad") == "speicherstadt-2:3:1: bad"

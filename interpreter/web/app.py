@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, UsageError
 from meeple.web.designer import has_matplotlib, run_compare
 from meeple.web.live import Server
+from meeple.web.lobby import Lobby
 from meeple.web.render import OMNISCIENT, ruleset_payload
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -29,13 +29,10 @@ from starlette.staticfiles import StaticFiles
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def problem_response(e: MeepleError, status: int = 400, shown: Callable[[str], str] = str) -> JSONResponse:
-    """The first problem, located. `shown` names the lobby's uploads as the person who sent them knows
-    them, not by the server's temporary path (Lobby.shown), in the place and in the words alike."""
-    p = e.problems[0]
-    where = f"{p.span.file}:{p.span.line}:{p.span.col}: " if p.span else ""
-    return JSONResponse({"error": shown(where + p.message), "hint": shown(p.hint) if p.hint else p.hint,
-                         "problems": [shown(q.message) for q in e.problems]}, status_code=status)
+def problem_response(e: MeepleError, lobby: Lobby, status: int = 400) -> JSONResponse:
+    """The first problem, located, as Lobby.problem words it: each file by its name in the lobby (an
+    upload as the person who sent it knows it), never by its place on the server."""
+    return JSONResponse(lobby.problem(e), status_code=status)
 
 
 def create_app(files: list[str] | None = None, server: Server | None = None) -> Starlette:
@@ -54,13 +51,13 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             return JSONResponse({"id": srv.lobby.upload(str(body.get("filename", "")), str(body.get("text", "")))})
         except MeepleError as e:
-            return problem_response(e, shown=srv.lobby.shown)
+            return problem_response(e, srv.lobby)
 
     async def new_table(request: Request) -> Response:
         try:
             table = srv.lobby.new_table(srv.registry, await _body(request))
         except MeepleError as e:
-            return problem_response(e, shown=srv.lobby.shown)
+            return problem_response(e, srv.lobby)
         srv.start(table)
         return JSONResponse({"host": f"/table/{table.host}",
                              "seats": [{"seat": i, "name": f"P{i + 1}", "link": f"/table/{t}"}
@@ -71,7 +68,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             table = srv.lobby.open_save(srv.registry, str(body.get("text", "")), body.get("ruleset"))
         except MeepleError as e:
-            return problem_response(e, shown=srv.lobby.shown)
+            return problem_response(e, srv.lobby)
         srv.start(table)
         return JSONResponse({"replay": f"/replay/{table.host}"})
 
@@ -91,7 +88,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
         try:
             game = table.at_step(step)
         except MeepleError as e:
-            return problem_response(e, shown=srv.lobby.shown)
+            return problem_response(e, srv.lobby)
         out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
         if pov == OMNISCIENT:
             out["move"] = table.move_text(step)
@@ -115,9 +112,9 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
     async def designer(request: Request) -> Response:
         body = await _body(request)
         try:
-            return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body))
+            return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body, srv.inconclusive))
         except MeepleError as e:
-            return problem_response(e, shown=srv.lobby.shown)
+            return problem_response(e, srv.lobby)
 
     routes = [
         Route("/", page("lobby.html")),

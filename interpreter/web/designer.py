@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +48,11 @@ def _given(x: Any, default: int) -> Any:
     return default if x is None or x == "" else x  # an empty box: the default
 
 
-def _failure(f: dict[str, Any], name: str, lobby: Lobby) -> dict[str, Any]:
-    """A variant whose games a rules error stopped: its first problem located by file name and line."""
-    p = f["problems"][0]
-    where = f"{Path(lobby.shown(p['file'])).name}:{p['line']}:{p['column']}: " if p["file"] else ""
-    return {"name": name, "ruleset": f["ruleset"], "error": lobby.shown(where + p["message"]),
-            "hint": lobby.shown(p["hint"]) if p["hint"] else None}
-
-
-def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
+def run_compare(lobby: Lobby, spec: dict[str, Any],
+                inconclusive: Callable[[dict[str, Any], str], str] | None = None) -> dict[str, Any]:
+    """The report for the page. A variant a rules error stopped is in `failed` with its error as every
+    reply words an error (Lobby.reply); with `inconclusive` (`meeple compare`'s sentence, passed in by
+    `meeple serve`), a headline figure that is not significant says what it leaves open in its words."""
     names = [spec.get("base"), *(spec.get("variants") or [])]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
         raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
@@ -73,7 +70,14 @@ def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     failed = {f["position"]: f for f in res["failed"]}  # positions among `kept`
     out = _unplaced({k: v for k, v in res.items() if k not in ("score_samples", "failed")}, lobby)
     out["names"] = [names[k] for i, k in enumerate(kept) if i not in failed]  # one per ruleset compared
-    out["failed"] = [_failure(f, names[kept[i]], lobby) for i, f in sorted(failed.items())]
+    out["failed"] = [{"name": names[kept[i]], "ruleset": f["ruleset"], **lobby.reply(f["problems"])}
+                     for i, f in sorted(failed.items())]
+    if inconclusive is not None:
+        unit = res["rulesets"][0]["length"]["unit"]
+        for d_out, d in zip(out["differences"], res["differences"]):
+            for r_out, r in zip(d_out["rows"], d["rows"]):
+                if r.get("inconclusive"):
+                    r_out["inconclusive_text"] = inconclusive(r, unit)
     out["skipped"] = [{"name": names[k], "ruleset": rulesets[k].name} for k in same]
     if has_matplotlib():
         from meeple.tools.plot import plot

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,8 +88,14 @@ class Conn:
 
 
 class Server:
-    def __init__(self, files: list[str] | None = None) -> None:
+    """The lobby, the tables and their pages. `inconclusive` words what a difference that is not
+    significant leaves open, for the designer's report: `meeple serve` passes the sentence of `meeple
+    compare` (the command line's, which this stage may not import); without it the report has none."""
+
+    def __init__(self, files: list[str] | None = None,
+                 inconclusive: Callable[[dict[str, Any], str], str] | None = None) -> None:
         self.lobby = Lobby(files)
+        self.inconclusive = inconclusive
         self.registry = Registry()
         self.conns: dict[str, list[Conn]] = {}
         self.wake: dict[str, asyncio.Event] = {}
@@ -133,7 +140,7 @@ class Server:
                     index = await think(table.bots[seat], seen, seat)
                     played = table.play_bot(seat, index, step, seen)
                 except MeepleError as e:
-                    await self.error_all(table, e.problems[0].message)
+                    await self.error_all(table, self.lobby.shown(e.problems[0].message))
                     return
                 if played:
                     await self.broadcast(table)
@@ -201,7 +208,7 @@ class Server:
             try:
                 table.act(seat, msg.get("step"), msg.get("index"))  # type: ignore[arg-type]
             except MeepleError as e:
-                return {"type": "error", "message": e.problems[0].message}
+                return {"type": "error", "message": self.lobby.shown(e.problems[0].message)}
             return None
         if kind == "ready" and conn.token == table.host and table.hotseat:
             nxt = table.hotseat_next()

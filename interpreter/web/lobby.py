@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, SaveError, UsageError
-from meeple.loading.files import bundled, rulesets_dir
+from meeple.loading.files import bundled, display_path, rulesets_dir
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
+from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
@@ -34,27 +36,54 @@ def _bad(message: str, hint: str | None = None) -> UsageError:
 
 
 class Lobby:
-    """The rulesets a server offers: the files named on the command line first, then the bundled ones."""
+    """The rulesets a server offers: the files named on the command line first, then the bundled ones.
+
+    Every ruleset is offered by a public name, the only one a page, a JSON reply or a websocket message
+    uses: a bundled ruleset or variant by its bundled name (`NAME`, `variants/NAME`), also when the
+    command line names it so; a file named on the command line by its file name (`my_game.yaml`;
+    `my_game-2.yaml` for a second file of that name); an upload by `upload/NAME.yaml`. Where a file is
+    on the server is the lobby's business alone."""
 
     def __init__(self, files: list[str] | None = None) -> None:
-        self.files = list(files or [])
+        self._files: dict[str, str] = {}  # a command-line ruleset's public name: what loads it
+        self._places: dict[str, str] = {}  # a command-line file's path, as a message may give it: its name
         self._loaded: dict[str, Ruleset] = {}
         self._upload_dir: Path | None = None
         self._sent_as: dict[str, str] = {}  # an uploaded file's path: the file name it was sent with
         self._uploads: dict[str, str] = {}  # an uploaded file's public id (upload/NAME.yaml): its path
-        for f in self.files:
-            self.ruleset(f)  # a broken file stops `meeple serve` at once, with its problems
+        given = list(dict.fromkeys(files or []))
+        taken = set(_bundled_names()) | {f for f in given if not Path(f).is_file()}
+        for f in given:
+            if not Path(f).is_file():  # a bundled name (find_ruleset takes a file of that name first)
+                self._files[f] = f
+                continue
+            public = _unused(Path(f).name, taken)
+            taken.add(public)
+            self._files[public] = os.path.abspath(f)
+            # Every way a message may name it (display_path: relative to the working folder inside it).
+            for place in (f, self._files[public], os.path.realpath(f), display_path(Path(self._files[public]))):
+                self._places[place] = public
+        for name in self._files:
+            self.ruleset(name)  # a broken file stops `meeple serve` at once, with its problems
+
+    @property
+    def files(self) -> list[str]:
+        """The public names of the rulesets named on the command line, in their order."""
+        return list(self._files)
 
     def names(self) -> list[str]:
-        variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
         offered = self.files + list(self._uploads)
-        return offered + [n for n in bundled() + variants if n not in offered]
+        return offered + [n for n in _bundled_names() if n not in offered]
 
     def ruleset(self, name: str) -> Ruleset:
-        """An offered ruleset by its name in the lobby (an upload's public id stands for its file)."""
+        """An offered ruleset by its name in the lobby (a public name stands for its file)."""
         if name not in self._loaded:
-            self._loaded[name] = load_ruleset(self._uploads.get(name, name))
+            self._loaded[name] = load_ruleset(self._uploads.get(name) or self._files.get(name) or name)
         return self._loaded[name]
+
+    def is_file(self, name: str) -> bool:
+        """Whether an offered name stands for a file of the operator's or the browser's, not a bundled one."""
+        return name in self._uploads or self._files.get(name, name) != name
 
     def listing(self) -> dict[str, Any]:
         rows = []
@@ -62,10 +91,12 @@ class Lobby:
             try:
                 rs = self.ruleset(name)
                 rows.append({"id": name, "title": rs.name, "min": rs.min_players, "max": rs.max_players,
+                             "file": self.is_file(name),
                              "variant": name.startswith("variants/") or "extends" in rs.raw,
                              "description": str(rs.raw.get("description") or "")})
             except MeepleError as e:
-                rows.append({"id": name, "title": name, "error": e.problems[0].message})
+                rows.append({"id": name, "title": name, "file": self.is_file(name),
+                             "error": self.shown(e.problems[0].message)})
         return {"rulesets": rows, "bots": BOTS, "budgets": bot_budgets(), "max_budget": MAX_BUDGET}
 
     @property
@@ -75,11 +106,27 @@ class Lobby:
 
     def shown(self, text: str) -> str:
         """`text` (a refusal) with each uploaded file named as its sender named it, not by the server's
-        temporary path, and any other file on the server (a bundled ruleset, the saved game a rules error
-        broke) by its name alone."""
-        for path, name in self._sent_as.items():
-            text = text.replace(path, name)
+        temporary path, each file named on the command line by its public name, and any other file on
+        the server (a bundled ruleset, the saved game a rules error broke) by its name alone."""
+        places = {**self._sent_as, **self._places}
+        if places:  # in one pass, a longer path before one it ends with: no name is replaced twice
+            known = "|".join(re.escape(x) for x in sorted(places, key=len, reverse=True))
+            text = re.sub(rf"(?<![\w./\\-])(?:{known})(?![\w/\\-])", lambda m: places[m.group(0)], text)
         return _PLACE.sub(lambda m: m.group(1), text)
+
+    def problem(self, e: MeepleError) -> dict[str, Any]:
+        """THE reply to a refusal or a rules error, as every request gives it: `reply` of its problems."""
+        return self.reply([problem_json(p) for p in e.problems])
+
+    def reply(self, problems: list[dict[str, Any]]) -> dict[str, Any]:
+        """The reply to problems in the form every report of Meeple's holds them (tools/report.problem_json:
+        `validate --format json`, a comparison's `failed`): the first one located as the command line
+        locates it (`FILE:LINE:COL: message`), its hint, and every problem's message, each file named by
+        `shown`."""
+        p = problems[0]
+        where = f"{p['file']}:{p['line']}:{p['column']}: " if p["file"] and p["line"] is not None else ""
+        return {"error": self.shown(where + p["message"]), "hint": self.shown(p["hint"]) if p["hint"] else None,
+                "problems": [self.shown(q["message"]) for q in problems]}
 
     def upload(self, filename: str, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others, by
@@ -163,6 +210,18 @@ class Lobby:
             raise refused
         raise _bad(f"no offered ruleset is called {data.get('ruleset')!r}",
                    "start `meeple serve` with the ruleset file, or pick it in the form")
+
+
+def _bundled_names() -> list[str]:
+    variants = sorted(f"variants/{p.stem}" for p in (rulesets_dir() / "variants").glob("*.yaml"))
+    return bundled() + variants
+
+
+def _unused(name: str, taken: set[str]) -> str:
+    """`name`, or `STEM-2.SUFFIX`, `STEM-3.SUFFIX`... if it is taken."""
+    stem, suffix = Path(name).stem, Path(name).suffix
+    return next(n for n in (name if k == 1 else f"{stem}-{k}{suffix}" for k in range(1, len(taken) + 2))
+                if n not in taken)
 
 
 def _without_steps(game: Game) -> dict[str, Any]:

@@ -19,16 +19,6 @@
     return row ? (row.significant ? " *" : " ~") : "";
   }
 
-  // What a headline difference that is not significant leaves open, in the words of `meeple compare`
-  // (cli/compare.py, _inconclusive), the page's "Games each" in place of the command's -n.
-  function inconclusive(r, unit) {
-    const rate = r.what.endsWith("rate");
-    const g3 = (x) => String(Number(x.toPrecision(3)));
-    const size = (x) => (rate ? g3(100 * x) + " percentage points" : r.what === "game length" ? g3(x) + " " + unit : g3(x));
-    const told = rate && r.detectable >= 1 ? "too few games to show a difference of any size in a rate" : "no difference of " + size(r.detectable) + " or more";
-    return "inconclusive: " + told + (r.to_detect ? "; to detect one of " + size(r.to_detect.diff) + ", try about " + r.to_detect.games + " games each" : "");
-  }
-
   function render(res) {
     const sums = res.rulesets;
     const letters = sums.map((_, i) => String.fromCharCode(65 + i));
@@ -58,7 +48,8 @@
       for (const r of d.rows.filter((r) => r.item === null || r.significant)) {
         rows.push({cls: r.significant ? "significant" : null,
                    cells: [r.what, num(r.base, 3), num(r.variant, 3), (r.diff >= 0 ? "+" : "") + num(r.diff, 3), num(r.p, 3), r.significant ? "significant" : "not significant"]});
-        if (r.inconclusive) rows.push({cls: "inconclusive", cells: ["", inconclusive(r, sums[0].length.unit)]});
+        // What it leaves open, in the words of `meeple compare`: the server sends its sentence.
+        if (r.inconclusive && r.inconclusive_text) rows.push({cls: "inconclusive", cells: ["", r.inconclusive_text]});
       }
       const t = table(["figure", "A", letters[i + 1], "difference", "p", ""], rows);
       t.querySelectorAll("tr.inconclusive td:last-child").forEach((td) => { td.colSpan = 5; td.style.textAlign = "left"; });

@@ -59,7 +59,7 @@
   async function load(selected) {
     info = await (await fetch("/api/lobby")).json();
     const groups = {file: [], game: [], variant: []};
-    for (const r of info.rulesets) groups[r.id.includes("/") && !r.id.startsWith("variants/") ? "file" : r.variant ? "variant" : "game"].push(r);
+    for (const r of info.rulesets) groups[r.file ? "file" : r.variant ? "variant" : "game"].push(r);
     $("ruleset").replaceChildren(...Object.entries({file: "Your files", game: "Games", variant: "Variants"}).filter(([k]) => groups[k].length).map(([k, title]) =>
       el("optgroup", {label: title}, groups[k].map((r) => el("option", {value: r.id}, r.title + (r.min ? " (" + r.min + "–" + r.max + ")" : "") + " · " + r.id)))));
     if (selected) $("ruleset").value = selected;
