@@ -392,3 +392,30 @@ def test_a_state_of_another_game_is_refused_when_deserialized():
     # the same game, also loaded again (a new game object), still loads its states; clones are unaffected
     for g in (kuhn, mos.load(KUHN, players=2)):
         assert g.deserialize_state(k.serialize()).history() == k.history() == k.clone().history()
+
+
+def test_the_cache_of_states_is_bounded_by_their_size():
+    # Random playouts of a large game only ever reach new histories: a cache of 200,000 of its states
+    # held gigabytes and made the garbage collector most of the time of a playout.
+    small = mos.load(KUHN, players=2)
+    large = mos.load("camel_up_off_season", players=4)
+    small.new_initial_state()
+    large.new_initial_state()
+    assert small.config.limit == small.config.CACHE_LIMIT
+    assert 1_000 <= large.config.limit < small.config.limit // 10
+
+
+def test_chance_outcomes_are_the_game_apis_probabilities():
+    game = mos.load("camel_up_off_season", players=4)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    seen = 0
+    while not state.is_terminal() and seen < 40:
+        if state.is_chance_node():
+            exact = sorted((int(a["key"]), float(p)) for a, p in state.meeple.chance_outcomes())
+            assert state.chance_outcomes() == exact
+            seen += 1
+            state.apply_action(state.chance_outcomes()[rng.randrange(len(exact))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen == 40

@@ -135,6 +135,16 @@ def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
     return [({"player": CHANCE, "key": str(v), "label": label}, p) for v, p, label in node.options]
 
 
+def probabilities(game: Game) -> list[tuple[int, float]]:
+    """Each outcome's value and probability as a float, without labels (the OpenSpiel adapter's
+    `chance_outcomes`, at every draw of a playout)."""
+    node = game._chance
+    if node is None:
+        return []
+    n = node.draws.total
+    return [(v, c / n) for v, c, _ in node.draws.groups]
+
+
 def apply_outcome(game: Game, value: int) -> None:
     """Apply the chance outcome `value` (an action's key as a number); refuse any other."""
     node = game._chance
@@ -152,10 +162,10 @@ def apply_chance_action(game: Game, action: Any) -> None:
     if type(action) is int and node is not None and 0 <= action < len(node.draws.groups):
         apply_outcome(game, node.value(action))  # an index, as a playout gives: no label is made
         return
-    acts = [a for a, _ in chance_actions(game)]
     if isinstance(action, bool):
         raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
     action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
+    acts = [a for a, _ in chance_actions(game)] if isinstance(action, (int, str)) else []  # an action needs no labels
     if isinstance(action, int):
         if not 0 <= action < len(acts):
             raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))

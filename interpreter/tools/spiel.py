@@ -31,6 +31,7 @@ import numpy as np
 import pyspiel
 from meeple.errors import Problem, UsageError
 from meeple.language.model import Ruleset
+from meeple.runtime.explicit import probabilities
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.probe import BadArgument, profile, settings
@@ -162,7 +163,7 @@ class MeepleState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         limit = self.get_game().max_chance_outcomes()
-        out = [(int(a["key"]), float(p)) for a, p in self.node.game.chance_outcomes()]
+        out = probabilities(self.node.game)  # what chance_outcomes() gives, without making its labels
         if any(v >= limit for v, _ in out):
             raise RuntimeError(f"a chance event has an outcome beyond the {limit} this game was loaded with: "
                                "pass max_outcomes= to meeple.openspiel.load")

@@ -20,19 +20,27 @@ class _Config:
     """One loaded game: the ruleset, its settings, and the children of states already expanded.
 
     States are immutable snapshots (`_Node`), so a child reached again by the same history is reused
-    instead of replayed: CFR walks the same tree every iteration. The cache is bounded."""
+    instead of replayed: CFR walks the same tree every iteration. The cache is bounded by its states'
+    size as well as their number: random playouts of a large game reach new histories only, and a
+    cache of 200,000 of its states held gigabytes, which the garbage collector walked over and over."""
 
-    CACHE_LIMIT = 200_000
+    CACHE_LIMIT = 200_000  # states
+    CACHE_ENTRIES = 1_000_000  # zones, counters and component places, summed over the cached states (about 100 MB)
 
     def __init__(self, name: str, rs: Ruleset, players: int, utility: str, zero_sum: bool) -> None:
         self.name, self.rs, self.players, self.utility, self.zero_sum = name, rs, players, utility, zero_sum
         self.layout = Layout(rs, players)
         self._root: _Node | None = None
         self.children: dict[tuple[int, ...], _Node] = {}
+        self.limit = 1_000  # states the cache may hold: set with the root, from the size of its state
 
     def root(self) -> _Node:
         if self._root is None:
-            self._root = _Node(self, Game.new(self.rs, self.players, 0, chance="explicit"), None, -1, ())
+            game = Game.new(self.rs, self.players, 0, chance="explicit")
+            st = game.state
+            size = len(st.zones) + len(st.counters) + len(st.loc)
+            self.limit = max(1_000, min(self.CACHE_LIMIT, self.CACHE_ENTRIES // max(size, 1)))
+            self._root = _Node(self, game, None, -1, ())
         return self._root
 
     def child(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
@@ -51,7 +59,7 @@ class _Config:
         actor = node.game.current_player
         out = _Node(self, g, node, CHANCE if actor is None else actor, history, node.world)
         if node.world is None:
-            if len(self.children) >= self.CACHE_LIMIT:
+            if len(self.children) >= self.limit:
                 self.children.clear()
             self.children[history] = out
         return out
