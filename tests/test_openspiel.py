@@ -401,7 +401,7 @@ def test_the_cache_of_states_is_bounded_by_their_size():
     large = mos.load("camel_up_off_season", players=4)
     small.new_initial_state()
     large.new_initial_state()
-    assert small.config.limit == small.config.CACHE_LIMIT
+    assert small.config.limit >= 50_000  # a small game's tree, walked again by CFR, stays cached
     assert 1_000 <= large.config.limit < small.config.limit // 10
 
 
