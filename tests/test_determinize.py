@@ -192,6 +192,26 @@ def test_playing_a_determinization_leaves_the_real_game_alone():
     assert state_of(g) == before
 
 
+@pytest.mark.parametrize("path", ["rulesets/speicherstadt.yaml", "rulesets/demoludy.yaml"])
+def test_a_determinization_and_its_game_share_no_zone_that_either_changes(path):
+    # A deal makes new lists only for the zones it changes and shares the others with the game, as a
+    # copy does: whichever of the two plays on must not change the other.
+    rs = RS[path]
+    rng = random.Random(7)
+    g = rs.new_game(4, 2)
+    for _ in range(25):
+        g.apply_index(rng.randrange(g.num_actions(g.deciders[0])), g.deciders[0])
+    for first in ("game", "copy"):
+        d = g.determinize(g.deciders[0], 5)
+        still, other = (d, g) if first == "game" else (g, d)
+        before = state_of(still)
+        for _ in range(30):
+            if other.is_over:
+                break
+            other.apply_index(rng.randrange(other.num_actions(other.deciders[0])), other.deciders[0])
+        assert state_of(still) == before
+
+
 def test_a_face_down_token_shows_its_back_and_stays_in_its_country():
     path = "rulesets/variants/demoludy_points.yaml"
     rs = RS[path]

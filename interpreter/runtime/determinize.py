@@ -47,11 +47,11 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
     rs, st, ev = game.rs, game.state, game._ev
     out: list[tuple[str, int, tuple]] = []
     info = _known(rs)
-    facedown = st.facedown
+    facedown, zones = st.facedown, st.zones
 
     def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
         hidden = inside_hidden or not can_see(vis, owner, viewer)
-        for i, c in enumerate(st.zones[key]):
+        for i, c in enumerate(zones[key]):
             unseen = hidden or (c in facedown and owner != viewer)
             kind, back, slots = info[c]
             if unseen:
@@ -60,7 +60,8 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
                 o = ev.owner(c)
                 o_i = None if o is None else int(o)
                 for slot_key, vis_ in slots:
-                    zone(slot_key, vis_, o_i, unseen)
+                    if zones[slot_key]:  # most slots are empty: nothing in them to deal
+                        zone(slot_key, vis_, o_i, unseen)
 
     for name, d in rs.game_zones.items():
         zone(name, d.visibility, None, False)
@@ -133,10 +134,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.log = [x for x in st.log if x[0] in (-1, viewer)]
     # Slot zones and component counters follow the place: `#new.x` takes what `#old.x` held.
     moved = {a: Comp(b) for a, b in sigma.items() if a != b}  # the others keep their place
-    zones = st.zones
-    ns.zones = {k: [moved.get(c, c) for c in zones[k if k[0] != "#" else _ren_key(k, inverse)]] for k in zones}
-    ns.loc = {c: k for k, z in ns.zones.items() for c in z}
-    ns.owned = set(ns.zones)  # new lists, shared with no other state
+    ns.zones, ns.loc, ns.owned = _zones(st, moved, sigma, inverse, _known(rs))
     ns.facedown = {sigma.get(c, c) for c in st.facedown}
     ns.counters = _counters(game, viewer, rng, ren, inverse)
     ns.stack = _frames(st.stack, ren)
@@ -162,6 +160,28 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
                     ns.pending["chosen"][seat] = rng.below(len(ns.pending["options"][seat]))
     ns.lazy = st.lazy
     return new_game
+
+
+def _zones(st: GameState, moved: dict[int, Comp], sigma: dict[int, int], inverse: dict[int, int],
+           info: list[tuple[tuple, tuple, tuple]]) -> tuple[dict[str, list], dict[int, str], set[str]]:
+    """The dealt state's zones, component places and its own (unshared) zones. Only the zones that
+    change are new lists: those holding a component dealt elsewhere, and the slot zones of the
+    components whose place another took (`#new.x` holds what `#old.x` held). The others are shared
+    with `st`, as a copy shares them (a search determinizes at every iteration, and a game's zones
+    are mostly public)."""
+    zones, loc = st.zones, st.loc
+    changed = {_ren_key(loc[a], sigma) for a in moved if a in loc}
+    # The slot zones of a place another component (of the same kind: the same slots) took, unless both
+    # are empty (a card in a hidden pile)
+    changed.update(kb for a, b in moved.items() for (kb, _), (ka, _) in zip(info[b][2], info[a][2])
+                   if zones[kb] or zones[ka])
+    out, places = zones.copy(), dict(loc)
+    for k in changed:
+        z = out[k] = [moved.get(c, c) for c in zones[_ren_key(k, inverse)]]
+        for c in z:
+            places[c] = k
+    st.owned = set()  # its lists are shared with the new state now
+    return out, places, changed
 
 
 def _ren_key(key: str, sigma: dict[int, int]) -> str:
