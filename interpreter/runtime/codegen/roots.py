@@ -113,4 +113,12 @@ def expression_roots(rs: Ruleset, nodes: list[Any], susp: set[int]) -> list[tupl
         if text is not None:
             holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
             out += [(x, None, none) for h in holes for x in subnodes(rs, h)]
+    # A kind's status, rendered the same way for each of its components in every view (views.py), with
+    # the component's `self` and `owner` bound: views are what observations and the web send each turn.
+    handler = frozenset({"self", "owner"})
+    for kind in rs.kinds.values():
+        if kind.status is not None:
+            text = kind.status
+            holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
+            out += [(x, None, handler) for h in holes for x in subnodes(rs, h)]
     return out
