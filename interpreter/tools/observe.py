@@ -139,7 +139,10 @@ class Layout:
             by_item.setdefault(c["item"], []).append((where, i, c))
         nplaces = len(self.places)
         for item, copies in by_item.items():
-            copies.sort(key=lambda x: (x[0], x[1], json.dumps(x[2].get("counters"), sort_keys=True)))
+            if len({(w, i) for w, i, _ in copies}) < len(copies):  # copies at one position of alike slots
+                copies.sort(key=lambda x: (x[0], x[1], json.dumps(x[2].get("counters"), sort_keys=True)))
+            else:  # the same order, without writing out counters (a view has dozens of components)
+                copies.sort(key=lambda x: (x[0], x[1]))
             for cid, (where, i, c) in zip(self.rs.items[item], copies):
                 base, counters = self.comp[cid]
                 out[base + where] = 1.0
