@@ -174,15 +174,16 @@ class Readouts:
             raise located(e) from None
 
     # ------------------------------------------------------------ views
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None, texts: bool = True) -> dict:
         """What `player` may see, as JSON-ready data: no other hands, face-down cards, deck order or sealed
         choices. `None` sees everything (for replays of finished games and for tools, never for a seat),
-        and -1 (`SPECTATOR`) only what is public."""
+        and -1 (`SPECTATOR`) only what is public. `texts=False` leaves out what only a person reads (status
+        lines, the prompt, the actions, the log): several times faster, for observation vectors."""
         from meeple.runtime.views import make_view
 
         player = self._seat(player, spectator=True, everything=True)
         self._menus()
-        return self._query(make_view, self, player)
+        return self._query(make_view, self, player, bool(texts))
 
     def determinize(self, player: int, seed: int) -> Game:
         """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden

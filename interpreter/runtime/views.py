@@ -69,10 +69,11 @@ def _some(v: Any) -> bool:
     return not (v is None or v is False or (type(v) is str and not v))
 
 
-def make_view(game: Game, viewer: int | None) -> dict:
+def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     """What `viewer` may see, as plain data. `viewer=None` is everything, for audiences allowed to see it
     all (a finished game's replay, a bots-only table): face-down components marked as such, every counter,
-    every log line with the seat it was meant for."""
+    every log line with the seat it was meant for. `texts=False` leaves out what only a person reads
+    (status lines, the prompt, the actions' labels, the log): observation vectors never read them."""
     rs, st = game.rs, game.state
     everything = viewer is None
     ev = game._ev
@@ -94,7 +95,7 @@ def make_view(game: Game, viewer: int | None) -> dict:
         kind = rs.kinds[d.kind]
         if kind.counters:
             out["counters"] = {n: enc(st.counters[f"#{c}.{n}"]) for n in kind.counters}
-        if kind.status is not None:
+        if kind.status is not None and texts:
             # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder.
             # A status that is none (or false, or empty) is no status, whatever it read: found first, as
             # most components of a kind with a status have none, and rendering looks at every part.
@@ -139,16 +140,17 @@ def make_view(game: Game, viewer: int | None) -> dict:
     if pending is not None:
         dec: dict[str, Any] = {"waiting_for": game.deciders, "chosen": sorted(pending["chosen"])}
         # Everything's prompt is the one the first decider reads (a prompt may name the reader).
-        prompt = decision_prompt(game, game.deciders[0] if everything and game.deciders else viewer)
+        prompt = decision_prompt(game, game.deciders[0] if everything and game.deciders else viewer) if texts else None
         if prompt:
             dec["prompt"] = prompt
-        if viewer in game.deciders:
+        if viewer in game.deciders and texts:
             dec["actions"] = game.legal_actions(viewer)  # keys as the seat reads them
         view["decision"] = dec
     if st.over:
         view["scores"] = enc(game.scores)
         view["winners"] = game.winners
-    view["log"] = game.log_tail(viewer, LOG_LINES)
+    if texts:
+        view["log"] = game.log_tail(viewer, LOG_LINES)
     return view
 
 

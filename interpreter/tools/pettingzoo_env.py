@@ -111,7 +111,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         mask = np.zeros(self.num_actions, np.int8)
         if seat in self.game.deciders:
             mask[:self.game.num_actions(seat)] = 1
-        return {"observation": self.layout.encode(self.game.view(seat)), "action_mask": mask}
+        return {"observation": self.layout.encode(self.game.view(seat, texts=False)), "action_mask": mask}
 
     def _seat(self, agent: Any) -> int:
         if agent not in self.possible_agents:
