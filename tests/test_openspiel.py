@@ -419,3 +419,23 @@ def test_chance_outcomes_are_the_game_apis_probabilities():
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert seen == 40
+
+
+def test_observation_tensors_are_those_of_the_full_view():
+    # Tensors are encoded from views without texts (labels, prompts, log), which they never held.
+    import numpy as np
+    from meeple.tools.observe import Layout
+
+    game = mos.load("speicherstadt", players=4)
+    layout = Layout(meeple.load_ruleset("speicherstadt"), 4)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    for _ in range(60):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        for seat in range(4):
+            full = layout.encode(state.meeple.view(seat))
+            assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32), full)
+        state.apply_action(rng.choice(state.legal_actions()))

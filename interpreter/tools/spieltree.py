@@ -149,7 +149,9 @@ class _Node:
     def tensor(self, seat: int, layout: Layout) -> np.ndarray:
         out = self._tensors.get(seat)
         if out is None:
-            out = self._tensors[seat] = layout.encode(self.view(seat))
+            # The view without texts (a vector never holds them): an observer asking only for tensors
+            # (an RL environment) does not pay for labels, prompts and log lines at every state.
+            out = self._tensors[seat] = layout.encode(self.game.view(seat, texts=False))
         return out
 
     def trail(self, seat: int) -> list[str]:
