@@ -23,6 +23,7 @@ from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, w
 from meeple.errors import MeepleError, Problem, Span
 from meeple.tools.agents import AGENT_SPECS
 from meeple.tools.rulediff import changes_from_base, changes_of, same_rules
+from meeple.tools.stats import inconclusive
 
 
 def _pct(x: float | None) -> str:
@@ -129,7 +130,7 @@ def render(res: dict[str, Any]) -> str:
                            f"({'+' if r['diff'] >= 0 else ''}{_fmt(r['diff'])}, p {r['p']:.3f}"
                            + (f", adjusted {adj:.3f}" if adj is not None else "") + f", {verdict})")
                 if r.get("inconclusive"):
-                    out.append(f"      {_inconclusive(r, sums[0]['length']['unit'])}")
+                    out.append(f"      {inconclusive(r, sums[0]['length']['unit'])}")
     if any("coverage" in s for s in sums):
         out.append("\nRules coverage: what never ran")
         for letter, s in zip(letters, sums):
@@ -160,20 +161,6 @@ def failure_error(entry: dict[str, Any]) -> MeepleError:
 
     cls = getattr(E, entry["error"], MeepleError)
     return cls([problem(d) for d in entry["problems"]])
-
-
-def _inconclusive(row: dict[str, Any], unit: str) -> str:
-    """What a difference that is not significant leaves open: how large one these games would likely
-    have shown, and about how many games a smaller one needs."""
-    def size(x: float) -> str:
-        if row["what"].endswith("rate"):
-            return f"{100 * x:.3g} percentage points"
-        return f"{x:.3g} {unit}" if row["what"] == "game length" else f"{x:.3g}"
-
-    least, aim = row["detectable"], row["to_detect"]
-    told = ("too few games to show a difference of any size in a rate" if row["what"].endswith("rate")
-            and least >= 1 else f"no difference of {size(least)} or more")
-    return f"inconclusive: {told}; to detect one of {size(aim['diff'])}, try about -n {aim['games']}"
 
 
 def _fmt(x: float | None) -> str:

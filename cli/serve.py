@@ -6,8 +6,6 @@ The app itself is interpreter/web/; this command checks the extra is installed, 
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 from meeple.cli.common import usage
 
@@ -38,7 +36,7 @@ def serve(rulesets: tuple[str, ...], host: str, port: int) -> None:
 
         load(r)
     # The lobby offers the files by their names, not by where they are (web/lobby.py).
-    app = Server(list(rulesets), inconclusive=page_inconclusive)
+    app = Server(list(rulesets))
     sock = bind(host, port)
     server = uvicorn_server(list(rulesets), sock, app)
     where = sock.getsockname()
@@ -52,13 +50,3 @@ def serve(rulesets: tuple[str, ...], host: str, port: int) -> None:
         pass
     finally:
         sock.close()
-
-
-def page_inconclusive(row: dict[str, Any], unit: str) -> str:
-    """What a headline figure that is not significant leaves open, for the designer page: the sentence
-    of `meeple compare`, with the page's "Games each" in place of the command's -n."""
-    from meeple.cli.compare import _inconclusive
-
-    text = _inconclusive(row, unit)
-    games = (row.get("to_detect") or {}).get("games")
-    return text.replace(f"try about -n {games}", f"try about {games} games each") if games else text

@@ -24,16 +24,6 @@ def failed_games_in(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.fixture(autouse=True)
-def as_meeple_serve_starts_it(web):
-    """The server as `meeple serve` starts it: with the command's sentence for an inconclusive figure."""
-    from meeple.cli.serve import page_inconclusive
-
-    web.server.inconclusive = page_inconclusive
-    yield
-    web.server.inconclusive = page_inconclusive
-
-
 def _upload(web, filename, text):
     status, body = web.post("/api/upload", {"filename": filename, "text": text})
     assert status == 200, body
@@ -165,14 +155,11 @@ def test_a_failed_variants_error_is_worded_as_every_reply_and_as_the_command(web
     assert hint.split("; ")[0] == alone["hint"].split("; ")[0] and "seed" in hint
 
 
-def _sentence(row, unit):
-    return f"THE SERVER'S WORDS for {row['what']} in {unit}"
-
-
-def test_an_inconclusive_figure_says_what_it_leaves_open_in_the_commands_words(web, page):
+def test_an_inconclusive_figure_says_what_it_leaves_open_in_the_commands_words(web, page, monkeypatch):
     """Bug: the page worded the sentence of `meeple compare` itself, a copy to keep in step with the
-    command's; the server sends it, as `meeple serve` has it from the command."""
-    from meeple.cli.compare import _inconclusive
+    command's; the server sends the command's sentence (tools/stats.py), with the page's box for -n,
+    also when the server was not started by `meeple serve`."""
+    from meeple.tools import stats
 
     status, body = web.post("/api/compare", _spec("variants/cheap_port"))
     assert status == 200, body
@@ -180,11 +167,13 @@ def test_an_inconclusive_figure_says_what_it_leaves_open_in_the_commands_words(w
     rows = [r for r in body["differences"][0]["rows"] if r.get("inconclusive")]
     assert rows and all("inconclusive_text" not in r for r in body["differences"][0]["rows"] if not r.get("inconclusive"))
     for r in rows:
-        command = _inconclusive(r, unit)  # "... try about -n N": the page has a "Games each" box
+        command = stats.inconclusive(r, unit)  # "... try about -n N": the page has a "Games each" box
         assert r["inconclusive_text"] == command.replace(f"-n {r['to_detect']['games']}",
                                                          f"{r['to_detect']['games']} games each"), r
         assert r["inconclusive_text"].startswith("inconclusive: ") and "-n " not in r["inconclusive_text"]
-    web.server.inconclusive = _sentence  # what the page shows is what the server sent
+    from meeple.web import designer
+
+    monkeypatch.setattr(designer, "inconclusive", lambda row, unit, more: f"THE SERVER'S WORDS for {row['what']} in {unit}")
     page.goto(web.url + "/designer")
     page.wait_for_selector("#base option", state="attached")
     page.select_option("#base", "speicherstadt")

@@ -238,3 +238,18 @@ class Running:
         if self.n == 0:
             return float("nan")
         return math.sqrt(self.m2 / (self.n - 1)) if self.n > 1 else 0.0
+
+
+def inconclusive(row: dict, unit: str, more: str = "-n {games}") -> str:
+    """What a difference that is not significant leaves open, in words (`meeple compare` and the
+    designer page): how large one these games would likely have shown, and about how many games a
+    smaller one needs. `more` says how to ask for them (the command's option, the page's box)."""
+    def size(x: float) -> str:
+        if row["what"].endswith("rate"):
+            return f"{100 * x:.3g} percentage points"
+        return f"{x:.3g} {unit}" if row["what"] == "game length" else f"{x:.3g}"
+
+    least, aim = row["detectable"], row["to_detect"]
+    told = ("too few games to show a difference of any size in a rate" if row["what"].endswith("rate")
+            and least >= 1 else f"no difference of {size(least)} or more")
+    return f"inconclusive: {told}; to detect one of {size(aim['diff'])}, try about {more.format(games=aim['games'])}"

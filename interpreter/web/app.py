@@ -112,7 +112,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
     async def designer(request: Request) -> Response:
         body = await _body(request)
         try:
-            return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body, srv.inconclusive))
+            return JSONResponse(await run_in_threadpool(run_compare, srv.lobby, body))
         except MeepleError as e:
             return problem_response(e, srv.lobby)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from meeple.tools.agents import seat_names
 from meeple.tools.compare import compare
 from meeple.tools.rulediff import same_rules
 from meeple.tools.simulate import default_players
+from meeple.tools.stats import inconclusive
 from meeple.web.lobby import MAX_SEED, Lobby, whole
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
@@ -48,11 +48,10 @@ def _given(x: Any, default: int) -> Any:
     return default if x is None or x == "" else x  # an empty box: the default
 
 
-def run_compare(lobby: Lobby, spec: dict[str, Any],
-                inconclusive: Callable[[dict[str, Any], str], str] | None = None) -> dict[str, Any]:
+def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
     """The report for the page. A variant a rules error stopped is in `failed` with its error as every
-    reply words an error (Lobby.reply); with `inconclusive` (`meeple compare`'s sentence, passed in by
-    `meeple serve`), a headline figure that is not significant says what it leaves open in its words."""
+    reply words an error (Lobby.reply); a headline figure that is not significant says what it leaves
+    open in the words of `meeple compare` (tools/stats.py), with the page's "Games each" box for -n."""
     names = [spec.get("base"), *(spec.get("variants") or [])]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
         raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
@@ -72,12 +71,11 @@ def run_compare(lobby: Lobby, spec: dict[str, Any],
     out["names"] = [names[k] for i, k in enumerate(kept) if i not in failed]  # one per ruleset compared
     out["failed"] = [{"name": names[kept[i]], "ruleset": f["ruleset"], **lobby.reply(f["problems"])}
                      for i, f in sorted(failed.items())]
-    if inconclusive is not None:
-        unit = res["rulesets"][0]["length"]["unit"]
-        for d_out, d in zip(out["differences"], res["differences"]):
-            for r_out, r in zip(d_out["rows"], d["rows"]):
-                if r.get("inconclusive"):
-                    r_out["inconclusive_text"] = inconclusive(r, unit)
+    unit = res["rulesets"][0]["length"]["unit"] if res["rulesets"] else ""
+    for d_out, d in zip(out["differences"], res["differences"]):
+        for r_out, r in zip(d_out["rows"], d["rows"]):
+            if r.get("inconclusive"):
+                r_out["inconclusive_text"] = inconclusive(r, unit, "{games} games each")
     out["skipped"] = [{"name": names[k], "ruleset": rulesets[k].name} for k in same]
     if has_matplotlib():
         from meeple.tools.plot import plot

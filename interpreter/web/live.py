@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,14 +87,10 @@ class Conn:
 
 
 class Server:
-    """The lobby, the tables and their pages. `inconclusive` words what a difference that is not
-    significant leaves open, for the designer's report: `meeple serve` passes the sentence of `meeple
-    compare` (the command line's, which this stage may not import); without it the report has none."""
+    """The lobby, the tables and their pages."""
 
-    def __init__(self, files: list[str] | None = None,
-                 inconclusive: Callable[[dict[str, Any], str], str] | None = None) -> None:
+    def __init__(self, files: list[str] | None = None) -> None:
         self.lobby = Lobby(files)
-        self.inconclusive = inconclusive
         self.registry = Registry()
         self.conns: dict[str, list[Conn]] = {}
         self.wake: dict[str, asyncio.Event] = {}
