@@ -22,12 +22,15 @@ from meeple.errors import UsageError
 @click.option("--openspiel", "openspiel", default=None, metavar="NAME",
               help="An OpenSpiel game measured in the same run, e.g. python_tic_tac_toe (needs open_spiel).")
 @click.option("--micro", is_flag=True, help="Also time new_game, copy() and apply_index in microseconds.")
+@click.option("--chance", type=click.Choice(["seeded", "explicit"]), default="seeded", show_default=True,
+              help="explicit: every random event is a chance node, sampled by its probabilities (the forward "
+                   "model of a search over chance nodes; OpenSpiel's games are measured so).")
 @click.option("--narrate", is_flag=True,
               help="Narrate the games as `meeple play` does (log lines rendered for each seat, score notes). "
                    "By default they are quiet, as in `meeple simulate`: peers keep no log either.")
 @format_option
 def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, peer: str | None,
-          openspiel: str | None, micro: bool, narrate: bool, fmt: str) -> None:
+          openspiel: str | None, micro: bool, chance: str, narrate: bool, fmt: str) -> None:
     """Measure random-play speed of RULESET on one core: games/s and decisions/s, in CPU time.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
@@ -43,12 +46,19 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         check_games(games)
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
+    if chance == "explicit" and (peer is not None or micro):
+        # A hand-written peer draws from its seed, and --micro times the seeded API: no like for like.
+        raise usage(f"{'--peer' if peer is not None else '--micro'} measures seeded games: leave out --chance explicit")
     module = B.load_peer(peer) if peer is not None else None
     spiel = B.load_openspiel(openspiel) if openspiel is not None else None
     peers: list[B.Speed] = []
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
     try:
-        rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
+        if chance == "explicit":
+            rows = B.bench_explicit(rs, list(players) or list(range(rs.min_players, rs.max_players + 1)), games,
+                                    seconds, narrate=narrate)
+        else:
+            rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
         try:
             for r in rows if module is not None else []:
                 peers.append(B.bench_peer(module, r.players, games, seconds))
@@ -68,12 +78,13 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
 
     if fmt == "json":
         click.echo(json.dumps({
-            "ruleset": rs.name, "narrated": narrate, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
+            "ruleset": rs.name, "narrated": narrate, "chance": chance, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
             "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
         if failed is not None:
             raise failed
         return
-    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games")
+    chances = ", chance events as decisions" if chance == "explicit" else ""
+    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games{chances}")
     head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
     if micro:
         head += ["new_game µs", "copy µs", "apply_index µs"]

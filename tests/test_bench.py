@@ -81,3 +81,25 @@ def test_an_openspiel_game_that_fails_while_playing_is_reported_after_meeples_ro
     assert "players  games  decisions" in r.stdout  # Meeple's rows are not lost
     assert "OpenSpiel's broken failed while playing: RuntimeError: SpielFatalError: boom" in r.stderr
     assert "Traceback" not in r.output
+
+
+def test_explicit_chance_plays_the_same_games_as_the_game_api_and_samples_every_chance_event():
+    # `--chance explicit` measures the forward model a search over chance nodes runs, like OpenSpiel's
+    # games: every random event is a chance node, sampled by its probabilities.
+    from meeple.runtime.rules import load_ruleset
+
+    r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--chance", "explicit",
+                                    "-n", "40", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["chance"] == "explicit" and out["rows"][0]["games"] == 40
+    rs = load_ruleset("rulesets/reference/kuhn_poker.yaml")
+    [row] = B.bench_explicit(rs, [2], 40, 1.0)
+    assert row.decisions == out["rows"][0]["decisions"]  # the same games: seeded by the player count
+    assert 2 * 40 <= row.decisions <= 3 * 40  # Kuhn poker: two or three bets a game
+
+
+@pytest.mark.parametrize("extra", [["--peer", "peer.py"], ["--micro"]])
+def test_explicit_chance_is_refused_with_what_measures_seeded_games(extra):
+    r = CliRunner().invoke(meeple, ["bench", "speicherstadt", "--chance", "explicit", "-n", "1", *extra])
+    assert r.exit_code == 2 and "measures seeded games: leave out --chance explicit" in r.stderr, r.output

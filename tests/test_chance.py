@@ -279,3 +279,37 @@ def test_a_playout_through_chance_nodes_makes_no_labels_and_no_fractions(tmp_pat
     while g.is_chance:
         g.apply_index(g.num_actions() - 1)
     assert g.is_over and g.evaluate("[c.name for c in deck]") == ["King", "Ace", "Ace"] and g.evaluate("roll") == 2
+
+
+def test_a_game_whose_draws_all_come_before_its_first_decision_resolves_decisions_in_place(tmp_path, monkeypatch):
+    # Each decision of an explicit game used to copy the state first, in case the step drew; a game
+    # that draws only in its setup (Kuhn poker's deal) never needs that copy.
+    from meeple.runtime import explicit
+    from meeple.runtime.state import GameState
+
+    kuhn = meeple.load_ruleset("rulesets/reference/kuhn_poker.yaml")
+    leduc = meeple.load_ruleset("rulesets/reference/leduc_poker.yaml")
+    assert not explicit.draws_after_start(kuhn) and explicit.draws_after_start(leduc)
+    g = kuhn.new_game(2, chance="explicit")
+    while g.is_chance:
+        g.apply_index(0)
+    copies = []
+    real = GameState.copy
+    monkeypatch.setattr(GameState, "copy", lambda self: copies.append(1) or real(self))
+    while not g.is_over:
+        g.apply_index(0)
+    assert copies == []
+    # a setup that waits for a decision may still draw after it: such a game keeps the replays
+    flow = """
+    choose player(0) "Shuffle first?":
+        option "Yes":
+            shuffle(deck)
+        option "No":
+            pass
+    """
+    assert explicit.draws_after_start(toy(tmp_path, flow=flow))
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nchoose player(0) "Shuffle?":\n    option "Yes":\n        shuffle(deck)\n    option "No":\n        pass')
+    assert explicit.draws_after_start(rs)
+    g = rs.new_game(2, chance="explicit")
+    g.apply("Yes")
+    assert g.is_chance

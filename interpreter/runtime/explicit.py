@@ -32,6 +32,7 @@ Game = Any  # runtime.game.Game, which imports this module
 START, RESOLVE = "start", "resolve"
 RANDOM_BUILTINS = ("shuffle", "random_pick")
 _DRAWS: dict[int, tuple[Ruleset, bool]] = {}
+_LATER: dict[int, tuple[Ruleset, bool]] = {}
 
 
 def may_draw(rs: Ruleset) -> bool:
@@ -42,6 +43,20 @@ def may_draw(rs: Ruleset) -> bool:
     if hit is None or hit[0] is not rs:
         found = any(type(n) is A.Call and n.func in RANDOM_BUILTINS for _, root in rs.scripts() for n in walk(root))
         hit = _DRAWS[id(rs)] = (rs, found)
+    return hit[1]
+
+
+def draws_after_start(rs: Ruleset) -> bool:
+    """Whether a random built-in can run after a decision: in any script but the setup (procedures and
+    handlers wherever they are called from), or in a setup that waits for a decision (its rest runs
+    after one). A game whose draws all come before its first decision (Kuhn poker's deal, a setup's
+    shuffles) resolves its decisions in place, as a seeded game does: no saved copy, no replay. (Cached.)"""
+    hit = _LATER.get(id(rs))
+    if hit is None or hit[0] is not rs:
+        found = id(rs.setup) in rs.suspends or any(
+            type(n) is A.Call and n.func in RANDOM_BUILTINS
+            for what, root in rs.scripts() if what != "setup" for n in walk(root))
+        hit = _LATER[id(rs)] = (rs, found)
     return hit[1]
 
 
@@ -78,7 +93,7 @@ def _entries(outcomes: list[int]) -> list[dict]:
 def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
     """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
     or at the next chance node if the step needs one more outcome."""
-    if not may_draw(game.rs):
+    if not may_draw(game.rs) or (resume == RESOLVE and not draws_after_start(game.rs)):
         game._chance = None
         _run(game, resume)
         return

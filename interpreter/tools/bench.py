@@ -29,8 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from meeple.errors import Problem, UsageError
+from meeple.errors import Problem, RuntimeRuleError, UsageError
+from meeple.runtime.explicit import probabilities
 from meeple.runtime.rules import Ruleset
+from meeple.tools.simulate import MAX_DECISIONS, BenchRow
 
 
 @dataclass
@@ -98,6 +100,42 @@ def micro(rs: Ruleset, players: int, samples: int = 200, narrate: bool = False) 
             apply_s += time.process_time() - t0
             applies += 1
     return {"new_game_us": new_us, "copy_us": copy_s / copies * 1e6, "apply_index_us": apply_s / applies * 1e6}
+
+
+def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seconds: float,
+                   narrate: bool = False) -> list[BenchRow]:
+    """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
+    probabilities as OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance
+    nodes runs, compared like for like. Decisions are the players', as in the other loops."""
+    rows = []
+    for n in players_list:
+        prand = random.Random(n).random
+
+        def play(i: int, n: int = n, prand: Callable[[], float] = prand) -> int:
+            g = rs.new_game(n, i, narrate=narrate, chance="explicit")
+            k = 0
+            while not g.is_over:
+                if g.is_chance:
+                    probs = probabilities(g)  # no labels, no fractions: a playout's chance event
+                    r, acc, pick = prand(), 0.0, len(probs) - 1
+                    for j, (_, p) in enumerate(probs):
+                        acc += p
+                        if r < acc:
+                            pick = j
+                            break
+                    g.apply_index(pick)
+                    continue
+                for seat in g.deciders:
+                    g.apply_index(int(prand() * g.num_actions(seat)), seat)
+                    k += 1
+                if k > MAX_DECISIONS:
+                    raise RuntimeRuleError(Problem("R010", f"a game did not end after {MAX_DECISIONS} decisions "
+                                                           f"(players {n})"))
+            return k
+        done, decisions, elapsed = timed_loop(play, games, seconds)
+        elapsed = max(elapsed, 1e-9)
+        rows.append(BenchRow(n, done, decisions, elapsed, done / elapsed, decisions / elapsed))
+    return rows
 
 
 # ------------------------------------------------------------------ peers
