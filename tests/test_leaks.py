@@ -457,3 +457,44 @@ def test_alike_options_a_seat_can_see_keep_one_key_each(tmp_path):
     g.apply(g.legal_actions(1)[1])
     twin.apply_index(1, 1)
     assert g.to_json()["state"] == twin.to_json()["state"]
+
+
+SECRET_STATUS = """\
+meeple: 1
+name: Secret status
+players: {min: 2, max: 2}
+counters:
+  game: {done: 0}
+  player:
+    secret: {initial: false, visibility: owner}
+zones:
+  player: {tableau: {}}
+components:
+  token:
+    status: "owner.secret if owner != none else none"
+    items:
+      - {id: t, name: Token, count: 2}
+setup: |
+  move(components("token")[0], player(0).tableau)
+  move(components("token")[1], player(1).tableau)
+  player(0).secret = VALUE
+flow: |
+  choose player(0) "Go":
+      option "done":
+          done = 1
+scoring:
+  score: "0"
+"""
+
+
+@pytest.mark.parametrize("texts", [True, False])
+def test_a_status_that_reads_a_secret_looks_the_same_whatever_the_secret(tmp_path, texts):
+    # Found in review: a shortcut that left out statuses whose value was none or false showed the
+    # placeholder only when P1's hidden secret was true, so P2 could read the secret off P1's token.
+    seen = []
+    for secret in ("true", "false"):
+        g = load_text(tmp_path, f"secret_{secret}", SECRET_STATUS.replace("VALUE", secret)).new_game(2, 0)
+        seen.append(g.view(1, texts=texts)["seats"][0]["zones"]["tableau"])
+    assert seen[0] == seen[1]
+    if texts:
+        assert seen[0][0]["status"] == "a hidden amount"

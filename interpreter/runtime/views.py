@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meeple.language import ast as A
 from meeple.runtime.data import Player, encode, option_key
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
@@ -64,11 +63,6 @@ def option_index(options: list, key: str, ev: Evaluator, viewer: int) -> int | N
     return None
 
 
-def _some(v: Any) -> bool:
-    """Whether a status's value is shown at all (`none`, `false` and "" are not; 0 is)."""
-    return not (v is None or v is False or (type(v) is str and not v))
-
-
 def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     """What `viewer` may see, as plain data. `viewer=None` is everything, for audiences allowed to see it
     all (a finished game's replay, a bots-only table): face-down components marked as such, every counter,
@@ -96,15 +90,11 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
         if kind.counters:
             out["counters"] = {n: enc(st.counters[f"#{c}.{n}"]) for n in kind.counters}
         if kind.status is not None and texts:
-            # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder.
-            # A status that is none (or false, or empty) is no status, whatever it read: found first, as
-            # most components of a kind with a status have none, and rendering looks at every part.
-            scope = ev.handler_scope(c)
-            status = kind.status
-            if type(status) is A.Interp or _some(ev.eval(status, scope)):
-                text = render(parts(ev, status, scope), viewer)
-                if text not in ("none", "false", ""):
-                    out["status"] = text
+            # Rendered for the viewer like any text: a status that reads a hidden thing reads a placeholder,
+            # also when its value is none (skipping those would tell the seat the hidden value is none).
+            text = render(parts(ev, kind.status, ev.handler_scope(c)), viewer)
+            if text not in ("none", "false", ""):
+                out["status"] = text
         if kind.slots:
             owner = ev.owner(c)
             owner_i = None if owner is None else int(owner)
