@@ -29,7 +29,6 @@ from typing import Any
 
 from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
-from meeple.runtime.chance import ScriptedRng
 from meeple.runtime.data import Comp, Zone, copy_value, encode
 from meeple.runtime.state import GameState, Rng
 from meeple.runtime.views import can_see
@@ -139,10 +138,10 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.counters = _counters(game, viewer, rng, ren, inverse)
     ns.stack = _frames(st.stack, ren)
     ns.pending = None
-    later = Rng(rng.next())  # drawn in both cases, so that what `rng` deals below does not depend on it
-    # A game that reports its chance events goes on reporting them: its copy's later draws are chance
-    # nodes too (an empty script), where a seeded game's copy draws them from the new seed.
-    ns.rng = ScriptedRng() if st.rng.explicit else later
+    # Later draws come from the new seed, also in a game that reports its chance events: the copy is
+    # for a search bot's look-ahead, whose playouts sample no chance nodes (the OpenSpiel adapter,
+    # which shows them, swaps in the explicit generator itself: tools/spieltree.py).
+    ns.rng = Rng(rng.next())
     ns.quiet, ns.before = st.quiet, None  # narration as in the game; nothing seen "before" a new deal
     ns.lazy = False  # the open decision is built again below, with its menus: they are read at once
     new_game = type(game)(rs, ns)

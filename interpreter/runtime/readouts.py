@@ -188,9 +188,8 @@ class Readouts:
     def determinize(self, player: int, seed: int) -> Game:
         """A copy that `player` cannot tell from this game, with everything `player` cannot see (hidden
         piles' order, other hands, face-down cards, others' sealed choices, secret counters, the random
-        generator) dealt again from `seed`. For search bots; see runtime/determinize.py. A seeded game's
-        copy draws its later chance events from `seed`; the copy of a game that reports them (explicit
-        chance) reports them too."""
+        generator) dealt again from `seed`. For search bots; see runtime/determinize.py. The copy draws
+        its chance events from its generator (seeded), also when this game reports them (explicit)."""
         from meeple.runtime.determinize import determinize
 
         player, seed = self._seat(player), whole(seed, "the seed")

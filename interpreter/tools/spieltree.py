@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.model import Ruleset
-from meeple.runtime.chance import CHANCE
+from meeple.runtime.chance import CHANCE, ScriptedRng
 from meeple.runtime.game import Game
 from meeple.tools.observe import Layout
 
@@ -94,10 +94,13 @@ def _node(name: str, history: tuple[int, ...]) -> _Node:
 def resampled(config: _Config, node: _Node, player: int, seed: int) -> _Node:
     """A state that `player` cannot tell from `node`, with everything it cannot see dealt again from `seed`
     (the Game API's `determinize`). Its later random events are chance nodes, as in every other state of
-    the game: the copy of a game with explicit chance keeps it (every game of the adapter has it:
-    `_Config.root`). The player's trail is kept; the other seats' start at their view of the new world,
-    whose past is not known."""
-    root = _Node(config, node.game.determinize(player, seed), None, -1, (), (node, player, seed))
+    the game: `determinize` gives a copy that draws them from its seeded generator (for bots' playouts),
+    which is swapped for the explicit one (an empty script, as at any decision of an explicit game:
+    runtime/explicit.py). The player's trail is kept; the other seats' start at their view of the new
+    world, whose past is not known."""
+    game = node.game.determinize(player, seed)
+    game.state.rng = ScriptedRng()  # every game of the adapter has explicit chance (`_Config.root`)
+    root = _Node(config, game, None, -1, (), (node, player, seed))
     root._note_views([node.trail(p)[:] if p == player else [] for p in range(config.players)])
     return root
 
