@@ -220,3 +220,45 @@ def test_a_file_named_like_a_bundled_ruleset_does_not_hide_it(tmp_path):
     assert lobby.names()[:2] == ["speicherstadt-2", "merchants"] and "speicherstadt" in lobby.names()
     assert lobby.ruleset("speicherstadt-2").name == "Pick" and lobby.ruleset("speicherstadt").name == "Speicherstadt"
     assert lobby.shown(f"{tmp_path / 'speicherstadt'}:3:1: bad") == "speicherstadt-2:3:1: bad"
+
+
+def test_the_same_file_given_twice_is_offered_once(tmp_path, monkeypatch):
+    # Found in review: `meeple serve a.yaml ./a.yaml` offered it as a.yaml and a-2.yaml, and named it
+    # a-2.yaml in every message.
+    from meeple.web.lobby import Lobby
+
+    from tests.support import PICK
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "pick.yaml").write_text(PICK)
+    lobby = Lobby(["house/pick.yaml", "./house/pick.yaml", str(tmp_path / "house" / "pick.yaml")])
+    assert lobby.files == ["pick.yaml"]
+    assert lobby.shown("house/pick.yaml:1:1: x") == "pick.yaml:1:1: x"
+
+
+def test_a_file_a_named_file_extends_is_named_without_its_folders(tmp_path, monkeypatch):
+    # Found in review: the designer's failed variant named the file its variant extends by its path
+    # relative to the server's working folder (house/private/secret_base.yaml).
+    import tempfile
+
+    from meeple.web.designer import run_compare
+    from meeple.web.lobby import Lobby
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    (tmp_path / "house" / "private").mkdir(parents=True)
+    (tmp_path / "house" / "private" / "secret_base.yaml").write_text(
+        "meeple: 1\n"
+        "extends: speicherstadt\n"
+        "name: Secret base\n"
+        "phases:\n"
+        "  income: |\n"
+        '    log("{10 // (nplayers - nplayers)}")\n')
+    (tmp_path / "house" / "variant.yaml").write_text("meeple: 1\nextends: private/secret_base.yaml\nname: My variant\n")
+    lobby = Lobby(["house/variant.yaml"])
+    res = run_compare(lobby, {"base": "speicherstadt", "variants": ["variant.yaml", "variants/cheap_port"],
+                              "games": 2, "players": 3})
+    [failed] = res["failed"]
+    assert failed["error"].startswith("secret_base.yaml:6:"), failed
+    assert "house/" not in json.dumps(res) and "private/" not in json.dumps(res)

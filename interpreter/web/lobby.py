@@ -31,6 +31,11 @@ MAX_BUDGET = 20_000  # a bot's search iterations or deals: mcts:20000 already th
 _PLACE = re.compile(r"(?<![\w.~/:\\-])(?:[A-Za-z]:)?[/\\](?:[^\s/\\`'\"()\[\]{}:,;]+[/\\])+([^\s/\\`'\"()\[\]{}:,;]+)")
 
 
+# A ruleset file's place relative to the server's working folder (a file that a named file extends):
+# its name alone, as for an absolute place. Public names (`upload/NAME.yaml`) are not places.
+_RELATIVE = re.compile(r"(?<![\w.~/:\\-])(?!upload/)(?:[^\s/\\`'\"()\[\]{}:,;]+[/\\])+([^\s/\\`'\"()\[\]{}:,;]+\.ya?ml)(?![\w/\\])")
+
+
 def _bad(message: str, hint: str | None = None) -> UsageError:
     return UsageError(Problem("B001", message, hint=hint))
 
@@ -51,7 +56,8 @@ class Lobby:
         self._upload_dir: Path | None = None
         self._sent_as: dict[str, str] = {}  # an uploaded file's path: the file name it was sent with
         self._uploads: dict[str, str] = {}  # an uploaded file's public id (upload/NAME.yaml): its path
-        given = list(dict.fromkeys(files or []))
+        # The same file given twice (`a.yaml ./a.yaml`) is offered once, under one name.
+        given = list({os.path.realpath(f) if Path(f).is_file() else f: f for f in reversed(files or [])}.values())[::-1]
         taken = set(_bundled_names()) | {f for f in given if not Path(f).is_file()}
         for f in given:
             if not Path(f).is_file():  # a bundled name (find_ruleset takes a file of that name first)
@@ -112,7 +118,7 @@ class Lobby:
         if places:  # in one pass, a longer path before one it ends with: no name is replaced twice
             known = "|".join(re.escape(x) for x in sorted(places, key=len, reverse=True))
             text = re.sub(rf"(?<![\w./\\-])(?:{known})(?![\w/\\-])", lambda m: places[m.group(0)], text)
-        return _PLACE.sub(lambda m: m.group(1), text)
+        return _RELATIVE.sub(lambda m: m.group(1), _PLACE.sub(lambda m: m.group(1), text))
 
     def problem(self, e: MeepleError) -> dict[str, Any]:
         """THE reply to a refusal or a rules error, as every request gives it: `reply` of its problems."""
