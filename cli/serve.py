@@ -29,16 +29,13 @@ def serve(rulesets: tuple[str, ...], host: str, port: int) -> None:
         raise usage("`meeple serve` needs the web extra, which is not installed",
                     "install it with: pip install 'meeple[web]'", code="U040") from None
     from meeple.web.app import bind, uvicorn_server
-    from meeple.web.live import Server
 
     for r in rulesets:  # a broken file is reported before anything listens
         from meeple.cli.common import load
 
         load(r)
-    # The lobby offers the files by their names, not by where they are (web/lobby.py).
-    app = Server(list(rulesets))
     sock = bind(host, port)
-    server = uvicorn_server(list(rulesets), sock, app)
+    server = uvicorn_server(list(rulesets), sock)  # the lobby offers the files by their names (web/lobby.py)
     where = sock.getsockname()
     shown = f"[{where[0]}]" if ":" in where[0] else where[0]
     click.echo(f"Meeple is serving on http://{shown}:{where[1]}/  (Ctrl-C to stop)")
