@@ -111,14 +111,17 @@ def expression_roots(rs: Ruleset, nodes: list[Any], susp: set[int]) -> list[tupl
         text = n.args[0] if t is A.Call and n.func == "log" and n.args else \
             n.label if t is A.Option else n.prompt if t is A.Choose else None
         if text is not None:
-            holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
-            out += [(x, None, none) for h in holes for x in subnodes(rs, h)]
+            out += [(x, None, none) for x in _text_parts(rs, text)]
     # A kind's status, rendered the same way for each of its components in every view (views.py), with
-    # the component's `self` and `owner` bound: views are what observations and the web send each turn.
+    # the component's `self` and `owner` bound: views are what the web and information states send.
     handler = frozenset({"self", "owner"})
     for kind in rs.kinds.values():
         if kind.status is not None:
-            text = kind.status
-            holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
-            out += [(x, None, handler) for h in holes for x in subnodes(rs, h)]
+            out += [(x, None, handler) for x in _text_parts(rs, kind.status)]
     return out
+
+
+def _text_parts(rs: Ruleset, text: Any) -> list[Any]:
+    """Every hole of a text (an interpolated string, or one expression) and every sub-expression of each."""
+    holes = [p for p in text.parts if type(p) is not str] if type(text) is A.Interp else [text]
+    return [x for h in holes for x in subnodes(rs, h)]
