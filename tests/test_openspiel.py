@@ -403,6 +403,19 @@ def test_the_cache_of_states_is_bounded_by_their_size():
     large.new_initial_state()
     assert small.config.limit >= 50_000  # a small game's tree, walked again by CFR, stays cached
     assert 1_000 <= large.config.limit < small.config.limit // 10
+    ttt = mos.load(TTT, players=2)
+    ttt.new_initial_state()
+    config, limit = ttt.config, ttt.config.limit
+    config.limit, config.children = 50, {}  # past the bound the cache starts again: never above it
+    try:
+        rng = random.Random(3)
+        for _ in range(40):
+            state = ttt.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                assert len(config.children) <= 50
+    finally:
+        config.limit = limit
 
 
 def test_chance_outcomes_are_the_game_apis_probabilities():
