@@ -313,3 +313,45 @@ def test_a_game_whose_draws_all_come_before_its_first_decision_resolves_decision
     g = rs.new_game(2, chance="explicit")
     g.apply("Yes")
     assert g.is_chance
+
+
+def test_a_pick_between_copies_in_different_places_is_one_outcome_each(tmp_path):
+    # Found by QA: the ace in P1's hand and the ace in the deck were one outcome of 2/3, and the first
+    # copy always went: P1 lost its ace with probability 2/3 where the seeded game gives 1/3.
+    setup = 'move(components("card"), deck)\ndraw(1, deck, player(0).hand)\nmove(random_pick(components("card")), row)'
+    rs = toy(tmp_path, setup=setup)
+    taken = Fraction(0)
+    for end, p in leaves(rs.new_game(2, chance="explicit")):
+        if end.evaluate("count(player(0).hand)") == 0:
+            taken += p
+    assert taken == Fraction(1, 3)
+    assert len(rs.new_game(2, chance="explicit").chance_outcomes()) == 3
+
+
+def test_a_pick_from_a_shuffled_pile_leaves_each_order_with_its_seeded_probability(tmp_path):
+    # Found by QA: after A, A, K were shuffled, taking "an ace" always took the first one, so the king
+    # came out on top 4/9 of the time instead of 1/3.
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\nmove(random_pick(deck), row)')
+    top = Counter()
+    for end, p in leaves(rs.new_game(2, chance="explicit")):
+        top[end.evaluate("first(deck).name")] += p
+    assert top == {"Ace": Fraction(2, 3), "King": Fraction(1, 3)}
+
+
+def test_a_pick_of_values_still_groups_equal_ones_and_the_same_component_twice_is_one(tmp_path):
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nroll = random_pick([1, 1, 2])\nmove(random_pick([first(deck), first(deck)]), row)')
+    g = rs.new_game(2, chance="explicit")
+    assert sorted(p for _, p in g.chance_outcomes()) == [Fraction(1, 3), Fraction(2, 3)]
+    g.apply_index(0)
+    assert not g.is_chance  # the same component twice is a sure thing
+
+
+def test_a_pick_the_rules_change_where_it_lies_is_one_outcome_per_copy(tmp_path):
+    # Adjacent copies are one outcome only when the pick is moved away at once: turning one of two
+    # aces face down where it lies leaves two different decks, each half the time.
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nconceal(random_pick(deck))')
+    faces = Counter()
+    for end, p in leaves(rs.new_game(2, chance="explicit")):
+        faces[tuple(c in end.state.facedown for c in end.state.zones["deck"])] += p
+    assert faces == {(True, False, False): Fraction(1, 3), (False, True, False): Fraction(1, 3),
+                     (False, False, True): Fraction(1, 3)}

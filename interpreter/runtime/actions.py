@@ -9,7 +9,7 @@ which keeps the registry's order).
 from __future__ import annotations
 
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, direct_primitive, primitive
-from meeple.runtime.chance import identity
+from meeple.runtime.chance import identity, moved_picks, pick_identity
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.render import text_parts
 from meeple.runtime.results import note_change
@@ -19,7 +19,12 @@ from meeple.runtime.values import show
 @primitive("random_pick")
 def _random_pick(ev, a, n, s):
     xs = _items(ev, a[0], n)
-    return xs[ev.st.rng.pick(xs, lambda x: identity(ev, x))] if xs else None
+    if not xs:
+        return None
+    if not ev.st.rng.explicit:  # a seeded draw never asks which items are alike
+        return xs[ev.st.rng.pick(xs)]
+    moved = id(n) in moved_picks(ev.rs)
+    return xs[ev.st.rng.pick(xs, lambda x: pick_identity(ev, x, moved))]
 
 
 # ------------------------------------------------------------------ actions

@@ -7,8 +7,10 @@ the possible outcomes and their exact probabilities. The Game then shows a chanc
 outcome appends it to the script and runs the step again from a saved copy (game.py). The frame
 machine is untouched: a chance node is a replay, not a new kind of frame.
 
-Outcomes group identical items: drawing from three identical cards and one other gives two outcomes,
-3/4 and 1/4. An outcome's value is the index of the first item of its group in the candidate list.
+Outcomes group identical items: `random_pick([1, 1, 2, 3])` has three outcomes, 1/2, 1/4 and 1/4, and
+shuffling two identical cards and another deals three orders, not six. An outcome's value is the index
+of the first item of its group in the candidate list. A `random_pick` of components groups only copies
+that lie next to each other in one zone, and only when the pick is moved away at once (`pick_identity`).
 
 A shuffle is exposed draw by draw: the new top item is drawn first, then the next, each from the items
 left, until only identical items remain. Its draws after the first need no replay (`Shuffling`): the
@@ -21,6 +23,8 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from meeple.language import ast as A
+from meeple.language.walk import walk
 from meeple.runtime.data import Comp, encode
 from meeple.runtime.state import Rng
 
@@ -133,9 +137,42 @@ class ScriptedRng(Rng):
         items[:] = out
 
 
-def identity(ev: Any, x: Any) -> Hashable:
-    """What makes two items interchangeable for chance: for components, the same item definition, the
-    same counter values, the same face, and nothing in their slots; other values compare by value."""
+def pick_identity(ev: Any, x: Any, moved: bool) -> tuple:
+    """What makes two items one outcome of a `random_pick`. Values compare by value. A component is
+    itself alone, unless the pick is moved away at once (`move(random_pick(xs), z)`, `moved`): then
+    identical copies lying next to each other in one zone are one outcome, since taking either leaves
+    the same zone behind (a deal from a deck of two jacks, two queens and two kings has three outcomes).
+    Copies elsewhere are not (found by QA: the ace in P1's hand and the ace in the deck were one outcome,
+    and the first always went), nor is a pick the rules may change where it lies."""
+    if type(x) is not Comp:
+        return ("value", repr(encode(x)))
+    same = identity(ev, x)
+    key = ev.st.loc.get(int(x))
+    if not moved or same[0] == "comp" or key is None:
+        return ("comp", int(x))
+    zone = ev.st.zones[key]
+    i = zone.index(x)
+    while i > 0 and identity(ev, zone[i - 1]) == same:  # the first of its run of alike copies
+        i -= 1
+    return (same, key, i)
+
+
+def moved_picks(rs: Any) -> set[int]:
+    """The `random_pick` calls whose pick is moved away at once: `move(random_pick(...), ...)`. (Cached.)"""
+    cache = rs.derived()
+    found = cache.get("moved_picks")
+    if found is None:
+        found = cache["moved_picks"] = {
+            id(n.args[0]) for _, root in rs.scripts() for n in walk(root)
+            if type(n) is A.Call and n.func == "move" and n.args
+            and type(n.args[0]) is A.Call and n.args[0].func == "random_pick"}
+    return found
+
+
+def identity(ev: Any, x: Any) -> tuple:
+    """What makes two items interchangeable in a shuffle: for components, the same item definition, the
+    same counter values, the same face, and nothing in their slots (they stay in the one zone shuffled,
+    so which copy lies where cannot be told); other values compare by value."""
     if type(x) is Comp:
         rs, st = ev.rs, ev.st
         d = rs.components[x]
