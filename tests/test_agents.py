@@ -279,3 +279,25 @@ def test_an_unknown_agent_or_a_bad_list_gets_a_one_line_hint():
         with pytest.raises(UsageError) as e:
             make_agents(spec, 2)
         assert len(e.value.problems[0].hint) < 200 and "docs/agents.md" in e.value.problems[0].hint
+
+
+@pytest.mark.parametrize("spec", ["random", "first", "greedy", "mcts:10", "mcts:10:halving"])
+def test_a_bot_asked_at_a_chance_event_says_so(spec):
+    # Found by QA: at an explicit chance node random and first answered 0 (an index into no actions),
+    # greedy failed with a TypeError deep inside, mcts spoke of determinize.
+    from meeple.errors import UsageError
+    from meeple.runtime.rules import load_ruleset
+    from meeple.tools.agents import make_agent
+
+    g = load_ruleset("rulesets/reference/leduc_poker.yaml").new_game(2, chance="explicit")
+    assert g.is_chance and g.num_actions(0) == 0 and g.num_actions() > 0
+    with pytest.raises(UsageError, match="A002.*chance event is open"):
+        make_agent(spec, 1).choose(g, 0)
+
+
+def test_an_unknown_chance_mode_is_a_typed_error():
+    from meeple.errors import UsageError
+    from meeple.runtime.rules import load_ruleset
+
+    with pytest.raises(UsageError, match="G011"):
+        load_ruleset("rulesets/reference/kuhn_poker.yaml").new_game(2, chance="Explicit")

@@ -60,7 +60,7 @@ class Game(Readouts):
         reads: it keeps no log lines (their holes are still evaluated, for their errors) and does not
         note where points came from."""
         if chance not in ("seeded", "explicit"):
-            raise ValueError(f"chance must be 'seeded' or 'explicit', not {chance!r}")
+            raise UsageError(Problem("G011", f"chance must be 'seeded' or 'explicit', not {chance!r}"))
         players, seed = whole(players, "the number of players"), whole(seed, "the seed")
         if not rs.min_players <= players <= rs.max_players:
             raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, "
@@ -148,8 +148,8 @@ class Game(Readouts):
 
     def num_actions(self, player: int | None = None) -> int:
         """How many actions the (first) deciding player has: a fast path for bots."""
-        if self._chance is not None:
-            return len(self._chance.draws.groups)
+        if self._chance is not None:  # the chance seat's outcomes; a player has none, as legal_actions says
+            return len(self._chance.draws.groups) if player is None or player == CHANCE else 0
         pending = self.state.pending
         if pending is None:
             return 0

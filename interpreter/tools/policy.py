@@ -20,7 +20,7 @@ import math
 import random
 from typing import TYPE_CHECKING, Any, Protocol
 
-from meeple.errors import Problem, RuntimeRuleError
+from meeple.errors import Problem, RuntimeRuleError, UsageError
 from meeple.runtime.data import Player
 from meeple.tools.stats import softmax
 
@@ -43,6 +43,9 @@ class Agent(Protocol):
 
 def options(game: Game, player: int) -> int:
     """How many options `player` has now; an empty menu is an error (a guard for API misuse)."""
+    if game.is_chance:  # found by QA: random and first answered 0, greedy failed deep inside
+        raise UsageError(Problem("A002", "a chance event is open: a bot chooses only at a player's decision",
+                                 hint="apply one of game.chance_outcomes() first (or game.apply_index(i))"))
     n = game.num_actions(player)
     if n <= 0:  # the interpreter reports empty menus itself (R002)
         raise RuntimeRuleError(Problem("A001", f"P{player + 1} has no legal action to choose from"))
