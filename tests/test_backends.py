@@ -206,13 +206,13 @@ def test_an_unreachable_cluster_is_a_usage_error_at_once():
 def test_ctrl_c_in_compare_compares_the_games_every_ruleset_finished():
     def stop_after(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
         seen.append(n)
-        if sum(seen) >= 8:  # one process plays the base's 6 games, then the variant's first 2
-            raise KeyboardInterrupt
+        if sum(seen) >= 7:  # one process plays game by game, every ruleset's in turn: games 0-2 of
+            raise KeyboardInterrupt  # both, and game 3 of the base only
 
     with pytest.raises(Interrupted) as e:
         compare(["speicherstadt", "four_workers"], 2, 6, seed=9, workers=1, progress=stop_after)
-    assert len(e.value.finished) == 8 and e.value.total == 12
-    assert json.dumps(e.value.partial) == json.dumps(compare(["speicherstadt", "four_workers"], 2, 2, seed=9))
+    assert len(e.value.finished) == 7 and e.value.total == 12
+    assert json.dumps(e.value.partial) == json.dumps(compare(["speicherstadt", "four_workers"], 2, 3, seed=9))
 
 
 def test_ctrl_c_on_the_command_line_prints_what_finished_and_exits_130():

@@ -425,11 +425,12 @@ def test_an_interrupted_comparison_declares_its_failed_rulesets(tmp_path, monkey
     assert Interrupted({}, 4).failed == {} and Interrupted({}, 4, failed={1: "x"}).failed == {1: "x"}
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     broken = load_ruleset(_sometimes_broken(tmp_path))
-    # base 20, the broken variant's 20 (game 1 fails, the rest skipped), then 10 of cheap_port's
+    # game by game, every ruleset's in turn (the broken variant's game 1 fails, its later ones are skipped),
+    # in batches of 7: the stop comes with 49 jobs kept, games 0-15 of each ruleset and the base's game 16
     with pytest.raises(Interrupted) as stop:
         compare([BASE, broken, "cheap_port"], 3, 20, workers=1, coverage=False, keep_going=True,
                 progress=stop_after(50))
     assert list(stop.value.failed) == [1] and isinstance(stop.value.failed[1], RuntimeRuleError)
     partial = stop.value.partial
-    assert partial["games"] == 10 and [f["position"] for f in partial["failed"]] == [1]
+    assert partial["games"] == 16 and [f["position"] for f in partial["failed"]] == [1]
     assert [s["ruleset"] for s in partial["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]

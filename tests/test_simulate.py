@@ -223,3 +223,23 @@ def test_simulate_json_says_whether_ctrl_c_cut_the_run_short(monkeypatch):
     monkeypatch.setattr(tool, "simulate", real)
     whole = json.loads(CliRunner().invoke(meeple, [*args, "-n", "2"]).stdout)
     assert (whole["games"], whole["games_requested"], whole["interrupted"]) == (2, 2, False)
+
+
+@pytest.mark.parametrize("agents, cap", [("mcts:2,random", 1), ("random", None)])
+def test_games_of_searching_bots_are_handed_out_one_at_a_time(agents, cap):
+    # Found by QA: with search bots (seconds a game) batches of up to 25 games made Ctrl-C after 15 s
+    # say "0 of 200 games finished" although about 8 had been played.
+    from meeple.tools.agents import searches
+    from meeple.tools.backends import LocalBackend
+    from meeple.tools.simulate import simulate
+
+    caps = []
+
+    class Watched(LocalBackend):
+        def run(self, work, jobs, progress=None, take=None):
+            caps.append(work.batch_cap)
+            return super().run(work, jobs, progress, take)
+
+    assert searches(agents) is (cap == 1)
+    simulate("rulesets/reference/kuhn_poker.yaml", 2, 4, agents=agents, backend=Watched(1))
+    assert caps == [cap]

@@ -27,7 +27,8 @@ from meeple.tools.mcts import MctsAgent
 from meeple.tools.policy import Agent, FirstAgent, GreedyAgent, RandomAgent, mix_seed
 
 __all__ = ["AGENTS", "AGENT_HELP", "AGENT_SPECS", "MCTS_SPEC", "Agent", "FirstAgent", "GreedyAgent", "MctsAgent",
-           "RandomAgent", "make_agent", "make_agents", "mix_seed", "parse_agents", "play_spec", "seat_names"]
+           "RandomAgent", "make_agent", "make_agents", "mix_seed", "parse_agents", "play_spec", "searches",
+           "seat_names"]
 
 
 def _greedy(seed: int, spec: AgentSpec) -> Agent:
@@ -71,6 +72,12 @@ def parse_agents(spec: str) -> list[str]:
     for s in names:
         parse_spec(s)  # checks the name and the parameters
     return names
+
+
+def searches(spec: str) -> bool:
+    """Whether any agent of the list searches (mcts): its games take seconds, so a run hands them out one
+    at a time (`Work.batch_cap`), and Ctrl-C keeps every game finished."""
+    return any(parse_spec(s).mcts is not None for s in parse_agents(spec))
 
 
 # The bot people play against when neither the ruleset (`agents.play`) nor `--agents` names one: the

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from meeple.errors import MeepleError, Problem, UsageError
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
-from meeple.tools.agents import seat_names
+from meeple.tools.agents import searches, seat_names
 from meeple.tools.backends import Backend, Failure, Interrupted, LocalBackend, Work
 from meeple.tools.coverage import CoverageReport, report_from_counts
 from meeple.tools.report import problem_json
@@ -97,11 +97,11 @@ def run_games(rulesets: Sequence[Ruleset], players: int, games: int, seed: int =
     order; with `keep_going`, a variant's (not the base's) error takes the place of its results.
     Ctrl-C raises backends.Interrupted: `finished` by (ruleset, game), `failed` errors by ruleset."""
     backend = backend or LocalBackend(workers)
-    # One run (one pool) for every ruleset's games: run one after the other, each ruleset's start-up and
-    # last games left cores idle. The token tells this run's failures apart in a process that outlives it.
-    token = uuid.uuid4().hex
-    jobs = [(r, i) for r in range(len(rulesets)) for i in range(games)]
-    work = Work(_play_job, (tuple(rulesets), players, seed, agents, coverage, keep_going, token))
+    # One run (one pool) for every ruleset's games, game by game, every ruleset's in turn: Ctrl-C keeps
+    # matched games (found by QA). The token tells this run's failures apart in a process that outlives it.
+    token, jobs = uuid.uuid4().hex, [(r, i) for i in range(games) for r in range(len(rulesets))]
+    work = Work(_play_job, (tuple(rulesets), players, seed, agents, coverage, keep_going, token),
+                batch_cap=1 if searches(agents) else None)
     try:
         played = dict(zip(jobs, backend.run(work, jobs, progress)))
     except Interrupted as stop:

@@ -20,7 +20,7 @@ from meeple.errors import Problem, UsageError
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
-from meeple.tools.agents import make_agents, mix_seed, seat_names
+from meeple.tools.agents import make_agents, mix_seed, searches, seat_names
 from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
 from meeple.tools.failures import in_game
 
@@ -179,7 +179,7 @@ def simulate(rs_or_path: Ruleset | str | os.PathLike, players: int | None, games
     if games < 1:
         raise UsageError(Problem("U021", f"the number of games must be at least 1, not {games}"))
     backend = backend or LocalBackend(workers)
-    work = Work(_play_indexed, (rs, players, seed, agents, coverage))
+    work = Work(_play_indexed, (rs, players, seed, agents, coverage), batch_cap=1 if searches(agents) else None)
     start = time.perf_counter()
     tally = Tally(players)
     records: list[GameRecord] = []
