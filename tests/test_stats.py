@@ -121,3 +121,12 @@ def test_how_many_games_a_smaller_difference_needs():
     assert stats.games_to_detect(200, 1.0, 0.3) == 2300  # 2223, rounded up to two digits
     assert stats.to_detect(40, 0.3) == {"diff": 0.1, "games": 360}
     assert stats.to_detect(40, 0.9, most=0.1) == {"diff": 0.1, "games": 3300}  # 3240, at most 10 points
+
+
+def test_one_percentage_point_is_singular():
+    # Found by QA: "to detect one of 1 percentage points".
+    from meeple.tools.stats import inconclusive
+
+    row = {"what": "P2 win rate", "detectable": 0.0311, "to_detect": {"diff": 0.01, "games": 970}}
+    assert inconclusive(row, "rounds").endswith("no difference of 3.11 percentage points or more; "
+                                                "to detect one of 1 percentage point, try about -n 970")

@@ -246,7 +246,8 @@ def inconclusive(row: dict, unit: str, more: str = "-n {games}") -> str:
     smaller one needs. `more` says how to ask for them (the command's option, the page's box)."""
     def size(x: float) -> str:
         if row["what"].endswith("rate"):
-            return f"{100 * x:.3g} percentage points"
+            points = f"{100 * x:.3g}"
+            return f"{points} percentage point{'' if points == '1' else 's'}"
         return f"{x:.3g} {unit}" if row["what"] == "game length" else f"{x:.3g}"
 
     least, aim = row["detectable"], row["to_detect"]
