@@ -94,6 +94,9 @@ def render(res: dict[str, Any]) -> str:
             f"(P1 wins {_pct(s['first_player']['win_rate'])}, fair {_pct(s['first_player']['fair'])}; "
             f"p {s['first_player']['p']:.3f}, {'significant' if s['first_player']['p'] < res.get('alpha', 0.05) else 'not significant'})"
             for letter, s in zip(letters, sums)]
+    if len(set(res["agents"])) > 1:  # found by QA: a weak bot in seat 1 read as a seat that loses
+        out.append(f"  (the seats play different bots, {', '.join(res['agents'])}: P1's share mixes the first "
+                   "seat's advantage with its bot's strength; give one bot, or read the variant's change)")
 
     out.append("\nItems: held = games in which a player ends holding it; win = its owners' win rate; "
                "* = significant change")

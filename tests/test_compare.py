@@ -434,3 +434,13 @@ def test_an_interrupted_comparison_declares_its_failed_rulesets(tmp_path, monkey
     partial = stop.value.partial
     assert partial["games"] == 16 and [f["position"] for f in partial["failed"]] == [1]
     assert [s["ruleset"] for s in partial["rulesets"]] == ["Speicherstadt", "Speicherstadt, cheap Port"]
+
+
+@pytest.mark.parametrize("agents, noted", [("greedy,random", True), ("random", False)])
+def test_a_first_player_advantage_with_different_bots_says_what_it_mixes(agents, noted):
+    # Found by QA: with mcts:20 in seat 1 and greedy elsewhere, "first-player advantage -33.3 points,
+    # significant" was the weak bot's, read as the seat's.
+    r = CliRunner().invoke(meeple, ["compare", "speicherstadt", "cheap_port", "-p", "3", "-n", "4", "-j", "1",
+                                    "--agents", agents])
+    assert r.exit_code == 0, r.output
+    assert ("the seats play different bots, greedy, random, greedy: P1's share mixes" in r.stdout) is noted
