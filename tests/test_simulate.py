@@ -243,3 +243,20 @@ def test_games_of_searching_bots_are_handed_out_one_at_a_time(agents, cap):
     assert searches(agents) is (cap == 1)
     simulate("rulesets/reference/kuhn_poker.yaml", 2, 4, agents=agents, backend=Watched(1))
     assert caps == [cap]
+
+
+def test_a_game_that_never_ends_is_located_at_the_decision_it_keeps_offering(tmp_path):
+    # Found by QA: R010 said "did not end after 100000 decisions" with no place in the YAML.
+    from meeple.errors import RuntimeRuleError
+    from meeple.runtime.rules import load_ruleset
+    from meeple.tools.simulate import play_game
+
+    path = tmp_path / "forever.yaml"
+    path.write_text("meeple: 1\nname: Forever\nplayers: {min: 2, max: 2}\nflow: |\n  while true:\n"
+                    "      choose player(0) \"Again?\":\n          option \"Again\":\n              pass\n"
+                    "scoring:\n  score: \"0\"\n")
+    with pytest.raises(RuntimeRuleError) as e:
+        play_game(load_ruleset(path), 2, 1, max_decisions=20)
+    p = e.value.problems[0]
+    assert p.code == "R010" and "within 20 decisions" in p.message
+    assert p.span is not None and str(p.span).endswith("forever.yaml:6:7")

@@ -97,8 +97,7 @@ def default_players(rs: Ruleset) -> int:
 
 def check_players(rs: Ruleset, players: int) -> None:
     if not rs.min_players <= players <= rs.max_players:
-        raise UsageError(Problem("U020", f"{rs.name} is for {rs.player_counts} players, "
-                                         f"not {players}"))
+        raise UsageError(Problem("U020", f"{rs.name} is for {rs.player_counts} players, not {players}"))
 
 
 def _length_unit(rs: Ruleset) -> str:
@@ -134,11 +133,19 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
                 decisions += 1
             if decisions > max_decisions:
                 raise E.RuntimeRuleError(Problem(
-                    "R010", f"the game did not end after {max_decisions} decisions (players {nplayers}, seed {seed})",
+                    "R010", f"the game did not end within {max_decisions} decisions (players {nplayers}, "
+                            f"seed {seed}); this decision was still being offered", _open_decision(game),
                     hint="a loop in the flow may offer choices forever"))
     except E.RuntimeRuleError as e:
         raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions) from None
     return game, decisions
+
+
+def _open_decision(game: Game) -> Any:
+    """Where the open decision is written in the YAML (its `choose`): where R010 is located (found by QA:
+    a game that never ended was reported with no place in the YAML)."""
+    stack = game.state.stack
+    return getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
 
 
 def game_length(rs: Ruleset, game: Game, decisions: int) -> int:
