@@ -455,3 +455,21 @@ def test_observation_tensors_are_those_of_the_full_view():
             full = layout.encode(state.meeple.view(seat))
             assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32), full)
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_loaded_game_pickles_by_its_name():
+    # Found by QA: pickle could not find the game's class (made at run time), so a game could not be
+    # handed to a worker process; OpenSpiel's own Python games pickle.
+    import pickle
+    import subprocess
+    import sys
+
+    game = mos.load(KUHN, players=2)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.new_initial_state().legal_actions() == [0, 1, 2]
+    # in a process that has not loaded it: U061, saying what to load first
+    code = ("import pickle, sys\nimport meeple.openspiel\ntry:\n    pickle.loads(sys.stdin.buffer.read())\n"
+            "except Exception as e:\n    print(type(e).__name__, e)\n")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True,
+                         check=True).stdout
+    assert b"UsageError" in out and b"U061" in out

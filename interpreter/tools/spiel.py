@@ -111,6 +111,16 @@ class MeepleGame(pyspiel.Game):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.config, recall)
 
+    def __reduce__(self) -> tuple:
+        """Pickled by its registered name, as its states are (found by QA: its class is made at run
+        time, so pickle could not find it, and a game could not go to a worker process)."""
+        return _registered, (self._spec[2],)
+
+
+def _registered(name: str) -> MeepleGame:
+    _config(name)  # a game this process has not loaded: U061, saying what to load first
+    return pyspiel.load_game(name)
+
 
 class _OfItsGame:
     """`MeepleState.config`, which only a state's own game may set. pyspiel sets a state's attributes one
