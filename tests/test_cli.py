@@ -562,3 +562,11 @@ def test_the_documented_json_fields_are_those_printed(d):
     assert _documented_fields("language.md", "### JSON output") == _keys(validate)
     tested = json.loads(run("test", "--format", "json", d / "sc.yaml", d / "nope.yaml").stdout)
     assert _documented_fields("scenarios.md", "## JSON output") == _keys(tested)
+
+
+def test_a_misspelt_bundled_name_gets_the_closest_one():
+    # Found by QA: `meeple new variant x --extends merchnts` listed every bundled name but suggested none.
+    for args, close in ((["simulate", "merchnts"], "merchants"), (["new", "variant", "x", "--extends", "cheap_prt"],
+                                                                  "cheap_port")):
+        r = CliRunner().invoke(meeple, args)
+        assert r.exit_code == 2 and f"did you mean `{close}`?" in r.stderr, r.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -52,8 +53,11 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
     odd = next((c for c in given if c.exists()), None)
     if odd is not None:  # a folder, a FIFO or a device: reading it would fail or wait forever
         raise UsageError(path_problem(odd, "file"))
+    # A misspelt bundled name gets the closest one (found by QA: `--extends merchnts` listed them all).
+    names = bundled() + [f.stem for sub in ("variants", "reference") for f in sorted((rd / sub).glob("*.yaml"))]
+    close = difflib.get_close_matches(name_or_path, names, n=1)
     raise UsageError(Problem("IO02", f"no ruleset file or bundled ruleset named `{name_or_path}`", None,
-                             hint="bundled: " + ", ".join(bundled())))
+                             hint=(f"did you mean `{close[0]}`? " if close else "") + "bundled: " + ", ".join(bundled())))
 
 
 def path_problem(p: Path, what: str = "file") -> Problem:
