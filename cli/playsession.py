@@ -61,6 +61,7 @@ class Session:
         self.save_path = save_path  # --save: saved after each of the person's moves
         self.source = source
         self.saved = True  # nothing to lose yet
+        self.last_saved: str | None = None  # the file the game was last saved to
         self.seen = len(game.state.log)  # log lines already shown
         self.moves: list[Move] = []
         self.history: list[Checkpoint] = []
@@ -240,6 +241,7 @@ class Session:
             click.echo(f"Could not save: {e.problems[0].message}. The game goes on.")
             return False
         self.saved = True
+        self.last_saved = path
         if not quiet:
             click.echo(f"Saved to {path}. Continue with: meeple play --load {path}")
         return True

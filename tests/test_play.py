@@ -320,3 +320,19 @@ def test_a_save_goes_on_after_the_designer_edits_the_ruleset(tmp_path):
     assert r.exit_code == 0, r.output
     assert "its first 0 of 4 moves were replayed" in r.output and "move 1 is no longer legal" in r.output
     assert run("play", "speicherstadt", "--load", save).exit_code == 1  # another game, named: still refused
+
+
+def test_a_rules_error_in_a_saved_game_says_where_the_save_is(tmp_path):
+    # Found by QA: with --save, a rules error stopped the game with the located error and nothing about
+    # the save, which held the game up to the move before.
+    path = tmp_path / "boom.yaml"
+    path.write_text("meeple: 1\nname: Boom\nplayers: {min: 2, max: 2}\ncounters:\n  game: {x: 0}\nflow: |\n"
+                    "  choose player(0) \"First\":\n      option \"Fine\":\n          pass\n"
+                    "  choose player(0) \"Second\":\n      option \"Boom\":\n          x = 1 // x\n"
+                    "scoring:\n  score: \"0\"\n")
+    save = tmp_path / "s.json"
+    r = CliRunner().invoke(meeple, ["play", str(path), "--seat", "1", "--agents", "first", "--save", str(save)],
+                           input="1\n1\n")
+    assert r.exit_code == 1, r.output
+    assert "boom.yaml:12:" in r.stderr and f"the game up to your last move is saved in {save}" in r.stderr
+    assert json.loads(save.read_text())
