@@ -322,3 +322,19 @@ def test_a_variant_value_of_another_kind_is_warned_about_once(tmp_path):
     path = tmp_path / "text_value.yaml"
     path.write_text('meeple: 1\nextends: demoludy\ncomponents:\n  card:\n    items:\n      red_2: {value: "2"}\n')
     assert [w.code for w in load_ruleset(path).warnings] == ["W016"]
+
+
+def test_a_misspelt_item_does_not_hide_the_variants_other_problems(tmp_path):
+    # Found by QA: `bnak:` was the only problem reported; once fixed, the next run showed a W017 and a
+    # C023 that were there all along.
+    path = tmp_path / "typos.yaml"
+    path.write_text("meeple: 1\nextends: speicherstadt\ncomponents:\n  card:\n    items:\n"
+                    "      bnak: {count: 2}\n      contract_a1: {points: \"five\"}\n      port: {cots: 3}\n"
+                    "      bank: {new: true}\n")
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(path)
+    got = [(p.code, p.span.line) for p in e.value.problems]
+    assert got == [("V009", 6), ("W017", 7), ("C023", 8), ("V009", 9)]
+    with pytest.raises(RulesetError) as e:  # without the checks, the merge's own errors still stop it
+        load_ruleset(path, check=False)
+    assert [p.code for p in e.value.problems][:2] == ["V009", "V009"]

@@ -40,8 +40,8 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     rs = build(b, layers, factory)
     b.cache.save()  # the scripts that parsed, even if others did not or the checks below fail
     broken = bool(b.problems.errors)
-    if broken and not check:
-        raise RulesetError(b.problems.items)
+    if (broken or layers.errors) and not check:
+        raise RulesetError(layers.errors + b.problems.items)
 
     def locate(ypath: tuple, key: bool = False) -> Span | None:
         doc = layers.where(ypath)
@@ -50,7 +50,7 @@ def load_ruleset(name_or_path: str | os.PathLike, *, check: bool = True,
     # Even when some scripts did not parse, check the others, so one run reports every problem
     # (`partial`: names of the broken scripts still count as defined; no warnings).
     problems = analyze(rs, partial=broken, locate=locate) if check else []
-    rs_problems = _once(b.problems.items + problems + layers.warnings
+    rs_problems = _once(b.problems.items + problems + layers.errors + layers.warnings
                         + _schema_comment(layers.docs[-1].path, layers.docs[-1].text))
     if any(p.severity == "error" for p in rs_problems):
         raise RulesetError(sorted(rs_problems, key=problem_position))

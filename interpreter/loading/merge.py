@@ -34,6 +34,7 @@ class Layers:
     origin: dict[tuple, tuple[Document, tuple]] = field(default_factory=dict)  # path -> (doc, path in doc)
     libraries: list[tuple[Document, dict]] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # merges that are legal but look mistaken
+    errors: list[Problem] = field(default_factory=list)  # item patches that cannot merge: skipped, all reported
 
     def owner(self, path: tuple) -> tuple[Document, tuple]:
         """The document that supplied the value at `path` and the same place as a path in that document
@@ -193,7 +194,8 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
     kind = path[1]
     # A kind the base already has items of: an id it does not have is most often a misspelling
     # (`bnous:` for `bonus:`), so adding an item must be said with `new: true`. Ids this very file
-    # removes may be given again without it (that replaces the item whole).
+    # removes may be given again without it (that replaces the item whole). A patch that cannot merge is
+    # skipped, so that one run reports the file's other problems too (found by QA).
     base_ids = set(old) if isinstance(old, dict) else set()
     removed = _removed_items(doc)
     if old is None:
@@ -203,24 +205,29 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
     for item_id, patch in value.items():
         ipath = path + (item_id,)
         if isinstance(patch, dict) and "id" in patch and str(patch["id"]) != item_id:
-            raise fail("V006", f"the item `{item_id}` cannot be given the id `{patch['id']}`",
-                        doc.span(ipath + ("id",)), "in a variant the key is the item's id: rename the key")
+            layers.errors.append(Problem("V006", f"the item `{item_id}` cannot be given the id `{patch['id']}`",
+                                         doc.span(ipath + ("id",)), hint="the key is the item's id: rename the key"))
+            continue
         is_new = isinstance(patch, dict) and patch.get("new") is True
         if isinstance(patch, dict) and "new" in patch:
             if item_id in old:
-                raise fail("V009", f"`{item_id}` is already an item of the base, so it cannot be `new`",
-                            doc.span(ipath + ("new",), key=True), "drop `new: true` to change the base's item")
+                layers.errors.append(Problem("V009", f"`{item_id}` is already an item of the base, so it cannot be "
+                                                     "`new`", doc.span(ipath + ("new",), key=True),
+                                             hint="drop `new: true` to change the base's item"))
+                continue
             patch = {k: v for k, v in patch.items() if k != "new"}
         if item_id in old:
             _merge(layers, doc, ipath, patch)
         elif item_id in others:
-            raise fail("V005", f"the item `{item_id}` is a `{others[item_id]}`, not a `{kind}`",
-                        doc.span(ipath, key=True), f"change it under `components.{others[item_id]}.items`")
+            layers.errors.append(Problem("V005", f"the item `{item_id}` is a `{others[item_id]}`, not a `{kind}`",
+                                         doc.span(ipath, key=True),
+                                         hint=f"change it under `components.{others[item_id]}.items`"))
         elif base_ids and not is_new and item_id not in removed:
             close = difflib.get_close_matches(item_id, sorted(base_ids), n=1, cutoff=0.6)
-            raise fail("V009", f"the base has no `{kind}` item `{item_id}`", doc.span(ipath, key=True),
-                        (f"did you mean `{close[0]}`? " if close else "")
-                        + f"to add an item, give it `new: true`: `{item_id}: {{new: true, ...}}`")
+            layers.errors.append(Problem("V009", f"the base has no `{kind}` item `{item_id}`",
+                                         doc.span(ipath, key=True),
+                                         hint=(f"did you mean `{close[0]}`? " if close else "")
+                                         + f"to add an item, give it `new: true`: `{item_id}: {{new: true, ...}}`"))
         else:  # a new item: its id is the key it was given
             old[item_id] = {"id": item_id, **copy.deepcopy(patch)}
             _record(layers, ipath, doc, ipath)
@@ -290,4 +297,4 @@ def validate_merged(layers: Layers) -> None:
     in the file that supplied the value."""
     problems = validate_document(Source(layers, ()))  # type: ignore[arg-type]
     if any(p.severity == "error" for p in problems):
-        raise RulesetError(problems)
+        raise RulesetError(layers.errors + problems)
