@@ -338,3 +338,20 @@ def test_a_misspelt_item_does_not_hide_the_variants_other_problems(tmp_path):
     with pytest.raises(RulesetError) as e:  # without the checks, the merge's own errors still stop it
         load_ruleset(path, check=False)
     assert [p.code for p in e.value.problems][:2] == ["V009", "V009"]
+
+
+def test_every_part_that_cannot_merge_is_reported_in_one_run(tmp_path):
+    # A removal of nothing (V007), a step override of a one-script phase (V004) and a bad item (V009)
+    # are each left out, and all reported, with the checker's problems of the rest.
+    path = tmp_path / "many.yaml"
+    path.write_text("meeple: 1\nextends: speicherstadt\nremove:\n  procedures: [fier]\nphases:\n  income:\n"
+                    "    pay: |\n      pass\ncomponents:\n  card:\n    items:\n      bnak: {count: 2}\n")
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(path)
+    assert [(p.code, p.span.line) for p in e.value.problems] == [("V007", 4), ("V004", 6), ("V009", 12)]
+    assert "did you mean `fire`?" in (e.value.problems[0].hint or "")
+    demo = tmp_path / "demo.yaml"
+    demo.write_text("meeple: 1\nextends: demoludy\nremove:\n  phases: [auction.open, auction.bidding, auction.award]\n")
+    with pytest.raises(RulesetError) as e:
+        load_ruleset(demo)
+    assert [p.code for p in e.value.problems] == ["V008"]  # the last step stays: the phase is not left empty

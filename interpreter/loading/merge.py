@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, RulesetError, Span
-from meeple.loading.mergenotes import changed_kind, new_step, still_named, value_kind
+from meeple.loading.mergenotes import changed_kind, new_step, skipped, still_named, value_kind
 from meeple.loading.schema import validate_document
 from meeple.loading.yamlsrc import Document
 
@@ -34,7 +34,7 @@ class Layers:
     origin: dict[tuple, tuple[Document, tuple]] = field(default_factory=dict)  # path -> (doc, path in doc)
     libraries: list[tuple[Document, dict]] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)  # merges that are legal but look mistaken
-    errors: list[Problem] = field(default_factory=list)  # item patches that cannot merge: skipped, all reported
+    errors: list[Problem] = field(default_factory=list)  # parts that cannot merge: left out, all reported
 
     def owner(self, path: tuple) -> tuple[Document, tuple]:
         """The document that supplied the value at `path` and the same place as a path in that document
@@ -162,9 +162,10 @@ def _merge(layers: Layers, doc: Document, path: tuple, value: Any) -> None:
     old = parent.get(key)
     if len(path) == 2 and path[0] == "phases" and isinstance(value, dict) and old is not None \
             and not isinstance(old, dict):
-        raise fail("V004", f"the phase `{key}` is one script in the base, so it has no steps to replace",
-                    doc.span(path, key=True), f"replace the whole phase (`{key}: |`), or write it as named steps "
-                    "in the base")
+        skipped(layers.errors, "V004", f"the phase `{key}` is one script in the base, so it has no steps to replace",
+                doc.span(path, key=True),
+                f"replace the whole phase (`{key}: |`), or write it as named steps in the base")
+        return
     if len(path) == 3 and path[0] == "phases" and old is None and isinstance(parent, dict):
         layers.warnings += new_step(doc.span(path, key=True), path, parent)
     if len(path) == 2 and path[0] == "components" and old is None and isinstance(value, dict):
@@ -194,8 +195,7 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
     kind = path[1]
     # A kind the base already has items of: an id it does not have is most often a misspelling
     # (`bnous:` for `bonus:`), so adding an item must be said with `new: true`. Ids this very file
-    # removes may be given again without it (that replaces the item whole). A patch that cannot merge is
-    # skipped, so that one run reports the file's other problems too (found by QA).
+    # removes may be given again without it (that replaces the item whole).
     base_ids = set(old) if isinstance(old, dict) else set()
     removed = _removed_items(doc)
     if old is None:
@@ -205,29 +205,26 @@ def _merge_items(layers: Layers, doc: Document, path: tuple, value: Any, old: An
     for item_id, patch in value.items():
         ipath = path + (item_id,)
         if isinstance(patch, dict) and "id" in patch and str(patch["id"]) != item_id:
-            layers.errors.append(Problem("V006", f"the item `{item_id}` cannot be given the id `{patch['id']}`",
-                                         doc.span(ipath + ("id",)), hint="the key is the item's id: rename the key"))
+            skipped(layers.errors, "V006", f"the item `{item_id}` cannot be given the id `{patch['id']}`",
+                    doc.span(ipath + ("id",)), "in a variant the key is the item's id: rename the key")
             continue
         is_new = isinstance(patch, dict) and patch.get("new") is True
         if isinstance(patch, dict) and "new" in patch:
             if item_id in old:
-                layers.errors.append(Problem("V009", f"`{item_id}` is already an item of the base, so it cannot be "
-                                                     "`new`", doc.span(ipath + ("new",), key=True),
-                                             hint="drop `new: true` to change the base's item"))
+                skipped(layers.errors, "V009", f"`{item_id}` is already an item of the base, so it cannot be `new`",
+                        doc.span(ipath + ("new",), key=True), "drop `new: true` to change the base's item")
                 continue
             patch = {k: v for k, v in patch.items() if k != "new"}
         if item_id in old:
             _merge(layers, doc, ipath, patch)
         elif item_id in others:
-            layers.errors.append(Problem("V005", f"the item `{item_id}` is a `{others[item_id]}`, not a `{kind}`",
-                                         doc.span(ipath, key=True),
-                                         hint=f"change it under `components.{others[item_id]}.items`"))
+            skipped(layers.errors, "V005", f"the item `{item_id}` is a `{others[item_id]}`, not a `{kind}`",
+                    doc.span(ipath, key=True), f"change it under `components.{others[item_id]}.items`")
         elif base_ids and not is_new and item_id not in removed:
             close = difflib.get_close_matches(item_id, sorted(base_ids), n=1, cutoff=0.6)
-            layers.errors.append(Problem("V009", f"the base has no `{kind}` item `{item_id}`",
-                                         doc.span(ipath, key=True),
-                                         hint=(f"did you mean `{close[0]}`? " if close else "")
-                                         + f"to add an item, give it `new: true`: `{item_id}: {{new: true, ...}}`"))
+            skipped(layers.errors, "V009", f"the base has no `{kind}` item `{item_id}`", doc.span(ipath, key=True),
+                    (f"did you mean `{close[0]}`? " if close else "")
+                    + f"to add an item, give it `new: true`: `{item_id}: {{new: true, ...}}`")
         else:  # a new item: its id is the key it was given
             old[item_id] = {"id": item_id, **copy.deepcopy(patch)}
             _record(layers, ipath, doc, ipath)
@@ -263,13 +260,14 @@ def _remove(layers: Layers, doc: Document) -> None:
             elif name in (data.get(section) or {}):
                 found = [(section, name)]
             if not found:
-                raise fail("V007", f"there is no {_SINGULAR.get(section, section)} `{name}` to remove",
-                            doc.span(("remove", section, i)), _known(data, section, name))
+                skipped(layers.errors, "V007", f"there is no {_SINGULAR.get(section, section)} `{name}` to remove",
+                        doc.span(("remove", section, i)), _known(data, section, name))
             for p in found:
+                if p[0] == "phases" and len(p) == 3 and set(data["phases"][p[1]]) == {p[2]}:
+                    skipped(layers.errors, "V008", f"removing `{name}` leaves the phase `{p[1]}` without steps",
+                            doc.span(("remove", section, i)), f"remove the whole phase `{p[1]}` instead")
+                    continue
                 del _at(data, p[:-1])[p[-1]]
-                if p[0] == "phases" and len(p) == 3 and not data["phases"][p[1]]:
-                    raise fail("V008", f"removing `{name}` leaves the phase `{p[1]}` without steps",
-                                doc.span(("remove", section, i)), f"remove the whole phase `{p[1]}` instead")
                 _record(layers, p, None)
 
 

@@ -1,4 +1,5 @@
-"""Warnings of a merge: values a variant may legally write that are most often mistakes.
+"""Warnings of a merge: values a variant may legally write that are most often mistakes; and parts of
+a variant that cannot be merged, left out so that one run reports every problem of the file.
 
 The merge (merge.py) calls these as it goes, with the span of the variant's value; the loader adds what
 they return to the checker's warnings, so `meeple validate` and every command that plays show them.
@@ -75,3 +76,9 @@ def still_named(gone: set[str], constants: Any, span: Callable[[tuple], Span | N
     for name, value in (constants or {}).items() if gone and isinstance(constants, dict) else ():
         visit(value, ("constants", name))
     return out
+
+
+def skipped(errors: list[Problem], code: str, message: str, span: Span | None, hint: str | None = None) -> None:
+    """A part of a variant that cannot be merged: left out, and reported with the file's other problems
+    (found by QA: a misspelt item id hid the rest until it was fixed)."""
+    errors.append(Problem(code, message, span, hint=hint))
