@@ -80,5 +80,5 @@ def still_named(gone: set[str], constants: Any, span: Callable[[tuple], Span | N
 
 def skipped(errors: list[Problem], code: str, message: str, span: Span | None, hint: str | None = None) -> None:
     """A part of a variant that cannot be merged: left out, and reported with the file's other problems
-    (found by QA: a misspelt item id hid the rest until it was fixed)."""
+    (found by QA: the other problems of a file with a misspelt item id showed only once it was fixed)."""
     errors.append(Problem(code, message, span, hint=hint))
