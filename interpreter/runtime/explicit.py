@@ -31,33 +31,32 @@ from meeple.runtime.values import show
 Game = Any  # runtime.game.Game, which imports this module
 START, RESOLVE = "start", "resolve"
 RANDOM_BUILTINS = ("shuffle", "random_pick")
-_DRAWS: dict[int, tuple[Ruleset, bool]] = {}
-_LATER: dict[int, tuple[Ruleset, bool]] = {}
+
+
+def _draws(rs: Ruleset) -> tuple[bool, bool]:
+    """(whether any script calls a random built-in, whether one can run after a decision), worked out
+    once per ruleset: in any script but the setup (procedures and handlers wherever they are called
+    from), or in a setup that waits for a decision (its rest runs after one)."""
+    cache = rs.derived()
+    found = cache.get("draws")
+    if found is None:
+        sites = [what for what, root in rs.scripts() for n in walk(root)
+                 if type(n) is A.Call and n.func in RANDOM_BUILTINS]
+        found = cache["draws"] = (bool(sites), id(rs.setup) in rs.suspends or any(w != "setup" for w in sites))
+    return found
 
 
 def may_draw(rs: Ruleset) -> bool:
     """Whether any script of the ruleset calls a random built-in. A ruleset that never does needs no
-    replays: its steps run in place, as in a seeded game. (Cached; the ruleset is kept so that its id
-    cannot be reused.)"""
-    hit = _DRAWS.get(id(rs))
-    if hit is None or hit[0] is not rs:
-        found = any(type(n) is A.Call and n.func in RANDOM_BUILTINS for _, root in rs.scripts() for n in walk(root))
-        hit = _DRAWS[id(rs)] = (rs, found)
-    return hit[1]
+    replays: its steps run in place, as in a seeded game."""
+    return _draws(rs)[0]
 
 
 def draws_after_start(rs: Ruleset) -> bool:
-    """Whether a random built-in can run after a decision: in any script but the setup (procedures and
-    handlers wherever they are called from), or in a setup that waits for a decision (its rest runs
-    after one). A game whose draws all come before its first decision (Kuhn poker's deal, a setup's
-    shuffles) resolves its decisions in place, as a seeded game does: no saved copy, no replay. (Cached.)"""
-    hit = _LATER.get(id(rs))
-    if hit is None or hit[0] is not rs:
-        found = id(rs.setup) in rs.suspends or any(
-            type(n) is A.Call and n.func in RANDOM_BUILTINS
-            for what, root in rs.scripts() if what != "setup" for n in walk(root))
-        hit = _LATER[id(rs)] = (rs, found)
-    return hit[1]
+    """Whether a random built-in can run after a decision. A game whose draws all come before its first
+    decision (Kuhn poker's deal, a setup's shuffles) resolves its decisions in place, as a seeded game
+    does: no saved copy, no replay."""
+    return _draws(rs)[1]
 
 
 class ChanceNode:
