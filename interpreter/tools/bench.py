@@ -102,6 +102,17 @@ def micro(rs: Ruleset, players: int, samples: int = 200, narrate: bool = False) 
     return {"new_game_us": new_us, "copy_us": copy_s / copies * 1e6, "apply_index_us": apply_s / applies * 1e6}
 
 
+def weighted(outcomes: list[tuple[Any, float]], r: float) -> int:
+    """The index of the (outcome, probability) pair that `r` in [0, 1) falls on; the last one when the
+    probabilities sum to a hair under 1."""
+    acc = 0.0
+    for j, (_, p) in enumerate(outcomes):
+        acc += p
+        if r < acc:
+            return j
+    return len(outcomes) - 1
+
+
 def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seconds: float,
                    narrate: bool = False) -> list[BenchRow]:
     """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
@@ -116,21 +127,14 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
             k = 0
             while not g.is_over:
                 if g.is_chance:
-                    probs = probabilities(g)  # no labels, no fractions: a playout's chance event
-                    r, acc, pick = prand(), 0.0, len(probs) - 1
-                    for j, (_, p) in enumerate(probs):
-                        acc += p
-                        if r < acc:
-                            pick = j
-                            break
-                    g.apply_index(pick)
+                    g.apply_index(weighted(probabilities(g), prand()))  # no labels, no fractions
                     continue
                 for seat in g.deciders:
                     g.apply_index(int(prand() * g.num_actions(seat)), seat)
                     k += 1
                 if k > MAX_DECISIONS:
-                    raise RuntimeRuleError(Problem("R010", f"a game did not end after {MAX_DECISIONS} decisions "
-                                                           f"(players {n})"))
+                    raise RuntimeRuleError(Problem("R010", f"a game did not end within {MAX_DECISIONS} "
+                                                           f"decisions (players {n})"))
             return k
         done, decisions, elapsed = timed_loop(play, games, seconds)
         elapsed = max(elapsed, 1e-9)
@@ -269,14 +273,7 @@ def bench_openspiel(game: Any, games: int | None, seconds: float) -> Speed:
         while not s.is_terminal():
             if s.is_chance_node():
                 outcomes = s.chance_outcomes()
-                r, acc = prand(), 0.0
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        pick = a
-                        break
-                s.apply_action(pick)
+                s.apply_action(outcomes[weighted(outcomes, prand())][0])
                 continue
             acts = s.legal_actions()
             s.apply_action(acts[int(prand() * len(acts))])
