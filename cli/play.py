@@ -8,7 +8,6 @@ again, a failed save keeps the game going, and `q` on an unsaved game asks first
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 
 import click
@@ -24,6 +23,7 @@ from meeple.cli.playsession import Quit, Session
 from meeple.cli.view import wrap
 from meeple.errors import MeepleError, Problem, UsageError
 from meeple.tools.agents import AGENT_SPECS, PLAY, play_spec
+from meeple.tools.failures import with_hint
 
 
 @click.command()
@@ -91,10 +91,8 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
     except MeepleError as e:  # a rules error stops the game: say where what was saved is (found by QA)
         if session.last_saved is None:
             raise
-        where = (f"the game up to your last move is saved in {session.last_saved} "
-                 f"(`meeple play --load {session.last_saved}` continues it)")
-        raise type(e)([dataclasses.replace(p, hint=f"{p.hint}; {where}" if p.hint else where)
-                       for p in e.problems]) from None
+        raise with_hint(e, f"the game up to your last move is saved in {session.last_saved} "
+                           f"(`meeple play --load {session.last_saved}` continues it)") from None
     except Quit:
         if save_path and session.try_save(save_path, quiet=True):
             click.echo(f"Saved to {save_path}. Continue with: meeple play --load {save_path}")

@@ -31,8 +31,12 @@ def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, g
     if path is not None:
         where += (f"; that game up to this decision is saved in {path} "
                   f"(`meeple play {rs.path} --load {path}` continues it)")
-    problems = [dataclasses.replace(p, hint=f"{p.hint}; {where}" if p.hint else where) for p in e.problems]
-    return type(e)(problems)
+    return with_hint(e, where)
+
+
+def with_hint(e: MeepleError, more: str) -> MeepleError:
+    """`e` (of its own type) with `more` added to each problem's hint."""
+    return type(e)([dataclasses.replace(p, hint=f"{p.hint}; {more}" if p.hint else more) for p in e.problems])
 
 
 def _save(rs: Ruleset, players: int, seed: int, game: Game | None, decisions: int) -> str | None:
