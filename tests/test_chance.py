@@ -355,3 +355,50 @@ def test_a_pick_the_rules_change_where_it_lies_is_one_outcome_per_copy(tmp_path)
         faces[tuple(c in end.state.facedown for c in end.state.zones["deck"])] += p
     assert faces == {(True, False, False): Fraction(1, 3), (False, True, False): Fraction(1, 3),
                      (False, False, True): Fraction(1, 3)}
+
+
+@pytest.mark.parametrize("then", ["", "\n    shuffle(deck)"])
+def test_a_card_a_seat_held_when_the_step_began_is_named_in_its_log_as_in_a_seeded_game(tmp_path, then):
+    # Found in stop 37: an explicit game forgot where components were when a step began, so a player who
+    # put their own card back read "a hidden card" where the seeded game names it. Both ways of resolving
+    # a decision are covered: in place (no draw after the start) and by replay (a shuffle after it).
+    flow = 'choose player(0) "Put it back?":\n    option "Yes":\n        c = first(player(0).hand)\n' \
+           '        move(c, deck)\n        log("{player(0).name} puts back {c.name}")' + textwrap.indent(then, "    ")
+    rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\ndraw(1, deck, player(0).hand)', flow=flow)
+    g = rs.new_game(2, chance="explicit")
+    g.apply_index(1)  # the king on top
+    held = g.evaluate("first(player(0).hand).name")
+    g.apply("Yes")
+    while g.is_chance:
+        g.apply_index(0)
+    assert g.log_for(0)[-1] == f"P1 puts back {held}" and held == "King"
+    assert g.log_for(1)[-1] == "P1 puts back a hidden card"
+
+
+def test_an_explicit_game_starts_from_the_setups_seedless_opening_with_the_same_step_budget(tmp_path, monkeypatch):
+    # The statements before a setup's first draw are the same in every game: run once, then copied,
+    # as for seeded games. The start's budget still counts from step 0.
+    from meeple.runtime import game as game_module
+
+    loop = "for i in [1, 2, 3, 4, 5, 6]:\n    roll += i\n"  # a step per round
+    rs = toy(tmp_path, setup='move(components("card"), deck)\n' + loop + "shuffle(deck)\n" + loop.replace("4, 5, 6", "0"))
+    rs.new_game(2, chance="explicit")
+    monkeypatch.setattr(game_module, "initial_state", lambda *a: pytest.fail("the opening ran again"))
+    g = rs.new_game(2, chance="explicit")
+    assert g.is_chance and g.evaluate("roll") == 21
+    monkeypatch.undo()
+    seen = set()
+    for budget in range(1, 14):  # the smallest budget that lets the start run is the same both ways
+        monkeypatch.setattr(Game, "max_steps", budget)
+        ok = {}
+        for chance in ("seeded", "explicit"):
+            try:
+                g = rs.new_game(2, chance=chance)
+                while g.is_chance:
+                    g.apply_index(0)
+                ok[chance] = True
+            except meeple.RuntimeRuleError:
+                ok[chance] = False
+        assert ok["seeded"] == ok["explicit"], budget
+        seen.add(ok["seeded"])
+    assert seen == {True, False}  # some budgets were too small: the comparison means something

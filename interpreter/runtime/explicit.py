@@ -98,6 +98,8 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         return
     st = base.copy()
     st.rng = ScriptedRng(outcomes)
+    if resume == RESOLVE and not st.quiet:  # where components were when the step began, as Game._resolve keeps
+        st.before = (dict(st.loc), frozenset(st.facedown))
     game.state = st
     game._ev = type(game._ev)(game.rs, st)
     try:
@@ -122,10 +124,9 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     rest = node.shuffle.after(value) if node.shuffle is not None else None
     if rest is None:
         return False
-    st = game.state.copy()
-    st.record(_entries([value]))
-    game.state = st
-    game._ev = type(game._ev)(game.rs, st)
+    # In place: the state shown at a chance node is this game's own (a copy of the game copies it, and
+    # the node's `base`, which replays start from, is another state).
+    game.state.record(_entries([value]))
     game._chance = ChanceNode(game.rs, node.base, node.resume, node.outcomes + [value], rest.draws(), rest)
     return True
 
@@ -134,7 +135,9 @@ def _run(game: Game, resume: str) -> None:
     """Run the rules as Game does: a fresh step budget, and any failure inside them a located rules error
     (NeedChance is no Exception, so it passes through)."""
     ev = game._ev
-    ev.limit = game.state.steps + game.max_steps
+    # The start's budget counts from the game's first statement (step 0), as Game.new's does, though the
+    # state may come with the setup's seedless opening already run (prefix.py).
+    ev.limit = game.max_steps if resume == START else game.state.steps + game.max_steps
     ev.depth = 0
     try:
         M.run(ev, M.resolve(ev) if resume == RESOLVE else None)

@@ -66,8 +66,9 @@ class Game(Readouts):
             raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, "
                                              f"not {players}"))
         st = None
-        if not coverage and chance == "seeded":
-            # the setup's seedless opening already run (runtime/prefix.py)
+        if not coverage:
+            # the setup's seedless opening already run (runtime/prefix.py): it draws nothing, so it is
+            # the same with explicit chance
             st = start_state(rs, players, seed, not narrate, cls.max_steps, cls.evaluator_class)
         if st is None:
             st = initial_state(rs, players, seed, coverage)
@@ -271,7 +272,7 @@ class Game(Readouts):
         """Every decider has chosen (`opt` last): run on to the next decision (`_rules` and
         `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
-        if st.rng.explicit:
+        if st.rng.explicit and X.draws_after_start(self.rs):
             X.run_step(self, st, X.RESOLVE, [])
             return
         ev = self._ev

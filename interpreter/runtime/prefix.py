@@ -8,7 +8,8 @@ own way), and each new game starts from a copy of their result, with its setup f
 statement that may differ. The game is the same as if they had run again: the same counters, zones, log, step count and step budget
 (tests/test_prefix.py starts every bundled game both ways and compares them).
 
-Not used when coverage is measured (every statement must be counted) or with explicit chance.
+Not used when coverage is measured (every statement must be counted). With explicit chance it is the
+same opening (it draws nothing), and the start's step budget counts from 0 as here (explicit.py).
 """
 
 from __future__ import annotations
