@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 
 import click
-from meeple.cli.common import load
+from meeple.cli.common import INTERRUPTED, load
 from meeple.cli.playsave import (
     load_game,
     read_save,
@@ -93,7 +93,9 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
             raise
         raise with_hint(e, f"the game up to your last move is saved in {session.last_saved} "
                            f"(`meeple play --load {session.last_saved}` continues it)") from None
-    except Quit:
+    except Quit as q:
         if save_path and session.try_save(save_path, quiet=True):
             click.echo(f"Saved to {save_path}. Continue with: meeple play --load {save_path}")
         click.echo("Bye.")
+        if q.interrupted:
+            click.get_current_context().exit(INTERRUPTED)

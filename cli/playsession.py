@@ -34,7 +34,12 @@ AMOUNT = re.compile(r"=\s*(-?[0-9]{1,6})")
 
 
 class Quit(Exception):
-    pass
+    """The person leaves the game: `q`, the end of input, or Ctrl-C (`interrupted`: the command then
+    exits 130, as the shell expects of a program stopped by Ctrl-C and as `simulate` does)."""
+
+    def __init__(self, interrupted: bool = False) -> None:
+        super().__init__("quit")
+        self.interrupted = interrupted
 
 
 class Undo(Exception):
@@ -109,7 +114,7 @@ class Session:
             return self.bots[seat].choose(game, seat)
         except KeyboardInterrupt:
             click.echo("")
-            raise Quit() from None
+            raise Quit(interrupted=True) from None
 
     def report(self, move: Move) -> None:
         """A move as the person reads it, the log lines it wrote, and what it changed."""
@@ -175,9 +180,9 @@ class Session:
                 try:
                     answer = click.prompt(f"Choose 1-{len(actions)} (? for help)", default="",
                                           show_default=False)
-                except click.Abort:  # end of input: leave like `q`, saving if asked to
+                except click.Abort as e:  # Ctrl-C or the end of input: leave like `q`, saving if asked to
                     click.echo("")
-                    raise Quit() from None
+                    raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
                 answer = answer.strip()
                 word, _, rest = answer.partition(" ")
                 word = word.lower()

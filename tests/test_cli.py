@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
@@ -351,7 +352,7 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_game_as_at_the_prompt(tmp_path, monk
     save = tmp_path / "game.json"
     r = run("play", "speicherstadt", "-p", 2, "--seat", 2, "--seed", 4, "--agents", "random", "--save", save,
             input="1\n" * 50)
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 130, r.output  # Ctrl-C, as the shell reads it (simulate's code too)
     assert "Bye." in r.output and f"Saved to {save}" in r.output and "Aborted" not in r.output
     saved = json.loads(save.read_text())
     bot_moves = [a for a in saved["actions"] if a["player"] == 0]
@@ -570,3 +571,32 @@ def test_a_misspelt_bundled_name_gets_the_closest_one():
                                                                   "cheap_port")):
         r = CliRunner().invoke(meeple, args)
         assert r.exit_code == 2 and f"did you mean `{close}`?" in r.stderr, r.output
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_130_and_the_end_of_input_exits_0(tmp_path, monkeypatch):
+    """Ctrl-C at the person's prompt ends the game as `q` does (saved by --save), with the shell's code
+    for an interrupted command, 130, so that a script running `meeple play` stops too; input that runs
+    out (a pipe) is an ordinary end: 0. Both used to exit 0."""
+    from meeple.cli import playsession
+
+    real = click.prompt
+    answers = iter(["1", "1"])
+
+    def prompt(*a, **k):
+        try:
+            return next(answers)
+        except StopIteration:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                raise click.Abort() from None  # what click.prompt does on Ctrl-C
+
+    monkeypatch.setattr(playsession.click, "prompt", prompt)
+    save = tmp_path / "game.json"
+    r = run("play", "speicherstadt", "-p", 2, "--seed", 4, "--agents", "random", "--save", save)
+    assert r.exit_code == 130, r.output
+    assert "Bye." in r.output and f"Saved to {save}" in r.output and "Aborted" not in r.output
+    assert len([a for a in json.loads(save.read_text())["actions"] if a["player"] == 0]) == 2
+    monkeypatch.setattr(playsession.click, "prompt", real)
+    r = run("play", "speicherstadt", "--load", save, input="1\n")
+    assert r.exit_code == 0 and "Bye." in r.output, r.output
