@@ -177,6 +177,8 @@ def identity(ev: Any, x: Any) -> tuple:
         rs, st = ev.rs, ev.st
         d = rs.components[x]
         kind = rs.kinds[d.kind]
+        if not kind.slots and not kind.counters:  # most cards: what the general case gives, sooner
+            return ("item", d.item, (), x in st.facedown)
         if any(st.zones[f"#{x}.{s}"] for s in kind.slots):
             return ("comp", int(x))
         counters = tuple(repr(encode(st.counters[f"#{x}.{n}"])) for n in kind.counters)
