@@ -17,7 +17,9 @@ from meeple.cli.playsave import (
     read_save,
     restore_bots,
     ruleset_source,
+    same_file,
     saved_source,
+    what_is_there,
 )
 from meeple.cli.playsession import Quit, Session
 from meeple.cli.view import wrap
@@ -48,6 +50,12 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
     `?` helps."""
     from meeple.cli.common import resolve_players
 
+    there = what_is_there(save_path) if save_path else None
+    if there is not None and not same_file(save_path, load_path):
+        raise UsageError(Problem("U035", f"{save_path} already holds {there}: --save does not replace a file",
+                                 hint="choose another file name" + (
+                                     f", or continue that save: meeple play --load {save_path} --save {save_path}"
+                                     if there.startswith("a save") else "")))
     saved: dict = {}
     if load_path:
         data = read_save(load_path)
@@ -80,7 +88,7 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))
-    session = Session(game, seat - 1, agents, seed, save_path, source)
+    session = Session(game, seat - 1, agents, seed, save_path, source, load_path)
     if "bots" in saved and saved.get("agents") == agents:
         restore_bots(session.bots, saved["bots"])  # the bots go on exactly as they would have
     click.echo(f"You are P{seat}. Type ? for help.")

@@ -19,6 +19,7 @@ from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 
 PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
+MAX_SAVE_BYTES = 64 << 20  # what `what_is_there` reads of a file to tell whether it is a save
 
 
 def bot_states(bots: list[Any]) -> list[Any]:
@@ -69,6 +70,29 @@ def save_game(game: Game, path: str, extra: dict | None = None) -> None:
         with contextlib.suppress(OSError):
             os.remove(tmp)
         raise UsageError(Problem("IO03", f"cannot save to {path}: {e.strerror or e}")) from None
+
+
+def what_is_there(path: str) -> str | None:
+    """What a file already at `path` holds, in words; None when nothing is there. Saving never replaces
+    a file the game was not saved to without asking (found by QA: `--save` over the ruleset itself, and
+    over a save of another game)."""
+    if not os.path.lexists(path):
+        return None
+    if os.path.isdir(path):
+        return "a folder"
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read(MAX_SAVE_BYTES + 1).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if isinstance(data, dict) and data.get("format") == "meeple-save":
+        name = data.get("ruleset")
+        return f"a save of {name}" if isinstance(name, str) else "a Meeple save"
+    return "a file that is not a Meeple save"
+
+
+def same_file(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
 
 
 def read_save(path: str) -> dict:

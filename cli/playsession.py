@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
-from meeple.cli.playsave import bot_states, restore_bots, save_game
+from meeple.cli.playsave import bot_states, restore_bots, same_file, save_game, what_is_there
 from meeple.cli.view import info_text, menu_lines, number_ranges, render_end, render_view, wrap
 from meeple.errors import MeepleError
 from meeple.runtime.game import Game, Move
@@ -58,7 +58,7 @@ class Checkpoint:
 
 class Session:
     def __init__(self, game: Game, human: int, agents_spec: str, seed: int, save_path: str | None,
-                 source: str) -> None:
+                 source: str, load_path: str | None = None) -> None:
         self.game = game
         self.human = human
         self.agents_spec = agents_spec
@@ -67,6 +67,8 @@ class Session:
         self.source = source
         self.saved = True  # nothing to lose yet
         self.last_saved: str | None = None  # the file the game was last saved to
+        # Files this game may be saved over without asking: its own (--load, --save, and `s FILE` once done).
+        self.own = [p for p in (load_path, save_path) if p is not None]
         self.seen = len(game.state.log)  # log lines already shown
         self.moves: list[Move] = []
         self.history: list[Checkpoint] = []
@@ -239,7 +241,16 @@ class Session:
             return True
 
     def try_save(self, path: str, quiet: bool = False) -> bool:
-        """Save; a failure is reported and the game goes on."""
+        """Save; a failure is reported and the game goes on. Another file already at `path` is replaced
+        only if the person says so."""
+        there = None if any(same_file(path, p) for p in self.own) else what_is_there(path)
+        if there is not None:
+            try:
+                if not click.confirm(f"{path} already holds {there}. Replace it?", default=False):
+                    click.echo("Not saved. The game goes on.")
+                    return False
+            except click.Abort:
+                return False
         try:
             save_game(self.game, path, self.extra())
         except MeepleError as e:
@@ -247,6 +258,8 @@ class Session:
             return False
         self.saved = True
         self.last_saved = path
+        if path not in self.own:
+            self.own.append(path)
         if not quiet:
             click.echo(f"Saved to {path}. Continue with: meeple play --load {path}")
         return True

@@ -336,3 +336,27 @@ def test_a_rules_error_in_a_saved_game_says_where_the_save_is(tmp_path):
     assert r.exit_code == 1, r.output
     assert "boom.yaml:12:" in r.stderr and f"the game up to your last move is saved in {save}" in r.stderr
     assert json.loads(save.read_text())
+
+
+def test_saving_never_replaces_another_file_without_asking(tmp_path):
+    """Found by QA: `--save mygame.yaml` replaced the ruleset being played with a save, and `--save
+    keep.json` replaced a save of another game before a move was made. `--save` refuses a file that is
+    already there (but the save being continued), and `s FILE` asks first."""
+    rules = tmp_path / "bids.yaml"
+    rules.write_text(BIDS)
+    r = run("play", rules, "--save", rules, input="1\n")
+    assert r.exit_code == 2 and "already holds a file that is not a Meeple save" in r.output, r.output
+    assert r.output.startswith("error:") and "--load" not in r.output
+    assert rules.read_text() == BIDS
+    keep = tmp_path / "keep.json"
+    assert run("play", rules, "--seed", 1, "--save", keep, input="1\nq\n").exit_code == 0
+    kept = keep.read_text()
+    r = run("play", "speicherstadt", "--save", keep, input="q\n")
+    assert r.exit_code == 2 and "already holds a save of Bids" in r.output and keep.read_text() == kept
+    # continuing a save may write to it, and so may a game already saved there
+    assert run("play", "--load", keep, "--save", keep, input="q\n").exit_code == 0
+    r = run("play", "speicherstadt", "-p", 2, input=f"s {rules}\nn\ns {keep}\ny\ns {keep}\nq\n")
+    assert r.exit_code == 0, r.output
+    assert rules.read_text() == BIDS and "Not saved. The game goes on." in r.output
+    assert r.output.count("Replace it?") == 2  # not asked again for the file it saved to
+    assert json.loads(keep.read_text())["ruleset"] == "Speicherstadt"
