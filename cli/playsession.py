@@ -18,7 +18,8 @@ from meeple.tools.agents import make_agents, mix_seed
 
 HELP = """Type the number of an option to choose it; in a range of numbers ("Bid 0 … Bid 24"), type =N.
 Other commands:
-  u          undo: take back your last decision (refused once something hidden was revealed)
+  u          undo: take back your last decision (refused once something hidden was revealed,
+             or others' secret choices were shown)
   i NAME     information about a component, zone or counter (its description and effects)
   l          the whole log
   v          show the board again
@@ -67,6 +68,7 @@ class Session:
         self.source = source
         self.saved = True  # nothing to lose yet
         self.last_saved: str | None = None  # the file the game was last saved to
+        self.secrets_shown = 0  # how many of `moves` were made when others' sealed choices were last shown
         # Files this game may be saved over without asking: its own (--load, --save, and `s FILE` once done).
         self.own = [p for p in (load_path, save_path) if p is not None]
         self.seen = len(game.state.log)  # log lines already shown
@@ -100,6 +102,8 @@ class Session:
             for move in waiting:  # the sealed choices, now that all are in; then what they caused
                 click.echo(wrap(move.text(self.human) + (" (you)" if move.seat == self.human else ""),
                                 self.width, "    "))
+            if any(move.seat != self.human for move in waiting):
+                self.secrets_shown = len(self.moves)
             if waiting:
                 self.echo_log()
             for move in waiting:
@@ -153,6 +157,8 @@ class Session:
             return f"since then you have seen what was hidden ({names}); it cannot be unseen"
         if self.game.state.rng.state != target.game.state.rng.state:
             return "since then something was left to chance (a shuffle or a random draw)"
+        if self.secrets_shown > target.moves:  # found by QA: a bid again, knowing the others' bids
+            return "since then you have seen the other players' secret choices; they cannot be unseen"
         self.history = self.history[:-2]
         self.game = target.game.copy()
         restore_bots(self.bots, target.bots)

@@ -94,6 +94,42 @@ def test_undo_goes_back_to_your_previous_decision_until_something_is_revealed():
         pytest.fail("no take-back was ever refused")
 
 
+SEALED = """\
+meeple: 1
+name: Sealed
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+flow: |
+  choose player(1) "Ready?":
+      option "Yes":
+          pass
+      option "Sure":
+          pass
+  repeat 2:
+      simultaneous q in players:
+          choose q "Your secret bid":
+              option "Bid {n}" for n in between(0, 3):
+                  score(q.points, n)
+scoring:
+  score: p.points
+"""
+
+
+def test_undo_is_refused_once_the_others_secret_choices_were_shown(tmp_path):
+    """Found by QA: after sealed bids were revealed, `u` took the person's bid back and let them bid
+    again knowing the others'. Before the reveal (a bot that chose first, not shown yet) it is allowed."""
+    rules = tmp_path / "sealed.yaml"
+    rules.write_text(SEALED)
+    r = run("play", rules, "--seed", 1, "--seat", 1, input="2\nu\nq\ny\n")
+    assert "P2: Bid" in r.output  # the bids were shown
+    assert "Cannot undo: since then you have seen the other players' secret choices" in r.output, r.output
+    # As P2: P1's bid is in before P2 chooses, but not shown yet, so P2 may still go back to "Ready?"
+    r = run("play", rules, "--seed", 1, "--seat", 2, input="1\nu\nq\ny\n")
+    assert "Taken back: you are at your previous decision again." in r.output, r.output
+    assert "P1: Bid" not in r.output
+
+
 def test_a_take_back_replays_the_same_way():
     """Undoing and choosing the same again gives the same game: the bots' random state is restored too."""
     straight = run("play", "speicherstadt", "-p", 3, "--seed", 3, input="1\n2\n" + "1\n" * 3000).output
