@@ -214,11 +214,11 @@ def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
             if r.ok:
                 click.echo(f"PASS {r.name}")
                 continue
-            if not r.problems:
+            if not any(p.severity == "error" for p in r.problems):
                 where = f"{r.span.file}:{r.span.line}" if r.span else r.file
                 click.echo(f"FAIL {where}: {r.name}")
-            for p in r.problems:
-                click.echo(f"FAIL {_failure(r, p)}")
+            for p in r.problems:  # a ruleset's warnings next to the errors that failed it are no failures
+                click.echo(f"{'FAIL' if p.severity == 'error' else 'warning'} {_failure(r, p)}")
                 if p.hint:
                     click.echo(f"  hint: {p.hint}")
         for f, p in run.unusable:

@@ -114,6 +114,22 @@ def test_failure_lines_name_the_scenario(tmp_path):
     assert r.exit_code == 1 and f"{tmp_path / 'sc.yaml'}:9: probe: P1 has 3 options, expected 2" in r.output, r.output
 
 
+def test_a_rulesets_warnings_are_not_shown_as_failures(tmp_path):
+    """Found by QA: a scenario file whose ruleset fails to load printed the ruleset's warning as a FAIL
+    line of its own, next to the error that failed it."""
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    base = (Path(__file__).resolve().parent.parent / "rulesets" / "merchants.yaml").read_text()
+    (tmp_path / "brk.yaml").write_text(base.replace("n = shown(g)", "n = shwn(g)"))
+    (tmp_path / "sc.yaml").write_text("ruleset: brk.yaml\nscenarios:\n  - name: x\n    players: 2\n    steps: []\n")
+    r = CliRunner().invoke(meeple, ["test", str(tmp_path / "sc.yaml")])
+    lines = [line for line in r.output.splitlines() if not line.startswith("  hint")]
+    assert r.exit_code == 1 and "0 passed, 1 failed" in r.output
+    assert [line.split(" ")[0] for line in lines[:-1]] == ["warning", "FAIL"], r.output
+    assert "schema comment" in lines[0] and "`shwn`" in lines[1]
+
+
 @pytest.mark.parametrize("text, said", [
     ("", "not a scenario file: the file is empty"),
     ("- a\n- b\n", "not a scenario file: the file holds a list"),
