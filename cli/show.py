@@ -128,6 +128,8 @@ def new_variant(name: str, base: str, force: bool) -> None:
     if path.exists() and not force:
         raise usage(f"{path} exists: give another name, or --force to overwrite it", code="IO01")
     base_path = find_ruleset(base).resolve()
+    if path.resolve() == base_path:  # found by QA: --force wrote a variant of the base over the base
+        raise usage(f"{path} is the ruleset the variant extends: give the variant another name", code="U033")
     bundled = rulesets_dir().resolve()
     here = path.resolve().parent
     if base_path.parent in (bundled, bundled / "variants") and not Path(base).exists():

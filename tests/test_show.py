@@ -66,6 +66,10 @@ def test_new_variant_of_a_file_names_it_from_the_same_folder(tmp_path, monkeypat
     assert load_ruleset(tmp_path / "x.yaml").name == "Showdown + x"
     (tmp_path / "v").mkdir()  # loading refuses a base outside the variant's folder: so does `new`
     assert run("new", "variant", "v/y", "--extends", str(base)).exit_code == 2
+    # found by QA: --force wrote a variant of the base over the base itself
+    r = run("new", "variant", "game", "--extends", "game.yaml", "--force")
+    assert r.exit_code == 2 and "is the ruleset the variant extends" in r.output
+    assert load_ruleset(base).name == "Showdown"
 
 
 def test_none_reads_as_the_language_writes_it_whichever_way_the_yaml_says_it():
