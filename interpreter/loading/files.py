@@ -81,7 +81,8 @@ SUFFIXES = (".yaml", ".yml")
 
 
 class OutsideError(Exception):
-    """A reference that names a file it may not read (outside the allowed folders, or not YAML)."""
+    """A reference that names a file it may not read (outside the allowed folders, or not YAML). Its
+    message is the reason only (`it is an absolute path; ...`): the caller names the file before it."""
 
 
 def allowed_roots(asked: Path, allow: tuple[Path, ...] = ()) -> tuple[Path, ...]:
@@ -107,13 +108,13 @@ def find_reference(name: str, relative_to: Path, roots: tuple[Path, ...], librar
         if not c.is_file():
             continue
         if c.suffix not in SUFFIXES:
-            raise OutsideError(f"`{name}` is not a YAML file (.yaml or .yml)")
+            raise OutsideError("it is not a YAML file (.yaml or .yml)")
         real = c.resolve()
         if not any(real.is_relative_to(r) for r in roots):
-            raise OutsideError(f"`{name}` is outside this ruleset's folder")
+            raise OutsideError("it is outside this ruleset's folder")
         return c
     if p.is_absolute() and p.is_file():
-        raise OutsideError(f"`{name}` is an absolute path; name a file relative to this one")
+        raise OutsideError("it is an absolute path; name a file relative to this one")
     raise FileNotFoundError(name)
 
 

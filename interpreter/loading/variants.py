@@ -58,7 +58,7 @@ def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]
         try:
             base = find_reference(name, Path(doc.path), roots)
         except OutsideError as e:
-            raise fail("V001", f"cannot extend {e}", doc.span(("extends",)), OUTSIDE_HINT) from None
+            raise fail("V001", f"cannot extend `{name}`: {e}", doc.span(("extends",)), OUTSIDE_HINT) from None
         except (FileNotFoundError, OSError):
             raise fail("V001", f"no ruleset `{name}` to extend", doc.span(("extends",)),
                         "give a bundled ruleset's name or a path relative to this file") from None
@@ -71,27 +71,50 @@ def _chain(path: Path, read: Callable[[Path], Document], roots: tuple[Path, ...]
     return docs
 
 
+MAX_IMPORT_DEPTH = 64  # libraries importing libraries this deep are refused (a chain of files, not a loop)
+
+
 def _imports(layers: Layers, read: Callable[[Path], Document], roots: tuple[Path, ...]) -> None:
-    """Libraries imported by any layer, the base's first; a path is relative to the file naming it."""
-    seen: set[str] = set()
+    """Libraries imported by any layer, the base's first, with the libraries they import in turn: each
+    library once, after the libraries it imports (so that its own procedures win, as a ruleset's own
+    win over its libraries'). A path is relative to the file naming it."""
     layer_files = {str(Path(d.path).resolve()) for d in layers.docs}
+    done: set[str] = set()
     for doc in layers.docs:
-        for i, name in enumerate(doc.data.get("import") or []):
-            try:
-                lib_path = find_reference(str(name), Path(doc.path), roots, library=True)
-            except OutsideError as e:
-                raise fail("I001", f"cannot import {e}", doc.span(("import", i)), OUTSIDE_HINT) from None
-            except (FileNotFoundError, OSError):
-                raise fail("I001", f"no library named `{name}`", doc.span(("import", i)),
-                            "bundled libraries live in rulesets/lib/") from None
-            key = str(lib_path.resolve())
-            if key in layer_files:
-                raise fail("I002", f"`{name}` is this ruleset itself (or the game it changes): a file cannot "
-                                    "import itself", doc.span(("import", i)))
-            if key not in seen:
-                seen.add(key)
-                lib = _read_named(read, lib_path, doc, ("import", i), str(name), "I001")
-                layers.libraries.append((lib, lib.data))
+        _import_from(doc, [(str(Path(doc.path).resolve()), Path(doc.path))], layers, read, roots, layer_files, done)
+
+
+def _import_from(doc: Document, trail: list[tuple[str, Path]], layers: Layers, read: Callable[[Path], Document],
+                 roots: tuple[Path, ...], layer_files: set[str], done: set[str]) -> None:
+    """The imports of `doc`, reached through the files of `trail` (the layer first, `doc` last)."""
+    for i, name in enumerate(doc.data.get("import") or []):
+        at = ("import", i)
+        try:
+            lib_path = find_reference(str(name), Path(doc.path), roots, library=True)
+        except OutsideError as e:
+            raise fail("I001", f"cannot import `{name}`: {e}", doc.span(at), OUTSIDE_HINT) from None
+        except (FileNotFoundError, OSError):
+            raise fail("I001", f"no library named `{name}`", doc.span(at),
+                        "bundled libraries live in rulesets/lib/") from None
+        key = str(lib_path.resolve())
+        keys = [k for k, _ in trail]
+        if key in keys and len(trail) > 1:
+            loop = " -> ".join(p.name for _, p in trail[keys.index(key):]) + f" -> {lib_path.name}"
+            raise fail("I002", f"the libraries import each other in a circle: {loop}", doc.span(at),
+                        "one of them must stop importing the other (a library's procedures may call "
+                        "those of a library it imports, not the other way round as well)")
+        if key in layer_files:
+            raise fail("I002", f"`{name}` is this ruleset itself (or the game it changes): a file cannot "
+                                "import itself", doc.span(at))
+        if key in done:
+            continue
+        if len(trail) > MAX_IMPORT_DEPTH:
+            raise fail("I001", f"cannot import `{name}`: libraries import each other more than "
+                                f"{MAX_IMPORT_DEPTH} deep here", doc.span(at))
+        lib = _read_named(read, lib_path, doc, at, str(name), "I001")
+        _import_from(lib, trail + [(key, lib_path)], layers, read, roots, layer_files, done)
+        done.add(key)
+        layers.libraries.append((lib, lib.data))
 
 
 _RULESET = re.compile(rb"^meeple[ \t]*:", re.MULTILINE)  # the key every ruleset and library starts with
