@@ -108,6 +108,13 @@ def fmt_num(x: float, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+def fmt_wins(wins: float) -> str:
+    """A count of wins: whole, or with two decimals when ties shared some (1/k of a win each). Not `%g`,
+    which printed 1.33333 and, past a million, 1.23457e+06 (found by QA)."""
+    w = round(wins, 6)  # sums of thirds are not exact
+    return f"{w:.0f}" if w == int(w) else f"{w:.2f}"
+
+
 def table(headers: list[str], rows: list[list[str]], align: str = "") -> str:
     """A plain aligned text table. `align` has one letter per column, l or r; by default the first
     column is left-aligned and the others (numbers) right-aligned."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from meeple.cli.common import fmt_num, format_option, load_run, table
+from meeple.cli.common import fmt_num, fmt_wins, format_option, load_run, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, workers_option
 from meeple.tools.agents import AGENT_HELP
 
@@ -76,7 +76,7 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
 def _text(res: Any, n: int) -> None:
     click.echo(f"{res.ruleset}: {res.games} games, {n} players, seed {res.seed}, seats {', '.join(res.agents)} "
                f"(rotated)")
-    rows = [[r.agent, str(r.seats), f"{r.wins:g}", f"{100 * r.win_rate:.1f}%",
+    rows = [[r.agent, str(r.seats), fmt_wins(r.wins), f"{100 * r.win_rate:.1f}%",
              f"{100 * r.win_ci[0]:.1f}-{100 * r.win_ci[1]:.1f}%", str(r.losses), fmt_num(r.score_mean)]
             for r in res.rows]
     click.echo(table(["agent", "seats", "wins", "win rate", "95% CI", "losses", "score mean"], rows, "lrrrrrr"))

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 import click
-from meeple.cli.common import fmt_num, format_option, load_run, table
+from meeple.cli.common import fmt_num, fmt_wins, format_option, load_run, table
 from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
 from meeple.tools.agents import AGENT_SPECS
 
@@ -63,7 +63,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
 def _simulate_text(summary: Any, seed: int, n: int, cov: Any) -> None:
     click.echo(f"{summary.ruleset}: {summary.games} games, {n} players, seed {seed}, "
                f"agents {', '.join(summary.agents)}")
-    rows = [[f"P{s.seat + 1}", s.agent, f"{s.wins:g}", f"{s.win_rate:.3f}",
+    rows = [[f"P{s.seat + 1}", s.agent, fmt_wins(s.wins), f"{s.win_rate:.3f}",
              f"{s.win_ci[0]:.3f}-{s.win_ci[1]:.3f}", fmt_num(s.score_mean), fmt_num(s.score_stdev)]
             for s in summary.seats]
     click.echo(table(["seat", "agent", "wins", "win rate", "95% CI", "score mean", "score sd"], rows, "llrrrrr"))

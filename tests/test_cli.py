@@ -600,3 +600,12 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130_and_the_end_of_input_exits_0(t
     monkeypatch.setattr(playsession.click, "prompt", real)
     r = run("play", "speicherstadt", "--load", save, input="1\n")
     assert r.exit_code == 0 and "Bye." in r.output, r.output
+
+
+@pytest.mark.parametrize("wins, shown", [(3, "3"), (4 / 3, "1.33"), (1 / 3 + 1 / 3 + 1 / 3, "1"),
+                                         (1234567.5, "1234567.50"), (0, "0")])
+def test_win_counts_read_as_numbers_whole_or_with_two_decimals(wins, shown):
+    """Found by QA: simulate and ladder printed wins with %g: 1.33333, and past a million 1.23457e+06."""
+    from meeple.cli.common import fmt_wins
+
+    assert fmt_wins(wins) == shown
