@@ -118,6 +118,12 @@ def saved_source(data: dict, path: str) -> str:
         raise UsageError(Problem("U032", f"{path} does not say where its ruleset is"
                                          + (f" (it is a game of {name})" if isinstance(name, str) else ""),
                                  hint="name the ruleset: meeple play RULESET --load FILE"))
+    if ("/" in source or os.sep in source) and not source.endswith((".yaml", ".yml")):
+        # A save may come from someone else: it is not read as a ruleset, nor quoted, unless it is one
+        # (found by QA: a save naming /etc/passwd had its first line printed in the error).
+        raise UsageError(Problem("U032", f"{path} names {source} as its ruleset, which is not a ruleset "
+                                         "file (.yaml or .yml)",
+                                 hint="name the ruleset: meeple play RULESET --load FILE"))
     return source
 
 

@@ -396,3 +396,19 @@ def test_saving_never_replaces_another_file_without_asking(tmp_path):
     assert rules.read_text() == BIDS and "Not saved. The game goes on." in r.output
     assert r.output.count("Replace it?") == 2  # not asked again for the file it saved to
     assert json.loads(keep.read_text())["ruleset"] == "Speicherstadt"
+
+
+def test_a_save_naming_a_file_that_is_no_ruleset_is_refused_without_reading_it(tmp_path):
+    """Found by QA: a save from elsewhere whose `play.ruleset` was /etc/passwd had that file read as a
+    ruleset and its first line quoted in the error."""
+    save = tmp_path / "g.json"
+    assert run("play", "speicherstadt", "-p", 2, "--save", save, input="1\nq\n").exit_code == 0
+    data = json.loads(save.read_text())
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:do not print me\n")
+    data["play"]["ruleset"] = str(secret)
+    evil = tmp_path / "evil.json"
+    evil.write_text(json.dumps(data))
+    r = run("play", "--load", evil, input="q\n")
+    assert r.exit_code == 2 and "which is not a ruleset file (.yaml or .yml)" in r.output
+    assert "do not print me" not in r.output
