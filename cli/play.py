@@ -23,7 +23,7 @@ from meeple.cli.playsave import (
 )
 from meeple.cli.playsession import Quit, Session
 from meeple.cli.view import wrap
-from meeple.errors import MeepleError, Problem, UsageError
+from meeple.errors import MeepleError, Problem, SaveError, UsageError
 from meeple.tools.agents import AGENT_SPECS, PLAY, play_spec
 from meeple.tools.failures import with_hint
 
@@ -57,11 +57,13 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
                                      f", or continue that save: meeple play --load {save_path} --save {save_path}"
                                      if there.startswith("a save") else "")))
     saved: dict = {}
+    from_save: list[str] = []  # the settings the save gave, not the command line: their errors are the save's
     if load_path:
         data = read_save(load_path)
         source = ruleset if ruleset is not None else saved_source(data, load_path)
         rs = load(source)
         game, saved, note = load_game(rs, load_path, data, named=ruleset is not None)
+        from_save = [k for k, given in (("seat", seat), ("agents", agents)) if given is None and k in saved]
         seat = seat if seat is not None else saved.get("seat") if isinstance(saved.get("seat"), int) else None
         agents = agents or (saved.get("agents") if isinstance(saved.get("agents"), str) else None)
         if players is not None and players != game.state.nplayers:
@@ -87,8 +89,17 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
     agents = agents or play_spec(rs)
     nplayers = game.state.nplayers
     if not 1 <= seat <= nplayers:
+        if "seat" in from_save:  # found by QA: blamed on a --seat nobody gave
+            raise SaveError(Problem("L001", f"{load_path} gives seat {seat}, not a seat of this {nplayers}-player game",
+                                    hint=f"choose yours: --seat N (1 to {nplayers})"))
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))
-    session = Session(game, seat - 1, agents, seed, save_path, source, load_path)
+    try:
+        session = Session(game, seat - 1, agents, seed, save_path, source, load_path)
+    except MeepleError as e:
+        if "agents" not in from_save:
+            raise
+        raise SaveError(Problem("L001", f"{load_path} names bots that cannot play: {e.problems[0].message}",
+                                hint="choose them: --agents SPEC")) from None
     if "bots" in saved and saved.get("agents") == agents:
         restore_bots(session.bots, saved["bots"])  # the bots go on exactly as they would have
     click.echo(f"You are P{seat}. Type ? for help.")

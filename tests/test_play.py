@@ -412,3 +412,21 @@ def test_a_save_naming_a_file_that_is_no_ruleset_is_refused_without_reading_it(t
     r = run("play", "--load", evil, input="q\n")
     assert r.exit_code == 2 and "which is not a ruleset file (.yaml or .yml)" in r.output
     assert "do not print me" not in r.output
+
+
+def test_a_bad_seat_or_bot_in_a_save_is_the_saves_error_not_an_option_nobody_gave(tmp_path):
+    """Found by QA: a save with seat 7 said "--seat must be between 1 and 3", and one with an unknown bot
+    blamed nothing: both are the save's (L001, exit 1), and an option given overrides them."""
+    save = tmp_path / "g.json"
+    assert run("play", "speicherstadt", "-p", 3, "--save", save, input="1\nq\n").exit_code == 0
+    data = json.loads(save.read_text())
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**data, "play": {**data["play"], "seat": 7}}))
+    r = run("play", "--load", bad, input="q\n")
+    assert r.exit_code == 1 and "gives seat 7, not a seat of this 3-player game" in r.output and "--seat must" not in r.output
+    assert run("play", "--load", bad, "--seat", 2, input="q\n").exit_code == 0
+    assert run("play", "--load", bad, "--seat", 0, input="q\n").exit_code == 2  # the option's own error
+    bad.write_text(json.dumps({**data, "play": {**data["play"], "agents": "nosuchbot"}}))
+    r = run("play", "--load", bad, input="q\n")
+    assert r.exit_code == 1 and "names bots that cannot play" in r.output and "nosuchbot" in r.output, r.output
+    assert run("play", "--load", bad, "--agents", "random", input="q\n").exit_code == 0
