@@ -126,12 +126,13 @@ class Lobby:
 
     def reply(self, problems: list[dict[str, Any]]) -> dict[str, Any]:
         """The reply to problems in the form every report of Meeple's holds them (tools/report.problem_json:
-        `validate --format json`, a comparison's `failed`): the first one located as the command line
-        locates it (`FILE:LINE:COL: message`), its hint, and every problem's message, each file named by
-        `shown`."""
-        p = problems[0]
+        `validate --format json`, a comparison's `failed`): the first error (a warning only when there is
+        no error) located as the command line locates it (`FILE:LINE:COL: message`), its code and hint, and
+        every problem's message, each file named by `shown`."""
+        p = next((q for q in problems if q["severity"] == "error"), problems[0])  # a warning never headlines
         where = f"{p['file']}:{p['line']}:{p['column']}: " if p["file"] and p["line"] is not None else ""
-        return {"error": self.shown(where + p["message"]), "hint": self.shown(p["hint"]) if p["hint"] else None,
+        return {"error": self.shown(where + p["message"]), "code": p["code"],
+                "hint": self.shown(p["hint"]) if p["hint"] else None,
                 "problems": [self.shown(q["message"]) for q in problems]}
 
     def upload(self, filename: str, text: str) -> str:
@@ -144,12 +145,22 @@ class Lobby:
             self._upload_dir = Path(tempfile.mkdtemp(prefix="meeple-web-"))
         stem = "".join(ch for ch in Path(filename).stem if ch.isalnum() or ch in "-_") or "ruleset"
         path = self._upload_dir / f"{stem}.yaml"
-        path.write_text(text, encoding="utf-8")
         self._sent_as[str(path)] = Path(filename).name or path.name
         public = next(i for i in (f"upload/{stem}{f'-{k}' if k else ''}.yaml" for k in range(len(self.files) + 1))
                       if i not in self.files)  # unique: a file named on the command line may be called so
-        self._loaded.pop(public, None)
-        self._loaded[public] = load_ruleset(str(path))  # raises RulesetError with located problems
+        # An earlier upload of that name waits beside it (so what it extends and an unnamed variant's name,
+        # its file name, stay as they are) and comes back if the new text is refused.
+        kept, had = path.with_name(f".{stem}.kept"), path.exists()
+        if had:
+            os.replace(path, kept)
+        try:
+            path.write_text(text, encoding="utf-8")
+            self._loaded[public] = load_ruleset(str(path))  # raises RulesetError with located problems
+        except BaseException:
+            os.replace(kept, path) if had else path.unlink(missing_ok=True)
+            raise
+        if had:
+            kept.unlink()
         self._uploads[public] = str(path)
         return public
 

@@ -1,0 +1,45 @@
+"""What the lobby keeps and how it words a refusal: an upload that is refused loses nothing uploaded
+before it, and a refusal's headline is its first error (not a warning listed before it)."""
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+
+def _merchants_text():
+    from meeple.loading.files import rulesets_dir
+
+    return (rulesets_dir() / "merchants.yaml").read_text(encoding="utf-8")
+
+
+def test_a_refused_upload_keeps_the_good_file_of_that_name_and_headlines_its_error(web):
+    """Bug: a broken ruleset sent under the file name of an earlier good upload replaced the good file
+    and forgot it before it was checked, so `upload/mine.yaml` no longer made a table; and the refusal's
+    headline was its first problem, a warning about the schema comment, while the error came second."""
+    good = _merchants_text()
+    assert "$schema=../schema/" in good  # a comment that points nowhere from the upload folder: W013
+    status, body = web.post("/api/upload", {"filename": "mine.yaml", "text": good})
+    assert (status, body) == (200, {"id": "upload/mine.yaml"})
+    seats = [{"kind": "bot", "agent": "random"}] * 2
+    assert web.post("/api/tables", {"ruleset": "upload/mine.yaml", "seats": seats, "seed": 1})[0] == 200
+
+    broken = good.replace("n = shown(g)", "n = shwn(g)")
+    assert broken != good
+    status, body = web.post("/api/upload", {"filename": "mine.yaml", "text": broken})
+    assert status == 400, body
+    assert "schema comment" in body["problems"][0]  # the warning comes first among the problems...
+    assert body["code"] == "C003" and body["error"].startswith("mine.yaml:")  # ...the error is the headline
+    assert body["error"].endswith("there is no function or procedure `shwn`"), body
+
+    status, body = web.post("/api/tables", {"ruleset": "upload/mine.yaml", "seats": seats, "seed": 1})
+    assert status == 200, body
+    titles = [r["title"] for r in json.loads(web.get("/api/lobby")[1])["rulesets"] if r["id"] == "upload/mine.yaml"]
+    assert titles == ["Merchants"]
+    upload_dir = web.server.lobby.upload_dir
+    assert (upload_dir / "mine.yaml").read_text(encoding="utf-8") == good
+    assert sorted(p.name for p in upload_dir.iterdir()) == ["mine.yaml"]  # nothing left beside it
+    assert web.tracebacks() == []
+
