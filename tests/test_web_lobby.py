@@ -1,5 +1,6 @@
 """What the lobby keeps and how it words a refusal: an upload that is refused loses nothing uploaded
-before it, and a refusal's headline is its first error (not a warning listed before it)."""
+before it, a refusal's headline is its first error (not a warning listed before it), and a save opened
+with another game's ruleset is refused for that reason, as the command line refuses it."""
 
 import json
 
@@ -43,3 +44,31 @@ def test_a_refused_upload_keeps_the_good_file_of_that_name_and_headlines_its_err
     assert sorted(p.name for p in upload_dir.iterdir()) == ["mine.yaml"]  # nothing left beside it
     assert web.tracebacks() == []
 
+
+def test_a_save_opened_with_another_games_ruleset_is_refused_as_the_command_line_refuses_it(web, tmp_path):
+    """Bug: a save of Merchants opened with the ruleset Speicherstadt was refused as a save "from a
+    different version of the ruleset" (L003), where `meeple play speicherstadt --load FILE` says it is a
+    game of Merchants, not of Speicherstadt (L002)."""
+    from meeple.cli.playsave import load_game
+    from meeple.errors import SaveError
+    from meeple.runtime.game import Game
+    from meeple.runtime.rules import load_ruleset
+
+    save = json.dumps(Game.new(load_ruleset("merchants"), 2, 1).to_json())
+    status, body = web.post("/api/saves", {"text": save, "ruleset": "speicherstadt"})
+    assert status == 400, body
+    assert body["code"] == "L002" and body["error"] == "the save is a game of Merchants, not of Speicherstadt"
+    assert "leave the ruleset out" in body["hint"]
+
+    path = tmp_path / "merchants-save.json"
+    path.write_text(save, encoding="utf-8")
+    with pytest.raises(SaveError) as cli:
+        load_game(load_ruleset("speicherstadt"), str(path))
+    said = cli.value.problems[0]
+    assert said.code == body["code"] and said.message.replace(str(path), "the save") == body["error"]
+
+    # The save's own ruleset, named or not, still opens it.
+    for named in ("merchants", None):
+        status, body = web.post("/api/saves", {"text": save, "ruleset": named})
+        assert status == 200 and body["replay"].startswith("/replay/"), body
+    assert web.tracebacks() == []

@@ -18,6 +18,7 @@ from meeple.errors import MeepleError, Problem, SaveError, UsageError
 from meeple.loading.files import bundled, display_path, rulesets_dir
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
+from meeple.runtime.saves import SAVE_FORMAT
 from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 
@@ -191,10 +192,9 @@ class Lobby:
     def open_save(self, reg: Registry, text: str, name: Any = None) -> Table:
         """A save (from `meeple play`, or downloaded from a table) opened in the replay viewer, with the
         offered ruleset `name` if given, else with an offered ruleset of the name the save holds."""
-        if name in (None, ""):
-            name = None
-        else:
-            self.offered(name, "pick one from the list, or leave it out: the save names its ruleset")
+        name = None if name in (None, "") else name
+        named = None if name is None else self.offered(name, "pick one from the list, or leave it out: "
+                                                             "the save names its ruleset")
         if len(text) > MAX_UPLOAD:
             raise _bad("the save is too large")
         try:
@@ -203,6 +203,11 @@ class Lobby:
             raise SaveError(Problem("L001", f"this is not a Meeple save file ({e})")) from None
         if not isinstance(data, dict):
             raise SaveError(Problem("L001", "this is not a Meeple save file"))
+        saved_as = data.get("ruleset")  # as `meeple play RULESET --load FILE` refuses another game's save
+        if named is not None and isinstance(saved_as, str) and data.get("format") == SAVE_FORMAT \
+                and saved_as != named.name:
+            raise SaveError(Problem("L002", f"the save is a game of {saved_as[:60]}, not of {named.name}",
+                                    hint="leave the ruleset out: the save names its ruleset"))
         candidates = [name] if name else self.names()
         refused: SaveError | None = None
         for cand in candidates:
@@ -219,7 +224,7 @@ class Lobby:
                 continue
             replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions)
             if _without_steps(replayed) != _without_steps(game):
-                raise SaveError(Problem("L002", "the save's action log does not lead to its state, "
+                raise SaveError(Problem("L001", "the save's action log does not lead to its state, "
                                                 "so it cannot be replayed"))
             seats = [Seat("person") for _ in range(game.state.nplayers)]
             return reg.add(Table(reg.new_id(), rs, cand, game, seats, replay_only=True))
