@@ -52,8 +52,7 @@ def test_a_library_that_imports_a_library_brings_it_along_to_the_game(tmp_path):
 
 
 def test_each_library_is_loaded_once_after_the_libraries_it_imports(tmp_path):
-    """Two libraries importing the same third load it once; an importer's own procedure wins over the
-    same name in a library it imports, as a ruleset's own procedures win over its libraries'."""
+    """A library two others import loads once, first; an importer's own procedure beats its import's."""
     game = write(tmp_path, {
         "game.yaml": GAME.format(imports="import: [a.yaml, b.yaml]\n", setup="shared(players[0])"),
         "a.yaml": library("a", "  fa: \"pass\"\n", imports="c.yaml"),

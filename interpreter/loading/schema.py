@@ -17,6 +17,7 @@ from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
 from meeple.errors import Problem, Span, UsageError
+from meeple.loading import numbers
 from meeple.loading.cache import cache_dir, prune, write_atomic
 from meeple.loading.resources import data_dir
 from meeple.loading.schemacheck import Check, Unsupported, compile_schema
@@ -77,6 +78,7 @@ KEEP_VALID = 1000
 @functools.cache
 def _checker_version(name: str) -> bytes:
     h = hashlib.sha256((schema_path() / f"{name}.schema.json").read_bytes())
+    h.update(pathlib.Path(numbers.__file__).read_bytes())  # its check of `3.0` is part of the verdict
     spec = find_spec("jsonschema")
     if spec is not None and spec.origin:  # the installed version, from its metadata folder's name
         site = pathlib.Path(spec.origin).parent.parent
@@ -107,13 +109,16 @@ def remember_valid(doc: Document, name: str = "meeple") -> None:
 
 
 def validate_document(doc: Document, name: str = "meeple") -> list[Problem]:
+    # `3.0` and `1e3`, which the schema counts as integers: see numbers.py
+    decimals = numbers.decimal_problems(doc.data, doc.span, getattr(doc, "line_text", None), _where)
     quick = _quick(name)
     if quick is not None and quick(doc.data):  # jsonschema would find nothing: see schemacheck.py
-        return []
+        return decimals
     problems: list[Problem] = []
     for error in _validator(name).iter_errors(doc.data):
         problems.extend(_explain(_leaf(error), doc))
-    unique = list(dict.fromkeys(problems))  # one `required` error lists every missing key
+    refused = {p.span for p in problems}  # `count: 20000.0` is out of bounds first
+    unique = list(dict.fromkeys(problems + [p for p in decimals if p.span not in refused]))
     # A mistake inside a YAML anchor that several items merge is one place in the file: report it once
     # (the messages differ only in the item's index).
     seen: set[tuple] = set()
@@ -184,6 +189,10 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         span = doc.span(where_, key=key) or Span(doc.path, 1, 1, 1, 1)
         return Problem(code, message, span, hint=hint)
 
+    number = numbers.explain(rule, value, inst, where, doc.span(path) or Span(doc.path, 1, 1, 1, 1),
+                             getattr(doc, "line_text", None))  # (a merged Source has no lines of its own)
+    if number is not None:
+        return [number]
     if rule == "type":
         types = [value] if isinstance(value, str) else list(value)
         if "number" in types and "integer" in types:
