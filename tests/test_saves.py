@@ -100,6 +100,37 @@ def test_a_save_from_elsewhere_loads_after_its_replay_agrees(name):
     assert h.legal_actions() == g.legal_actions()
 
 
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_a_quiet_games_save_loads_here_elsewhere_and_through_pickle(chance):
+    """Found by QA: a game played with narrate=False keeps no log lines, but its save was replayed
+    narrated, so once a line had been written the save was refused as edited (L001): in another process,
+    through pickle, and always with explicit chance. A quiet save says so and replays quietly."""
+    import pickle
+
+    rs = load_ruleset("rulesets/reference/kuhn_poker.yaml")
+    g = rs.new_game(2, 3, chance=chance, narrate=False)
+    while g.is_chance:
+        g.apply_index(0)
+    g.apply("Pass")
+    g.apply("Pass")  # the showdown writes a line, which a quiet game does not keep
+    assert g.is_over and g.state.log == []
+    data = g.to_json()
+    assert data["narrate"] is False
+    for loaded in (Game.from_json(rs, data), Game.from_json(rs, {k: v for k, v in data.items() if k != "seal"}),
+                   pickle.loads(pickle.dumps(g))):
+        assert loaded.to_json() == data and loaded.state.quiet
+    narrated = rs.new_game(2, 3, chance=chance)
+    while narrated.is_chance:
+        narrated.apply_index(0)
+    narrated.apply("Pass")
+    narrated.apply("Pass")
+    saved = narrated.to_json()
+    assert "narrate" not in saved  # saves of narrated games are as they always were
+    saved.pop("seal", None)
+    with pytest.raises(SaveError):  # a narrated game's save that claims to be quiet holds lines it cannot
+        Game.from_json(rs, {**saved, "narrate": False})
+
+
 @pytest.mark.parametrize("edit", [
     lambda s: s["state"].update(rng=s["state"]["rng"] + 1),
     lambda s: s["state"].update(phase="somewhere else"),

@@ -285,14 +285,7 @@ class Game(Readouts):
         except Exception as e:  # noqa: BLE001 - the safety net: every failure becomes a located error
             raise located(e) from None
 
-    # ------------------------------------------------------------ saves (to_json, from_json: readouts.py)
-    @classmethod
-    def replay(cls, rs: Ruleset, players: int, seed: int, actions: list[dict], *, coverage: bool = False,
-               chance: str = "seeded") -> Game:
-        g = cls.new(rs, players, seed, coverage=coverage, chance=chance)
-        for a in actions:
-            g.apply(a)
-        return g
+    # saves (to_json, from_json, replay): readouts.py
 
 
 # Callers name these through this module.

@@ -41,7 +41,7 @@ def state_to_json(rs: Ruleset, st: GameState) -> dict:
         },
         "actions": [{"player": a["player"], "key": a["key"]} for a in st.actions],
     }
-    data["seal"] = _seal(data)
+    data["seal"] = seal(data)
     return data
 
 
@@ -59,7 +59,7 @@ def check_header(rs: Ruleset, data: Any) -> dict:
 
 def is_sealed(data: dict) -> bool:
     """Written by this process and unchanged since."""
-    return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], _seal(data))
+    return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], seal(data))
 
 
 def replay_input(data: dict) -> tuple[int, int, list[dict], bool]:
@@ -96,10 +96,11 @@ def state_from_json(rs: Ruleset, data: dict) -> GameState:
     st.stack = frames_from_json(s["stack"], rs.nodes)
     st.coverage = {int(k): v for k, v in s["coverage"].items()} if s.get("coverage") is not None else None
     st.actions = [{"player": int(a["player"]), "key": str(a["key"])} for a in data["actions"]]
+    st.quiet = data.get("narrate") is False
     return st
 
 
-SAVE_KEYS = ("format", "version", "ruleset", "ruleset_digest", "players", "seed", "state", "actions")
+SAVE_KEYS = ("format", "version", "ruleset", "ruleset_digest", "players", "seed", "state", "actions", "narrate")
 
 
 def _canonical(data: dict, verified: bool = False) -> str:
@@ -112,7 +113,7 @@ def _canonical(data: dict, verified: bool = False) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
-def _seal(data: dict) -> str:
+def seal(data: dict) -> str:
     return hmac.new(_SEAL_KEY, _canonical(data).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
@@ -146,7 +147,8 @@ def replay_moves(cls: Any, rs: Ruleset, data: dict) -> tuple[Any, int]:
         raise SaveError(Problem("L001", "this is not a Meeple save file of this version"))
     try:
         players, seed, actions, _ = replay_input(data)
-        game = cls.new(rs, players, seed, chance="explicit" if data.get("chance") == "explicit" else "seeded")
+        game = cls.new(rs, players, seed, chance="explicit" if data.get("chance") == "explicit" else "seeded",
+                       narrate=data.get("narrate") is not False)
     except MeepleError as e:
         raise SaveError(Problem("L001", f"the save cannot be replayed: {e.problems[0].message}")) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
@@ -170,7 +172,8 @@ def load(cls: Any, rs: Ruleset, data: dict | str) -> Any:
         if is_sealed(save) and not explicit:
             return cls(rs, state_from_json(rs, save))
         players, seed, actions, coverage = replay_input(save)
-        game = cls.replay(rs, players, seed, actions, coverage=coverage, chance="explicit" if explicit else "seeded")
+        game = cls.replay(rs, players, seed, actions, coverage=coverage, chance="explicit" if explicit else "seeded",
+                          narrate=save.get("narrate") is not False)
         if not same_game(game.to_json(), save):
             raise ValueError("the save does not match its own seed and action log: it is corrupt or was edited")
     except SaveError:
