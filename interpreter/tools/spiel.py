@@ -23,6 +23,7 @@ node with exact outcome probabilities. What OpenSpiel asks for comes from the Ga
 from __future__ import annotations
 
 import json
+import numbers
 import re
 from os import PathLike
 from typing import TYPE_CHECKING, Any
@@ -118,8 +119,32 @@ class MeepleGame(pyspiel.Game):
 
 
 def _registered(name: str) -> MeepleGame:
-    _config(name)  # a game this process has not loaded: U061, saying what to load first
+    _config(name, "game")  # a game this process has not loaded: U061, saying what to load first
     return pyspiel.load_game(name)
+
+
+def _unpickled(name: str, data: str) -> MeepleState:
+    """A pickled state (pyspiel's own pickle: its game's name and the state serialized), once its game is
+    known to be loaded: else pyspiel would look for it among its own games and list them all."""
+    _config(name)
+    return pyspiel.deserialize_game_and_state(data)[1]
+
+
+def _sampled(sampler: Any) -> float:
+    """What `resample_from_infostate`'s sampler gives, a number in [0, 1); anything else is U063 (found by
+    QA: NaN, a string or a sampler that raised ended in a bare ValueError or the sampler's own error)."""
+    try:
+        value = sampler()
+    except Exception as e:
+        raise BadArgument(Problem("U063", f"the probability sampler given to resample_from_infostate failed "
+                                          f"({type(e).__name__}: {e}): give a function taking no arguments and "
+                                          "returning a number in [0, 1), such as "
+                                          "pyspiel.UniformProbabilitySampler(0., 1.)")) from e
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 <= float(value) < 1:  # not NaN
+        return float(value)
+    raise BadArgument(Problem("U063", f"the probability sampler given to resample_from_infostate returned "
+                                      f"{value!r}: it must return a number in [0, 1), as "
+                                      "pyspiel.UniformProbabilitySampler(0., 1.) does"))
 
 
 class _OfItsGame:
@@ -188,10 +213,15 @@ class MeepleState(pyspiel.State):
         (pyspiel.UniformProbabilitySampler, or any function giving a number in [0, 1)) seeds the deal. The
         new world's later random events are chance nodes, as in any state of the game; its `history()`
         starts empty, as its past is not known."""
-        seed = int(float(probability_sampler()) * 2**53)
+        seed = int(_sampled(probability_sampler) * 2**53)
         out = MeepleState(self.get_game())
         out.node = resampled(self.config, self.node, player_id, seed)
         return out
+
+    def __reduce__(self) -> tuple:
+        """Pickled as pyspiel pickles a state, but loaded through `_unpickled` (found by QA: a state
+        unpickled where its game was not loaded was pyspiel's `Unknown game`, listing all of its games)."""
+        return _unpickled, (self.config.name, self.__getstate__())
 
     def _action_to_string(self, player: int, action: int) -> str:
         g = self.node.game

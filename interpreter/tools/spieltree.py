@@ -78,12 +78,14 @@ class _Config:
         return node
 
 
-def _config(name: str) -> _Config:
+def _config(name: str, what: str = "state") -> _Config:
+    """The loaded game `name`; a pickled game or state (`what`) of a game this process has not loaded is U061."""
     config = _CONFIGS.get(name)
     if config is None:
-        raise UsageError(Problem("U061", f"this state is of the game `{name}`, which this process has not loaded: "
-                                         "call meeple.openspiel.load with the same ruleset, players and settings "
-                                         "before loading the state"))
+        of = "this game is" if what == "game" else "this state is of the game"
+        raise UsageError(Problem("U061", f"{of} `{name}`, which this process has not loaded: call "
+                                         "meeple.openspiel.load with the same ruleset, players and settings first, "
+                                         f"then load the {what}"))
     return config
 
 
