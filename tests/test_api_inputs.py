@@ -98,3 +98,30 @@ def test_a_game_for_one_number_of_players_says_that_number():
     assert rs.min_players == rs.max_players == 2
     with pytest.raises(UsageError, match="is for 2 players, not 3"):  # was "for 2 to 2 players"
         rs.new_game(players=3, seed=1)
+
+
+def test_take_evaluate_and_menu_refuse_or_answer_plainly_what_they_cannot_do():
+    """Found by QA: `take` at a chance event applied the outcome and then failed with an IndexError,
+    `take("Pass")` and `evaluate(5)` were a TypeError and an AttributeError, and `menu(seat)` still gave
+    the options of a seat that had made its sealed choice."""
+    rs = load_ruleset("rulesets/reference/kuhn_poker.yaml")
+    g = rs.new_game(2, chance="explicit")
+    before = g.to_json()
+    with pytest.raises(IllegalAction, match="G003"):
+        g.take(0)
+    assert g.to_json() == before and g.is_chance
+    g = rs.new_game(2, 3)
+    with pytest.raises(IllegalAction, match="G005"):
+        g.take("Pass")
+    with pytest.raises(UsageError, match="G009"):
+        g.take(0, 5)
+    with pytest.raises(UsageError, match="G013"):
+        g.evaluate(5)
+    assert g.take(0).label == "Pass"
+    camel = load_ruleset("camel_up_off_season").new_game(3, 1)
+    while len(camel.deciders) < 2:
+        camel.apply_index(0)
+    seat = camel.deciders[0]
+    assert camel.menu(seat)
+    camel.apply_index(0, seat)
+    assert camel.menu(seat) == [] and camel.num_actions(seat) == 0

@@ -17,6 +17,7 @@ import test_camel_up
 import test_demoludy
 import test_merchants
 import test_speicherstadt
+from meeple.errors import UsageError
 from meeple.runtime.machine import assert_state
 from meeple.runtime.rules import load_ruleset
 
@@ -59,6 +60,10 @@ def test_a_determinization_is_legal_looks_the_same_and_plays_on(path):
     while not g.is_over:
         if step % 4 == 0:
             for seat in range(n):
+                if seat not in g.state.pending["players"]:  # only a seat at its own decision (G012)
+                    with pytest.raises(UsageError, match="G012"):
+                        g.determinize(seat, 1)
+                    continue
                 d = g.determinize(seat, rng.randrange(10**6))
                 check(d)
                 assert d.view(seat) == g.view(seat)
@@ -74,6 +79,29 @@ def test_a_determinization_is_legal_looks_the_same_and_plays_on(path):
                 assert d.winners
         g.apply_index(rng.randrange(g.num_actions()))
         step += 1
+
+
+def test_a_seat_that_does_not_decide_now_is_not_determinized():
+    """Found by QA: determinized for a seat that was not deciding, a game dealt again the cards the
+    decision in progress had been worked out from (Merchants: P1's menu offered cloth its new hand did
+    not hold), and the next move failed (R001; Demoludy R002). Keeping those cards would show them to
+    the seat. So a determinization is for a seat at its own decision, and the game is unchanged."""
+    rs = RS["rulesets/merchants.yaml"]
+    g = rs.new_game(4, 0)
+    r = random.Random(0)
+    for _ in range(10):
+        g.apply_index(r.randrange(g.num_actions()))
+    assert g.deciders == [0]
+    before = g.to_json()
+    with pytest.raises(UsageError) as e:
+        g.determinize(1, 0)
+    assert "G012" in str(e.value) and "P2 does not decide now (P1 does)" in str(e.value)
+    assert g.to_json() == before
+    d = g.determinize(0, 0)
+    for _ in range(30):  # the decider's own determinization plays on
+        if d.is_over:
+            break
+        d.apply_index(0)
 
 
 def test_kuhn_poker_the_other_card_is_either_unseen_card():

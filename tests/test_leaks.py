@@ -380,6 +380,8 @@ def test_a_seat_that_is_not_one_is_refused_not_read_as_a_spectator():
     from meeple.errors import UsageError
 
     g = load_ruleset("merchants").new_game(2, 1)
+    while g.deciders != [1]:  # `determinize` is for the seat that decides (G012): seat 1 below
+        g.apply_index(0)
     calls = [lambda s: g.view(s), lambda s: g.determinize(s, 1), lambda s: g.log_for(s),
              lambda s: g.log_tail(s, 3), lambda s: g.prompt_for(s), lambda s: g.score_breakdown(s),
              lambda s: g.ranking_key(s)]

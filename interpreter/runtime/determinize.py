@@ -18,6 +18,9 @@ using only the ruleset's visibility declarations, as `views.py` reads them:
 - The random generator is reseeded, so future shuffles and draws are unknown too. The action log and log
   lines meant for other seats are dropped: a determinization cannot be replayed.
 
+`player` decides now (Game.determinize refuses another seat, G012: the decision in progress was worked
+out from what its deciders hold, which a new deal would contradict).
+
 The result depends only on what `player` sees and on `seed` (plus the few things listed in docs/agents.md
 that a determinization keeps), so two games that look the same to `player` give the same copy.
 """

@@ -170,7 +170,7 @@ class Game(Readouts):
         them with `data.option_key`); worked out now if a lazy look-ahead left them for later. Empty
         when `player` does not decide now."""
         pending = self.state.pending
-        if pending is None:
+        if pending is None or player in pending["chosen"]:  # a sealed choice made: it decides no more
             return []
         if pending["options"] is None:
             self._menus()

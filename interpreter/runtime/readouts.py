@@ -162,6 +162,8 @@ class Readouts:
         """Evaluate an expression in the language against this game (tests, scenarios, REPL)."""
         from meeple.language.parser import parse_expr, plain_origin
 
+        if not isinstance(expr, str):  # found by QA: evaluate(5) was an AttributeError
+            raise UsageError(Problem("G013", f"an expression to evaluate is text, not {type(expr).__name__}"))
         node = parse_expr(expr, plain_origin("<expr>"))
         # The game's own evaluator, whose reference path runs a node parsed on the fly (nothing is compiled
         # or cached for it); a generated evaluator also refuses what would break the compiled code's
@@ -196,6 +198,13 @@ class Readouts:
         if self._chance is not None:
             raise UsageError(Problem("G010", "a chance event is open: determinize at a player's decision",
                                      hint="apply one of chance_outcomes() first"))
+        pending = self.state.pending
+        if pending is not None and player not in pending["players"]:
+            # The decision in progress was worked out from what its deciders hold: a new deal of that would
+            # disagree with it and the rules fail (found by QA); keeping it would show it to the seat.
+            who = ", ".join(f"P{s + 1}" for s in pending["players"])
+            raise UsageError(Problem("G012", f"P{player + 1} does not decide now ({who} does): a determinization "
+                                             "is for a seat at its own decision"))
         self._menus()
         return determinize(self, player, seed)
 
@@ -204,11 +213,14 @@ class Readouts:
     # placeholder ("a hidden card"); see render.py.
     def take(self, i: int, player: int | None = None) -> Move:
         """Apply the i-th legal action of `player` (like apply_index) and return how each seat saw it."""
+        if self._chance is not None:  # found by QA: the outcome was applied, then an IndexError
+            raise IllegalAction(Problem("G003", "this is a chance event: apply one of chance_outcomes(); "
+                                                "`take` is for a player's decision"))
         if player is None:
             player = self.current_player
             if player is None:
                 raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        return take(self, i, player)
+        return take(self, index_of(i) if type(i) is not int else i, self._seat(player))
 
     def log_for(self, viewer: int, start: int = 0) -> list[str]:
         """The log lines from index `start` of the log that `viewer` (a seat, or -1 for a spectator) may
