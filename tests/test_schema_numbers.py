@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from meeple.errors import RulesetError
-from meeple.language.parse_errors import MAX_NUMBER
+from meeple.loading.numbers import MAX_NUMBER
 from meeple.loading.schema import load_schema, validate_document
 from meeple.loading.yamlsrc import load_yaml_file
 from meeple.runtime.rules import load_ruleset

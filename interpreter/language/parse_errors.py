@@ -24,7 +24,6 @@ MAX_BRACKETS = 50  # brackets inside brackets; real scripts use fewer than 6
 # time a file can take to a few seconds. The bundled rulesets' longest script has under 3,000
 # characters, and all the scripts of one under 20,000.
 MAX_SCRIPT = 20_000
-MAX_NUMBER = 2**53 - 1  # numbers in scripts (and while running) stay exact in JSON everywhere
 MAX_SCRIPTS = 100_000
 
 _WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a string", "_NL": "the end of the line",

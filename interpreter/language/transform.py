@@ -15,8 +15,8 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 from meeple.errors import Problem, RulesetError, Span
 from meeple.language import ast as A
-from meeple.language import parse_errors as PE
 from meeple.language.literals import Origin, ParseHole, parse_string_literal
+from meeple.loading.numbers import MAX_NUMBER
 
 
 class Build(Transformer):
@@ -242,9 +242,9 @@ class Build(Transformer):
     def number(self, items):
         tok = items[0]
         # Length first: Python refuses to read numbers of more than 4,300 digits at all.
-        if len(tok) > len(str(PE.MAX_NUMBER)) or int(tok) > PE.MAX_NUMBER:
+        if len(tok) > len(str(MAX_NUMBER)) or int(tok) > MAX_NUMBER:
             shown = tok if len(tok) <= 24 else tok[:20] + "..."
-            raise RulesetError(Problem("P007", f"the number {shown} is too large (the limit is {PE.MAX_NUMBER:,})",
+            raise RulesetError(Problem("P007", f"the number {shown} is too large (the limit is {MAX_NUMBER:,})",
                                        self.tsp(tok)))
         return A.Num(self.tsp(tok), int(tok))
 

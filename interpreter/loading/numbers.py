@@ -15,7 +15,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from meeple.errors import Problem, Span
-from meeple.language.parse_errors import MAX_NUMBER
+
+# The language's numbers: data and scripts alike (the parser's P007 reads it from here, a later stage).
+MAX_NUMBER = 2**53 - 1  # exact in JSON (a double) everywhere a game goes
 
 WHOLE = f"the rules' numbers are whole numbers within ±{MAX_NUMBER:,}"
 

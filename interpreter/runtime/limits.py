@@ -13,7 +13,7 @@ import types
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, RuntimeRuleError, Span
-from meeple.language.parse_errors import MAX_NUMBER
+from meeple.loading.numbers import MAX_NUMBER
 
 MAX_STEPS = 2_000_000  # statements (and loop passes, calls, decisions opened) between two decisions
 MAX_DEPTH = 150  # nested procedure calls, triggers and phases run directly
