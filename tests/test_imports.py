@@ -65,6 +65,19 @@ def test_each_library_is_loaded_once_after_the_libraries_it_imports(tmp_path):
     assert load_ruleset(game).new_game(players=2, seed=1).to_json()["state"]["counters"]["0.points"] == 2
 
 
+def test_an_importers_constants_win_over_its_imports_as_its_procedures_do(tmp_path):
+    """A library's constant beat the one of the library importing it (the first loaded won), the other
+    way round from procedures; and `none` in a library's constant was the text "none", not none."""
+    game = write(tmp_path, {
+        "game.yaml": GAME.format(imports="import: [b.yaml]\n", setup="players[0].points += bonus\n  "
+                                                                 "players[1].points += 7 if nothing == none else 0"),
+        "b.yaml": library("b", "  fb: \"pass\"\n", imports="c.yaml") + "constants: {bonus: 2}\n",
+        "c.yaml": library("c", "  fc: \"pass\"\n") + "constants: {bonus: 1, nothing: none}\n",
+    })
+    counters = load_ruleset(game).new_game(players=2, seed=1).to_json()["state"]["counters"]
+    assert (counters["0.points"], counters["1.points"]) == (2, 7)
+
+
 @pytest.mark.parametrize("start", ["lib_a.yaml", "game.yaml"])
 def test_libraries_that_import_each_other_are_refused_at_the_import_that_closes_the_loop(tmp_path, start):
     """Found by QA: lib_a -> lib_b -> lib_a validated ok; it is I002, located at lib_b's `import:` entry."""

@@ -175,12 +175,15 @@ def build(b: Builder, layers: Any, factory: Callable[..., Ruleset] = Ruleset) ->
         status = b.expr(where(spath), spath) if kd.get("status") is not None else None
         rs.kinds[kind] = KindDef(kind, counters, slots, attrs, kspan, back, status)
 
-    # -- procedures (imported libraries first, so the ruleset's own win)
+    # -- procedures and constants (imported libraries first, each after those it imports, so that a
+    # library's own win over what it imports and the ruleset's own over every library's)
+    shared: dict[str, Any] = {}
     for lib_doc, lib_data in layers.libraries:
         b.sources[lib_doc.path] = lib_doc.text
         _procedures(b, rs, lib_doc, lib_data.get("procedures") or {})
-        for k, v in (lib_data.get("constants") or {}).items():
-            rs.constants.setdefault(k, v)
+        shared.update(lib_data.get("constants") or {})
+    for k, v in shared.items():
+        rs.constants.setdefault(k, _none(v))
     for name in data.get("procedures") or {}:
         _procedures(b, rs, where(("procedures", name)), {name: data["procedures"][name]}, merged=True)
 
