@@ -17,6 +17,7 @@ from typing import Any
 from meeple.errors import Problem, SaveError, UsageError
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
+from meeple.runtime.saves import check_game
 
 PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
 MAX_SAVE_BYTES = 64 << 20  # what `what_is_there` reads of a file to tell whether it is a save
@@ -136,10 +137,8 @@ def load_game(rs: Ruleset, path: str, data: dict | None = None, *,
     A designer edits the rules between two sittings: the save's moves are then replayed under the rules
     as they are now, up to the first one they no longer allow, rather than refused."""
     data = read_save(path) if data is None else data
-    name = data.get("ruleset")
-    if named and isinstance(name, str) and data.get("format") == "meeple-save" and name != rs.name:
-        raise SaveError(Problem("L002", f"{path} is a game of {name}, not of {rs.name}",
-                                hint="load it without naming a ruleset: meeple play --load FILE"))
+    if named:
+        check_game(rs, data, path, "load it without naming a ruleset: meeple play --load FILE")
     note = None
     try:
         game = Game.from_json(rs, data)

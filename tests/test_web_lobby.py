@@ -72,3 +72,22 @@ def test_a_save_opened_with_another_games_ruleset_is_refused_as_the_command_line
         status, body = web.post("/api/saves", {"text": save, "ruleset": named})
         assert status == 200 and body["replay"].startswith("/replay/"), body
     assert web.tracebacks() == []
+
+
+@pytest.mark.parametrize("chance, narrate", [("seeded", False), ("explicit", True), ("explicit", False)])
+def test_a_save_of_a_quiet_or_explicit_game_opens_in_the_replay_viewer(web, chance, narrate):
+    """The replay viewer checks that a save's action log leads to its state by replaying it: as a
+    narrated game with seeded chance, so a save of a quiet game (no log lines) or of one with explicit
+    chance was refused as corrupt, though it loads anywhere else."""
+    from meeple.runtime.game import Game
+    from meeple.runtime.rules import load_ruleset
+
+    g = Game.new(load_ruleset("merchants"), 2, 4, chance=chance, narrate=narrate)
+    for _ in range(12):
+        if g.is_chance:
+            g.apply_index(0)
+        else:
+            g.apply_index(0, g.deciders[0])
+    status, body = web.post("/api/saves", {"text": json.dumps(g.to_json()), "ruleset": "merchants"})
+    assert status == 200 and body["replay"].startswith("/replay/"), body
+    assert web.tracebacks() == []

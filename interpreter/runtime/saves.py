@@ -57,6 +57,14 @@ def check_header(rs: Ruleset, data: Any) -> dict:
     return data
 
 
+def check_game(rs: Ruleset, data: Any, where: str, hint: str) -> None:
+    """Refuse a save of another game (L002), naming both: one check and one wording for every front end
+    that lets a person name the ruleset a save is opened with (`meeple play`, the web)."""
+    name = data.get("ruleset") if isinstance(data, dict) else None
+    if isinstance(name, str) and data.get("format") == SAVE_FORMAT and name != rs.name:
+        raise SaveError(Problem("L002", f"{where} is a game of {name[:60]}, not of {rs.name}", hint=hint))
+
+
 def is_sealed(data: dict) -> bool:
     """Written by this process and unchanged since."""
     return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], seal(data))

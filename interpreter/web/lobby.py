@@ -18,7 +18,7 @@ from meeple.errors import MeepleError, Problem, SaveError, UsageError
 from meeple.loading.files import bundled, display_path, rulesets_dir
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
-from meeple.runtime.saves import SAVE_FORMAT
+from meeple.runtime.saves import check_game
 from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 
@@ -203,11 +203,8 @@ class Lobby:
             raise SaveError(Problem("L001", f"this is not a Meeple save file ({e})")) from None
         if not isinstance(data, dict):
             raise SaveError(Problem("L001", "this is not a Meeple save file"))
-        saved_as = data.get("ruleset")  # as `meeple play RULESET --load FILE` refuses another game's save
-        if named is not None and isinstance(saved_as, str) and data.get("format") == SAVE_FORMAT \
-                and saved_as != named.name:
-            raise SaveError(Problem("L002", f"the save is a game of {saved_as[:60]}, not of {named.name}",
-                                    hint="leave the ruleset out: the save names its ruleset"))
+        if named is not None:  # as `meeple play RULESET --load FILE` refuses another game's save
+            check_game(named, data, "the save", "leave the ruleset out: the save names its ruleset")
         candidates = [name] if name else self.names()
         refused: SaveError | None = None
         for cand in candidates:
@@ -222,7 +219,8 @@ class Lobby:
             except SaveError as e:
                 refused = e  # another offered ruleset of the same name may be the one
                 continue
-            replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions)
+            replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions,
+                                   chance="explicit" if game.explicit_chance else "seeded", narrate=not game.state.quiet)
             if _without_steps(replayed) != _without_steps(game):
                 raise SaveError(Problem("L001", "the save's action log does not lead to its state, "
                                                 "so it cannot be replayed"))
