@@ -78,11 +78,17 @@ def test_a_save_opened_with_another_games_ruleset_is_refused_as_the_command_line
 def test_a_save_of_a_quiet_or_explicit_game_opens_in_the_replay_viewer(web, chance, narrate):
     """The replay viewer checks that a save's action log leads to its state by replaying it: as a
     narrated game with seeded chance, so a save of a quiet game (no log lines) or of one with explicit
-    chance was refused as corrupt, though it loads anywhere else."""
+    chance was refused as corrupt, though it loads anywhere else. Then it opened, but stepping through it
+    replayed from a seeded, narrated start: with explicit chance every earlier step was refused (G003),
+    the last one omnisciently an HTTP 500 (its move text), and a quiet game's earlier steps had log lines.
+    Every step now shows the save's own game, for every point of view, and a chance outcome is told as one."""
+    from meeple.runtime.chance import CHANCE
     from meeple.runtime.game import Game
     from meeple.runtime.rules import load_ruleset
+    from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 
-    g = Game.new(load_ruleset("merchants"), 2, 4, chance=chance, narrate=narrate)
+    rs = load_ruleset("merchants")
+    g = Game.new(rs, 2, 4, chance=chance, narrate=narrate)
     for _ in range(12):
         if g.is_chance:
             g.apply_index(0)
@@ -90,4 +96,32 @@ def test_a_save_of_a_quiet_or_explicit_game_opens_in_the_replay_viewer(web, chan
             g.apply_index(0, g.deciders[0])
     status, body = web.post("/api/saves", {"text": json.dumps(g.to_json()), "ruleset": "merchants"})
     assert status == 200 and body["replay"].startswith("/replay/"), body
+    token = body["replay"].rsplit("/", 1)[1]
+    actions = g.state.actions
+    assert (chance == "explicit") == any(a["player"] == CHANCE for a in actions)
+
+    def view(game, pov):  # what the game itself shows that point of view, as the replay sends it
+        return json.loads(json.dumps(seat_payload(game, pov)["view"]))
+
+    at = Game.new(rs, 2, 4, chance=chance, narrate=narrate)  # the save's game, step by step
+    for step in range(len(actions) + 1):
+        if step:
+            at.apply(actions[step - 1])
+        for pov in (OMNISCIENT, PUBLIC, 1):
+            status, raw = web.get(f"/api/replay/{token}?pov={pov}&step={step}")
+            assert status == 200, (step, pov, raw[:300])
+            reply = json.loads(raw)
+            assert reply["length"] == len(actions) and reply["payload"]["step"] == step
+            assert reply["payload"]["view"] == view(at, pov), (step, pov)
+            assert narrate or reply["payload"]["view"]["log"] == []
+            if pov != OMNISCIENT or step == 0:  # a seat is not told who did what: a label may name a card
+                assert "move" not in reply or reply["move"] is None, (step, pov)
+            else:
+                who = actions[step - 1]["player"]
+                assert reply["move"].startswith("Chance: " if who == CHANCE else f"P{who + 1}: "), reply["move"]
+    # The last step is the save's own state.
+    assert at.to_json()["state"] == g.to_json()["state"]
+    for pov in (OMNISCIENT, 0):
+        status, raw = web.get(f"/api/replay/{token}?pov={pov}")
+        assert status == 200 and json.loads(raw)["payload"]["view"] == view(g, pov)
     assert web.tracebacks() == []

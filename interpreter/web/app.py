@@ -85,13 +85,13 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
             return JSONResponse({"error": "pov and step are numbers"}, status_code=400)
         if pov not in allowed:
             return JSONResponse({"error": "this link may not show that point of view"}, status_code=403)
-        try:
+        try:  # every step of the game: a refused one (or a rules error replaying it) is a 400, never a 500
             game = table.at_step(step)
+            out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
+            if pov == OMNISCIENT:  # another seat's label may name what it chose in secret, or a dealt card
+                out["move"] = table.move_text(step)
         except MeepleError as e:
             return problem_response(e, srv.lobby)
-        out = {"length": table.replay_length(), "payload": table.payload(pov, game, povs=allowed)}
-        if pov == OMNISCIENT:
-            out["move"] = table.move_text(step)
         return JSONResponse(out)
 
     async def ruleset(request: Request) -> Response:

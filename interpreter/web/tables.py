@@ -23,11 +23,19 @@ from typing import Any
 from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.agentspec import AGENT_NAMES, parse_spec
 from meeple.language.model import Ruleset
+from meeple.runtime.chance import CHANCE
 from meeple.runtime.game import Game
 from meeple.tools.agents import Agent, make_agent, mix_seed, play_spec
 from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 
 SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
+
+
+def made_as(game: Game) -> dict[str, Any]:
+    """How `game` was made, as a replay of it must be made (Game.new's and Game.replay's keywords): with
+    its own chance (seeded, or explicit: outcomes in the action log) and narration (a quiet game logs
+    nothing). The one place the web reads them: the lobby's check of a save and a table's replay."""
+    return {"chance": "explicit" if game.explicit_chance else "seeded", "narrate": not game.state.quiet}
 
 
 @dataclass
@@ -219,13 +227,16 @@ class Table:
             return None
         action = self.game.state.actions[step - 1]
         before = self.at_step(step - 1)
+        # A chance outcome (explicit chance) is labelled as the game offered it (chance_outcomes).
         label = next((a["label"] for a in before.legal_actions(action["player"]) if a["key"] == action["key"]),
                      action["key"])
-        return f"P{action['player'] + 1}: {label}"
+        return f"{'Chance' if action['player'] == CHANCE else 'P' + str(action['player'] + 1)}: {label}"
 
     def _start(self) -> Game:
+        """The game at action 0, made as this one was (made_as): a replay then leads to its state."""
         if self.start is None:
-            self.start = Game.new(self.rs, self.game.state.nplayers, self.game.state.seed)
+            st = self.game.state
+            self.start = Game.new(self.rs, st.nplayers, st.seed, **made_as(self.game))
         return self.start
 
 
