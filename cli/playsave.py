@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 from meeple.errors import Problem, SaveError, UsageError
+from meeple.loading.files import SUFFIXES, is_bundled_name
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 from meeple.runtime.saves import check_game
@@ -81,6 +82,8 @@ def what_is_there(path: str) -> str | None:
         return None
     if os.path.isdir(path):
         return "a folder"
+    if not os.path.isfile(path):  # a pipe or a device is never opened: reading one could wait for ever
+        return "something that is not a file"
     try:
         with open(path, "rb") as fh:
             data = json.loads(fh.read(MAX_SAVE_BYTES + 1).decode("utf-8"))
@@ -119,11 +122,11 @@ def saved_source(data: dict, path: str) -> str:
         raise UsageError(Problem("U032", f"{path} does not say where its ruleset is"
                                          + (f" (it is a game of {name})" if isinstance(name, str) else ""),
                                  hint="name the ruleset: meeple play RULESET --load FILE"))
-    if ("/" in source or os.sep in source) and not source.endswith((".yaml", ".yml")):
+    if not source.endswith(SUFFIXES) and not is_bundled_name(source):
         # A save may come from someone else: it is not read as a ruleset, nor quoted, unless it is one
-        # (found by QA: a save naming /etc/passwd had its first line printed in the error).
-        raise UsageError(Problem("U032", f"{path} names {source} as its ruleset, which is not a ruleset "
-                                         "file (.yaml or .yml)",
+        # (found by QA: a save naming /etc/passwd, or secret.txt, had its first line printed in the error).
+        raise UsageError(Problem("U032", f"{path} names {source} as its ruleset, which is neither a bundled "
+                                         "ruleset nor a ruleset file (.yaml or .yml)",
                                  hint="name the ruleset: meeple play RULESET --load FILE"))
     return source
 
@@ -152,5 +155,10 @@ def load_game(rs: Ruleset, path: str, data: dict | None = None, *,
                 f"The ruleset has changed since this save: its first {done} of {total} moves were replayed "
                 f"under the rules as they are now; move {done + 1} is no longer legal, so the game goes on "
                 "from there.")
+    if game.state.quiet:
+        # A quiet game (a simulation's, a program's) kept no log lines: a person reads them, so its moves are
+        # replayed narrated (found in review: a loaded quiet save showed no line, private ones included).
+        game = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions,
+                           chance="explicit" if game.explicit_chance else "seeded")
     extra = data.get(PLAY_KEY)
     return game, extra if isinstance(extra, dict) else {}, note

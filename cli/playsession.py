@@ -243,8 +243,8 @@ class Session:
             return True
         try:
             return click.confirm("This game is not saved (s FILE saves it). Quit anyway?", default=False)
-        except click.Abort:
-            return True
+        except click.Abort as e:  # Ctrl-C there is Ctrl-C (exit 130, found in review); the end of input quits
+            raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
 
     def try_save(self, path: str, quiet: bool = False) -> bool:
         """Save; a failure is reported and the game goes on. Another file already at `path` is replaced

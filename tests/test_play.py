@@ -2,6 +2,7 @@
 and input that never loses a game."""
 
 import json
+import os
 import re
 
 import pytest
@@ -396,6 +397,10 @@ def test_saving_never_replaces_another_file_without_asking(tmp_path):
     assert rules.read_text() == BIDS and "Not saved. The game goes on." in r.output
     assert r.output.count("Replace it?") == 2  # not asked again for the file it saved to
     assert json.loads(keep.read_text())["ruleset"] == "Speicherstadt"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # found in review: --save onto a pipe opened it to read it, and waited for ever
+    r = run("play", rules, "--save", pipe, input="q\n")
+    assert r.exit_code == 2 and "something that is not a file" in r.output
 
 
 def test_a_save_naming_a_file_that_is_no_ruleset_is_refused_without_reading_it(tmp_path):
@@ -410,8 +415,21 @@ def test_a_save_naming_a_file_that_is_no_ruleset_is_refused_without_reading_it(t
     evil = tmp_path / "evil.json"
     evil.write_text(json.dumps(data))
     r = run("play", "--load", evil, input="q\n")
-    assert r.exit_code == 2 and "which is not a ruleset file (.yaml or .yml)" in r.output
+    assert r.exit_code == 2 and "which is neither a bundled ruleset nor a ruleset file" in r.output
     assert "do not print me" not in r.output
+    data["play"]["ruleset"] = "secret.txt"  # found in review: a bare file name was still read and quoted
+    evil.write_text(json.dumps(data))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        r = run("play", "--load", evil, input="q\n")
+    finally:
+        os.chdir(cwd)
+    assert r.exit_code == 2 and "do not print me" not in r.output, r.output
+    data["play"]["ruleset"] = "kuhn_poker"  # a bundled name, here of a reference game, is a ruleset
+    evil.write_text(json.dumps(data))
+    r = run("play", "--load", evil, input="q\n")  # read as that ruleset: its rules changed since, as it were
+    assert r.exit_code == 0 and "Continuing a 2-player game of Kuhn poker" in r.output, r.output
 
 
 def test_a_bad_seat_or_bot_in_a_save_is_the_saves_error_not_an_option_nobody_gave(tmp_path):
@@ -430,3 +448,31 @@ def test_a_bad_seat_or_bot_in_a_save_is_the_saves_error_not_an_option_nobody_gav
     r = run("play", "--load", bad, input="q\n")
     assert r.exit_code == 1 and "names bots that cannot play" in r.output and "nosuchbot" in r.output, r.output
     assert run("play", "--load", bad, "--agents", "random", input="q\n").exit_code == 0
+
+
+def test_a_quiet_games_save_plays_on_narrated(tmp_path):
+    """Found in review: a save of a quiet game (narrate=False, as simulations and programs play) loaded
+    quiet, so `meeple play --load` showed no log line at all, private ones included."""
+    g = load_ruleset("merchants").new_game(3, 7, narrate=False)
+    for _ in range(6):
+        g.apply_index(0)
+    save = tmp_path / "quiet.json"
+    save.write_text(json.dumps(g.to_json()))
+    r = run("play", "merchants", "--load", save, "--agents", "first", input="1\n1\n1\nq\ny\n")
+    assert r.exit_code == 0 and r.output.count("  · ") > 5, r.output
+
+
+def test_ctrl_c_at_the_quit_question_exits_130(monkeypatch):
+    """Found in review: Ctrl-C at "Quit anyway?" quit with 0, where Ctrl-C at the prompt exits 130."""
+    import click
+    from meeple.cli import playsession
+
+    def confirm(*a, **k):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+
+    monkeypatch.setattr(playsession.click, "confirm", confirm)
+    r = run("play", "speicherstadt", "-p", 2, input="1\nq\n")
+    assert r.exit_code == 130 and "Bye." in r.output, r.output

@@ -60,6 +60,12 @@ def find_ruleset(name_or_path: str, relative_to: Path | None = None) -> Path:
                              hint=(f"did you mean `{close[0]}`? " if close else "") + "bundled: " + ", ".join(bundled())))
 
 
+def is_bundled_name(name: str) -> bool:
+    """Whether `find_ruleset` reads `name` as the name of a bundled ruleset, variant or reference game."""
+    rd = rulesets_dir()
+    return Path(name).name == name and any((rd / sub / f"{name}.yaml").is_file() for sub in ("", "variants", "reference"))
+
+
 def path_problem(p: Path, what: str = "file") -> Problem:
     """Why a path named as a file cannot be read: it does not exist, or it is no regular file."""
     if not p.exists():
