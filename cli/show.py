@@ -122,14 +122,19 @@ def new_variant(name: str, base: str, force: bool) -> None:
     schema (for editors) and commented examples of what a variant can change."""
     from meeple.loading.files import find_ruleset, rulesets_dir
     from meeple.loading.resources import data_dir
+    from meeple.loading.variants import resolve_layers
 
     rs = load(base)  # a base that does not load would give a variant that cannot load either
     path = Path(name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
     if path.exists() and not force:
         raise usage(f"{path} exists: give another name, or --force to overwrite it", code="IO01")
     base_path = find_ruleset(base).resolve()
-    if path.resolve() == base_path:  # found by QA: --force wrote a variant of the base over the base
-        raise usage(f"{path} is the ruleset the variant extends: give the variant another name", code="U033")
+    # Found by QA and in review: --force wrote a variant over the base, or over a file the base extends
+    # or imports, which then extended itself in a circle.
+    layers = resolve_layers(base_path)
+    if path.resolve() in {Path(d.path).resolve() for d in [*layers.docs, *(d for d, _ in layers.libraries)]}:
+        raise usage(f"{path} is a file of the ruleset the variant extends: give the variant another name",
+                    code="U033")
     bundled = rulesets_dir().resolve()
     here = path.resolve().parent
     if base_path.parent in (bundled, bundled / "variants") and not Path(base).exists():

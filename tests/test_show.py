@@ -68,8 +68,12 @@ def test_new_variant_of_a_file_names_it_from_the_same_folder(tmp_path, monkeypat
     assert run("new", "variant", "v/y", "--extends", str(base)).exit_code == 2
     # found by QA: --force wrote a variant of the base over the base itself
     r = run("new", "variant", "game", "--extends", "game.yaml", "--force")
-    assert r.exit_code == 2 and "is the ruleset the variant extends" in r.output
+    assert r.exit_code == 2 and "is a file of the ruleset the variant extends" in r.output
     assert load_ruleset(base).name == "Showdown"
+    # found in review: nor over a file the base itself extends (it then extended itself in a circle)
+    r = run("new", "variant", "game", "--extends", "x.yaml", "--force")
+    assert r.exit_code == 2 and "is a file of the ruleset the variant extends" in r.output
+    assert load_ruleset(tmp_path / "x.yaml").name == "Showdown + x"
 
 
 def test_none_reads_as_the_language_writes_it_whichever_way_the_yaml_says_it():
