@@ -147,6 +147,17 @@ def test_meeple_validate_refuses_them_in_plain_words(tmp_path):
         in result.output and "Traceback" not in result.output
 
 
+def test_a_decimal_for_players_to_read_is_told_to_be_text(tmp_path):
+    """Found in review: a display-only `weight: 1.5` used to load; refused now, the hint says how to keep
+    it (quoted, as text), and quoted it loads."""
+    from meeple.cli.main import meeple
+
+    path = tmp_path / "game.yaml"
+    path.write_text(GAME.replace("player: {coins: 0}", "player: {coins: 1.5}"))
+    result = CliRunner().invoke(meeple, ["validate", str(path)])
+    assert result.exit_code == 1 and 'or `"1.5"` (quoted) for text to show' in result.output
+
+
 def test_every_number_the_ruleset_schema_takes_is_whole():
     """The schema tells editors too: no place takes `number` (which includes 3.5), and the bounds are the engine's."""
     text = json.dumps(load_schema("meeple"))

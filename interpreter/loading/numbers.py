@@ -41,7 +41,8 @@ def explain(rule: Any, bound: Any, value: Any, where: str, span: Span,
     if isinstance(value, float) and not value.is_integer() and ("integer" in types or limit):
         text = written(span, line_text, value)
         if math.isfinite(value):
-            hint = f"{WHOLE}: write `{math.floor(value)}` or `{math.ceil(value)}`"
+            # A decimal shown to players only (a weight, 1.5 kg) is text: quoted, it loads and prints as written.
+            hint = f"{WHOLE}: write `{math.floor(value)}` or `{math.ceil(value)}`, or `\"{text}\"` (quoted) for text to show"
         else:
             hint = f"{WHOLE}, and `{text}` is not a number they can use"
         return Problem("S001", f"{where} must be a whole number, not `{text}`", span, hint=hint)
