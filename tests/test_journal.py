@@ -14,6 +14,7 @@ from meeple.tools.ladder import ladder
 from support import stop_after, without_run_fields
 
 TTT = Path(__file__).resolve().parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml"
+DEEP = "[" * 100000 + "]" * 100000  # deeper than Python's JSON parser goes
 LADDER = ["ladder", str(TTT), "--agents", "mcts:4,random", "--seed", "5", "--format", "json", "-j", "1"]
 
 
@@ -109,6 +110,15 @@ def test_a_damaged_journal_is_an_error_at_its_line_and_is_left_as_it_is(tmp_path
     assert r.exit_code == 2, r.output  # a journal that cannot be used as given is a usage/IO error
     assert f"{book}:{line}:1" in r.output and words in r.output and "Traceback" not in r.output
     assert book.read_bytes() == before
+
+
+@pytest.mark.parametrize(("damage", "line", "words"), [
+    (lambda lines: [lines[0], DEEP, *lines[2:]], 2, "not JSON: it is nested too deeply"),
+    (lambda lines: [DEEP, *lines[1:]], 1, "not a ladder's journal"),
+])
+def test_a_line_nested_too_deeply_is_a_bad_line_not_a_traceback(tmp_path, damage, line, words):
+    """A journal line nested deeper than Python's JSON parser goes was a RecursionError traceback (found in QA)."""
+    test_a_damaged_journal_is_an_error_at_its_line_and_is_left_as_it_is(tmp_path, damage, line, words)
 
 
 def test_a_journal_with_more_games_than_asked_for_is_a_usage_error(tmp_path):

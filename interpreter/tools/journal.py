@@ -77,7 +77,7 @@ def _games(path: Path, data: bytes, expected: dict[str, Any]) -> list[GameRecord
         return []
     try:
         first = json.loads(lines[0][1])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python parses
         first = None
     if not isinstance(first, dict) or first.get("kind") != KIND:
         raise _bad(path, lines[0][0], "this file is not a ladder's journal",
@@ -97,6 +97,8 @@ def _parse(path: Path, line: int, text: str) -> Any:
         return json.loads(text)
     except ValueError as e:
         raise _bad(path, line, f"this line is not JSON: {e}") from None
+    except RecursionError:  # nested deeper than Python parses: not a line a ladder writes
+        raise _bad(path, line, "this line is not JSON: it is nested too deeply") from None
 
 
 class Journal:
