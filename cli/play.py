@@ -8,6 +8,8 @@ again, a failed save keeps the game going, and `q` on an unsaved game asks first
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
 
 import click
@@ -56,18 +58,37 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
                                  hint="choose another file name" + (
                                      f", or continue that save: meeple play --load {save_path} --save {save_path}"
                                      if there.startswith("a save") else "")))
+    folder = os.path.dirname(os.path.abspath(save_path)) if save_path else None
+    if folder is not None and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+        # Found by QA: a game played through with "Could not save" after every move, then nothing saved.
+        raise UsageError(Problem("IO03", f"cannot save to {save_path}: its folder {folder} "
+                                         f"{'is not writable' if os.path.isdir(folder) else 'does not exist'}"))
     saved: dict = {}
     from_save: list[str] = []  # the settings the save gave, not the command line: their errors are the save's
     if load_path:
         data = read_save(load_path)
         source = ruleset if ruleset is not None else saved_source(data, load_path)
-        rs = load(source)
+        try:
+            rs = load(source)
+        except UsageError as e:  # the file the save names was moved or removed: say it is the save's
+            if ruleset is not None:
+                raise
+            raise UsageError(Problem("U032", f"{load_path} names {source} as its ruleset, which cannot be read: "
+                                             f"{e.problems[0].message}",
+                                     hint="name the ruleset: meeple play RULESET --load FILE")) from None
         game, saved, note = load_game(rs, load_path, data, named=ruleset is not None)
         from_save = [k for k, given in (("seat", seat), ("agents", agents)) if given is None and k in saved]
-        seat = seat if seat is not None else saved.get("seat") if isinstance(saved.get("seat"), int) else None
+        if seat is None and "seat" in saved:
+            seat = saved["seat"]
+            if type(seat) is not int:  # found by QA: `true` played as P1 ("You are PTrue.")
+                raise SaveError(Problem("L001", f"{load_path} gives seat {json.dumps(seat)[:20]}, not a seat number",
+                                        hint="choose yours: --seat N"))
         agents = agents or (saved.get("agents") if isinstance(saved.get("agents"), str) else None)
         if players is not None and players != game.state.nplayers:
             raise UsageError(Problem("U030", f"the save is a {game.state.nplayers}-player game, not {players}"))
+        if seed is not None and seed != game.state.seed:  # found by QA: ignored without a word
+            raise UsageError(Problem("U030", f"the save's game has seed {game.state.seed}, not {seed}: "
+                                             "a loaded game goes on with its own"))
         seed = game.state.seed
         source = ruleset_source(source)
         click.echo(f"Continuing a {game.state.nplayers}-player game of {rs.name} from {load_path}.")

@@ -108,6 +108,8 @@ def read_save(path: str) -> dict:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise SaveError(Problem("L001", f"{path} is not a Meeple save file ({e})")) from None
+    except RecursionError:  # found by QA: a traceback
+        raise SaveError(Problem("L001", f"{path} is not a Meeple save file (it is nested too deeply)")) from None
     if not isinstance(data, dict):
         raise SaveError(Problem("L001", f"{path} is not a Meeple save file"))
     return data
@@ -150,6 +152,11 @@ def load_game(rs: Ruleset, path: str, data: dict | None = None, *,
             raise
         game, done = Game.replay_moves(rs, data)
         total = len(data["actions"])
+        if done == 0 < total and not named:
+            # The save's own file, renamed and none of its moves legal: another game now, not an edit (found
+            # by QA: such a save was "continued" with none of its moves, then saved over).
+            check_game(rs, data, path, "the ruleset file it names holds another game now: name the one it "
+                                       "was played with, meeple play RULESET --load FILE")
         note = (f"The ruleset has changed since this save: its {total} moves were replayed under the rules as "
                 "they are now." if done == total else
                 f"The ruleset has changed since this save: its first {done} of {total} moves were replayed "

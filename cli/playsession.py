@@ -249,14 +249,17 @@ class Session:
     def try_save(self, path: str, quiet: bool = False) -> bool:
         """Save; a failure is reported and the game goes on. Another file already at `path` is replaced
         only if the person says so."""
+        if any(same_file(path, f) for f in self.game.rs.sources):  # found by QA: `s` over the rules in play
+            click.echo(f"Not saved: {path} is a file of the ruleset being played. The game goes on.")
+            return False
         there = None if any(same_file(path, p) for p in self.own) else what_is_there(path)
         if there is not None:
             try:
                 if not click.confirm(f"{path} already holds {there}. Replace it?", default=False):
                     click.echo("Not saved. The game goes on.")
                     return False
-            except click.Abort:
-                return False
+            except click.Abort as e:  # Ctrl-C there is Ctrl-C (found by QA: taken as "no")
+                raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
         try:
             save_game(self.game, path, self.extra())
         except MeepleError as e:

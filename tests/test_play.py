@@ -428,8 +428,8 @@ def test_a_save_naming_a_file_that_is_no_ruleset_is_refused_without_reading_it(t
     assert r.exit_code == 2 and "do not print me" not in r.output, r.output
     data["play"]["ruleset"] = "kuhn_poker"  # a bundled name, here of a reference game, is a ruleset
     evil.write_text(json.dumps(data))
-    r = run("play", "--load", evil, input="q\n")  # read as that ruleset: its rules changed since, as it were
-    assert r.exit_code == 0 and "Continuing a 2-player game of Kuhn poker" in r.output, r.output
+    r = run("play", "--load", evil, input="q\n")  # read, and found to be another game (found by QA)
+    assert r.exit_code == 1 and "is a game of Speicherstadt, not of Kuhn poker" in r.output, r.output
 
 
 def test_a_bad_seat_or_bot_in_a_save_is_the_saves_error_not_an_option_nobody_gave(tmp_path):
@@ -476,3 +476,61 @@ def test_ctrl_c_at_the_quit_question_exits_130(monkeypatch):
     monkeypatch.setattr(playsession.click, "confirm", confirm)
     r = run("play", "speicherstadt", "-p", 2, input="1\nq\n")
     assert r.exit_code == 130 and "Bye." in r.output, r.output
+
+
+def test_a_save_whose_ruleset_file_now_holds_another_game_is_refused_and_kept(tmp_path):
+    """Found by QA: a save whose ruleset file had become another game was "continued" with none of its
+    moves replayed, and `--save` over it then replaced it with the other game."""
+    rules = tmp_path / "game.yaml"
+    rules.write_text(BIDS)
+    save = tmp_path / "g.json"
+    assert run("play", rules, "--seed", 1, "--save", save, input="1\nq\n").exit_code == 0
+    kept = save.read_text()
+    rules.write_text(SEALED.replace("name: Sealed", "name: Other"))  # none of the save's moves is legal there
+    r = run("play", "--load", save, "--save", save, input="1\nq\n")
+    assert r.exit_code == 1 and "is a game of Bids, not of Other" in r.output and "holds another game" in r.output
+    assert save.read_text() == kept
+    rules.unlink()  # moved away: the save's ruleset is named, with the way out
+    r = run("play", "--load", save, input="q\n")
+    assert r.exit_code == 2 and "names" in r.output and "as its ruleset, which cannot be read" in r.output
+    assert "meeple play RULESET --load FILE" in r.output
+
+
+def test_play_refuses_what_a_loaded_or_saved_game_cannot_use(tmp_path, monkeypatch):
+    """Found by QA: a save's seat `true` played as "PTrue", `--seed` with `--load` was ignored, `--save`
+    into a missing folder played the whole game saving nothing, `s FILE` could replace the ruleset being
+    played, Ctrl-C at "Replace it?" was taken as no, and a save nested too deeply was a traceback."""
+    import click
+    from meeple.cli import playsession
+
+    save = tmp_path / "g.json"
+    assert run("play", "speicherstadt", "-p", 2, "--seed", 3, "--save", save, input="1\nq\n").exit_code == 0
+    data = json.loads(save.read_text())
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**data, "play": {**data["play"], "seat": True}}))
+    r = run("play", "--load", bad, input="q\n")
+    assert r.exit_code == 1 and "gives seat true, not a seat number" in r.output
+    r = run("play", "--load", save, "--seed", 4, input="q\n")
+    assert r.exit_code == 2 and "has seed 3, not 4" in r.output
+    r = run("play", "speicherstadt", "--save", tmp_path / "nowhere" / "g.json", input="q\n")
+    assert r.exit_code == 2 and "does not exist" in r.output
+    rules = tmp_path / "bids.yaml"
+    rules.write_text(BIDS)
+    r = run("play", rules, input=f"s {rules}\nq\ny\n")
+    assert "is a file of the ruleset being played" in r.output and rules.read_text() == BIDS
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    r = run("play", "--load", deep)
+    assert r.exit_code == 1 and "nested too deeply" in r.output and "Traceback" not in r.output, r.output
+
+    def confirm(*a, **k):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+
+    other = tmp_path / "other.json"
+    other.write_text(save.read_text())
+    monkeypatch.setattr(playsession.click, "confirm", confirm)
+    r = run("play", "speicherstadt", "-p", 2, input=f"s {other}\n")
+    assert r.exit_code == 130 and other.read_text() == save.read_text(), r.output

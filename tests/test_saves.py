@@ -131,6 +131,18 @@ def test_a_quiet_games_save_loads_here_elsewhere_and_through_pickle(chance):
         Game.from_json(rs, {**saved, "narrate": False})
 
 
+def test_a_save_holding_nan_is_refused_in_plain_words():
+    """Found by QA: a save with NaN in it was refused with JSON's own words, "Out of range float values
+    are not JSON compliant", naming neither the save nor what was wrong."""
+    g = midgame("merchants", 3, 5)
+    data = unsealed(g)
+    key = next(iter(data["state"]["counters"]))
+    data["state"]["counters"][key] = float("nan")
+    with pytest.raises(SaveError) as e:
+        Game.from_json(RULESETS["merchants"], data)
+    assert "L001" in str(e.value) and "NaN or an infinite number" in str(e.value) and "JSON" not in str(e.value)
+
+
 @pytest.mark.parametrize("edit", [
     lambda s: s["state"].update(rng=s["state"]["rng"] + 1),
     lambda s: s["state"].update(phase="somewhere else"),

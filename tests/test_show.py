@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
 from meeple.runtime.rules import load_ruleset
@@ -82,3 +83,11 @@ def test_none_reads_as_the_language_writes_it_whichever_way_the_yaml_says_it():
     assert "  start (initial none)" in speicher and "  start (initial none)" in camel
     assert "    .good (default none)" in speicher and "    .good (default none)" in camel
     assert not [line for line in speicher.splitlines() + camel.splitlines() if '"none")' in line or "null)" in line]
+
+
+@pytest.mark.parametrize("name", ["", "   ", ".yaml"])
+def test_a_variant_needs_a_name(tmp_path, monkeypatch, name):
+    """Found by QA: `meeple new variant ""` wrote a hidden `.yaml` and `"   "` a file `   .yaml`."""
+    monkeypatch.chdir(tmp_path)
+    r = run("new", "variant", name, "--extends", "merchants")
+    assert r.exit_code == 2 and "is no name for a variant" in r.output and list(tmp_path.iterdir()) == []

@@ -118,7 +118,10 @@ def _canonical(data: dict, verified: bool = False) -> str:
     state = body["state"]
     if verified and isinstance(state, dict):
         body["state"] = {k: v for k, v in state.items() if k != "steps"}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    try:
+        return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # found by QA: JSON's own words ("Out of range float values are not JSON compliant")
+        raise ValueError("the save holds NaN or an infinite number, which no save holds: it is corrupt") from None
 
 
 def seal(data: dict) -> str:
