@@ -146,13 +146,15 @@ async def _body(request: Request) -> dict[str, Any]:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise BadBody("the request body is not JSON") from None
+    except RecursionError:  # JSON nested deeper than Python parses: refused, not a 500 with a traceback
+        raise BadBody("the request is nested too deeply") from None
     if not isinstance(body, dict):
         raise BadBody("the request body must be a JSON object of named fields")
     return body
 
 
 async def _bad_body(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": str(exc), "hint": None, "problems": [str(exc)]}, status_code=400)
+    return JSONResponse({"error": str(exc), "code": "B001", "hint": None, "problems": [str(exc)]}, status_code=400)
 
 
 def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:

@@ -201,6 +201,8 @@ class Lobby:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise SaveError(Problem("L001", f"this is not a Meeple save file ({e})")) from None
+        except RecursionError:  # as Game.from_json words it
+            raise SaveError(Problem("L001", "the save is corrupt (nested too deeply)")) from None
         if not isinstance(data, dict):
             raise SaveError(Problem("L001", "this is not a Meeple save file"))
         if named is not None:  # as `meeple play RULESET --load FILE` refuses another game's save
