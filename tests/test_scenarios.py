@@ -166,3 +166,21 @@ def test_a_player_count_the_game_is_not_for_is_worded_and_located(tmp_path):
     (result,) = run_file(path)
     (p,) = result.problems
     assert p.message.endswith("is for 2 players, not 3") and p.span.line == 4, p
+
+
+def test_a_shows_check_that_fails_after_a_line_naming_a_component_is_reported_not_a_traceback(tmp_path):
+    """Found this stop: a failing `seen_by ... shows` looked its words up in the log, whose lines naming
+    components are lists of parts, and `meeple test` ended in a TypeError."""
+    from click.testing import CliRunner
+    from meeple.cli.main import meeple
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "rulesets" / "reference" / "kuhn_poker.yaml").read_text()
+    (tmp_path / "kuhn.yaml").write_text(text.replace("    hand: {}", "    hand: {visibility: owner}"))
+    (tmp_path / "sc.yaml").write_text(
+        "ruleset: kuhn.yaml\nscenarios:\n  - name: shown\n    players: 2\n    seed: 3\n    steps:\n"
+        "      - {act: Pass, player: 1}\n      - {act: Pass, player: 2}\n"
+        "      - seen_by: 1\n        shows: [\"Showdown: K against Q\"]\n")
+    r = CliRunner().invoke(meeple, ["test", str(tmp_path / "sc.yaml")])
+    assert r.exit_code == 1 and not isinstance(r.exception, TypeError), r.output
+    assert "P1 does not see `Showdown: K against Q`" in r.output

@@ -18,6 +18,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.game import Game
+from meeple.runtime.render import render
 
 
 def label_matcher(label: str) -> Callable[[str], bool]:
@@ -179,7 +180,7 @@ def seeable(rs: Ruleset, game: Game) -> Callable[[str], bool]:
         if not known:
             seen = [json.dumps(game.view(s), ensure_ascii=False) for s in range(game.state.nplayers)]
             known.append("\n".join([*rs.sources.values(), *(c.name for c in rs.components), *seen,
-                                     *(t for _, t in game.state.log), str(rs.name)]))
+                                     *(render(t, None) for _, t in game.state.log), str(rs.name)]))
         return all(w.isdigit() or re.fullmatch(r"P\d+", w) or w in known[0] for w in re.findall(r"\w+", text))
 
     return could_be_seen
