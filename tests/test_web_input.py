@@ -87,3 +87,11 @@ def test_uploads_of_different_names_are_different_files(web):
     assert {"Mine (1).yaml", "mine.yaml", "mine.yml"} <= {f.name for f in web.server.lobby.upload_dir.iterdir()}
     assert not any("json" in f.name or f.name.startswith(".") for f in web.server.lobby.upload_dir.iterdir())
     assert web.tracebacks() == []
+
+
+def test_an_upload_whose_text_is_not_utf8_is_refused_not_a_500(web):
+    """A text holding a lone surrogate (`\\ud800`, which JSON allows) was an HTTP 500 writing the file (found in review)."""
+    status, body = web.post_raw("/api/upload", b'{"filename": "odd.yaml", "text": "name: \\ud800"}')
+    assert status == 400 and body["code"] == "B001" and body["error"] == "the file's text is not UTF-8", body
+    assert "odd.yaml" not in {f.name for f in web.server.lobby.upload_dir.iterdir()}
+    assert web.tracebacks() == []

@@ -64,7 +64,7 @@ def replace_file(path: Path, text: str, check: Any) -> Any:
             raise _refused(f"the server cannot keep a file named {path.name!r}: {e.strerror or e}",
                            "rename the file") from None
         if isinstance(e, UnicodeEncodeError):
-            raise _refused("the file's text is not UTF-8") from None
+            raise _refused("the file's text is not UTF-8", "save the file as UTF-8 text") from None
         raise
     if had:
         kept.unlink()
