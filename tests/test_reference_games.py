@@ -94,4 +94,4 @@ def test_kuhn_poker_hides_the_other_hand():
     g = KUHN.new_game(2, seed=3)
     seats = g.view(0)["seats"]
     assert [c["name"] for c in seats[0]["zones"]["hand"]] == [g.evaluate("first(player(0).hand).name")]
-    assert seats[1]["zones"]["hand"] == {"count": 1}
+    assert seats[1]["zones"]["hand"] == [{"hidden": True}]  # a card's back in a public hand, no name
