@@ -64,6 +64,7 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
         raise UsageError(Problem("IO03", f"cannot save to {save_path}: its folder {folder} "
                                          f"{'is not writable' if os.path.isdir(folder) else 'does not exist'}"))
     saved: dict = {}
+    own_file = load_path  # a file the game may be saved over without asking
     from_save: list[str] = []  # the settings the save gave, not the command line: their errors are the save's
     if load_path:
         data = read_save(load_path)
@@ -77,6 +78,14 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
                                              f"{e.problems[0].message}",
                                      hint="name the ruleset: meeple play RULESET --load FILE")) from None
         game, saved, note = load_game(rs, load_path, data, named=ruleset is not None)
+        if data.get("ruleset") != rs.name:
+            # Its ruleset file now holds a game of another name (renamed, or another game that takes the same
+            # moves): it goes on, but the save stays as it was unless the person says otherwise (found in review).
+            if same_file(save_path, load_path):
+                raise UsageError(Problem("U035", f"{load_path} is a game of {str(data.get('ruleset'))[:60]}, and its "
+                                                 f"ruleset is now {rs.name}: --save would replace it",
+                                         hint="save the game on to another file"))
+            own_file = None  # not this game's own file any more: `s` asks before replacing it
         from_save = [k for k, given in (("seat", seat), ("agents", agents)) if given is None and k in saved]
         if seat is None and "seat" in saved:
             seat = saved["seat"]
@@ -115,7 +124,7 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
                                     hint=f"choose yours: --seat N (1 to {nplayers})"))
         raise UsageError(Problem("U031", f"--seat must be between 1 and {nplayers}, not {seat}"))
     try:
-        session = Session(game, seat - 1, agents, seed, save_path, source, load_path)
+        session = Session(game, seat - 1, agents, seed, save_path, source, own_file)
     except MeepleError as e:
         if "agents" not in from_save:
             raise

@@ -534,3 +534,18 @@ def test_play_refuses_what_a_loaded_or_saved_game_cannot_use(tmp_path, monkeypat
     monkeypatch.setattr(playsession.click, "confirm", confirm)
     r = run("play", "speicherstadt", "-p", 2, input=f"s {other}\n")
     assert r.exit_code == 130 and other.read_text() == save.read_text(), r.output
+
+
+def test_a_save_continued_under_a_ruleset_of_another_name_is_not_saved_over_without_asking(tmp_path):
+    """Found in review: a save whose ruleset file now held another game that takes the same moves was
+    continued as that game, and `s FILE` onto the save replaced it without asking; `--save` onto it too."""
+    rules = tmp_path / "game.yaml"
+    rules.write_text(ROUNDS)
+    save = tmp_path / "g.json"
+    assert run("play", rules, "--seed", 1, "--agents", "first", input=f"10\ns {save}\nq\n").exit_code == 0
+    kept = save.read_text()
+    rules.write_text(ROUNDS.replace("name: Rounds", "name: Other"))  # the same moves, another name
+    r = run("play", "--load", save, input=f"s {save}\nn\nq\ny\n")
+    assert r.exit_code == 0 and "Replace it?" in r.output and save.read_text() == kept, r.output
+    r = run("play", "--load", save, "--save", save, input="q\n")
+    assert r.exit_code == 2 and "--save would replace it" in r.output and save.read_text() == kept
