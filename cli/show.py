@@ -125,9 +125,9 @@ def new_variant(name: str, base: str, force: bool) -> None:
     from meeple.loading.variants import resolve_layers
 
     rs = load(base)  # a base that does not load would give a variant that cannot load either
-    if not Path(name).stem.strip() or Path(name).stem.startswith("."):  # found by QA: "" wrote a hidden .yaml
-        raise usage(f"`{name}` is no name for a variant: give it one, such as `house_rule`", code="U033")
     path = Path(name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
+    if not path.stem.strip() or path.name.startswith("."):  # found by QA: "" (and "sub/") wrote a hidden .yaml
+        raise usage(f"`{name}` is no name for a variant: give it one, such as `house_rule`", code="U033")
     if path.exists() and not force:
         raise usage(f"{path} exists: give another name, or --force to overwrite it", code="IO01")
     base_path = find_ruleset(base).resolve()

@@ -85,7 +85,7 @@ def test_none_reads_as_the_language_writes_it_whichever_way_the_yaml_says_it():
     assert not [line for line in speicher.splitlines() + camel.splitlines() if '"none")' in line or "null)" in line]
 
 
-@pytest.mark.parametrize("name", ["", "   ", ".yaml"])
+@pytest.mark.parametrize("name", ["", "   ", ".yaml", "sub/"])
 def test_a_variant_needs_a_name(tmp_path, monkeypatch, name):
     """Found by QA: `meeple new variant ""` wrote a hidden `.yaml` and `"   "` a file `   .yaml`."""
     monkeypatch.chdir(tmp_path)
