@@ -42,6 +42,12 @@ def test_an_upload_name_too_long_for_the_file_system_is_refused_not_a_500(web):
         assert status == 400 and body["code"] == "B001" and body["error"] == \
             f"the file name is longer than {MAX_NAME} characters", body
     assert web.post("/api/upload", {"filename": "x" * (MAX_NAME - 5) + ".yaml", "text": ttt})[0] == 200
+    # found in review: 62 emoji (253 bytes) uploaded once, then never again (the kept copy's name was
+    # too long); a name's bytes are bounded too, and one that uploads once uploads again
+    status, body = web.post("/api/upload", {"filename": "\U0001F600" * 62 + ".yaml", "text": ttt})
+    assert status == 400 and "bytes" in body["error"], body
+    name = "\U0001F600" * 48 + ".yaml"  # 197 bytes
+    assert [web.post("/api/upload", {"filename": name, "text": ttt})[0] for _ in range(2)] == [200, 200]
     assert web.tracebacks() == []
 
 

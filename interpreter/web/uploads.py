@@ -16,6 +16,7 @@ from typing import Any
 from meeple.errors import Problem, UsageError
 
 MAX_NAME = 100  # characters of an uploaded file's name
+MAX_NAME_BYTES = 200  # and its bytes: file systems take 255, and the copy kept while a new one is checked adds 6
 SUFFIXES = (".yaml", ".yml")
 
 
@@ -35,9 +36,11 @@ def upload_name(filename: Any) -> str:
     if filename.startswith(".") or not filename.isprintable():
         raise _refused(f"{shown} is not a name the lobby keeps a file under (hidden, or with control characters)")
     try:
-        filename.encode("utf-8")
+        size = len(filename.encode("utf-8"))
     except UnicodeEncodeError:
         raise _refused(f"{shown} is not a name the lobby keeps a file under (not UTF-8)") from None
+    if size > MAX_NAME_BYTES:  # found in review: 253 bytes uploaded once, then its kept copy's name was too long
+        raise _refused(f"the file name is longer than {MAX_NAME_BYTES} bytes", "rename the file, shorter")
     if Path(filename).suffix.lower() not in SUFFIXES:
         raise _refused(f"{shown} is not a YAML file: a ruleset file ends in .yaml or .yml")
     return filename
