@@ -166,6 +166,6 @@ def load_game(rs: Ruleset, path: str, data: dict | None = None, *,
         # A quiet game (a simulation's, a program's) kept no log lines: a person reads them, so its moves are
         # replayed narrated (found in review: a loaded quiet save showed no line, private ones included).
         game = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions,
-                           chance="explicit" if game.explicit_chance else "seeded")
+                           **{**game.made_as(), "narrate": True})
     extra = data.get(PLAY_KEY)
     return game, extra if isinstance(extra, dict) else {}, note

@@ -220,7 +220,7 @@ class Readouts:
             player = self.current_player
             if player is None:
                 raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        return take(self, index_of(i) if type(i) is not int else i, self._seat(player))
+        return take(self, index_of(i), self._seat(player))
 
     def log_for(self, viewer: int, start: int = 0) -> list[str]:
         """The log lines from index `start` of the log that `viewer` (a seat, or -1 for a spectator) may
@@ -247,19 +247,12 @@ class Readouts:
         """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
         without touching the game)."""
         self._menus()
-        data = S.state_to_json(self.rs, self.state)
-        if self.state.rng.explicit:
-            # Explicit chance keeps no seed state: the game is its action log, outcomes included, and
-            # loads by replaying it (never from the seal).
-            data["chance"] = "explicit"
-            del data["seal"]
-        if self.state.quiet:
-            # A quiet game keeps no log lines: its save says so, and loads by a quiet replay (found by QA:
-            # a narrated replay wrote lines the save did not hold, and the save was refused as edited).
-            data["narrate"] = False
-            if "seal" in data:
-                data["seal"] = S.seal(data)
-        return data
+        return S.state_to_json(self.rs, self.state)
+
+    def made_as(self) -> dict[str, Any]:
+        """How this game was made, as a replay of it must be (Game.new's and Game.replay's `chance` and
+        `narrate`): its own chance (seeded, or explicit: outcomes in the action log) and narration."""
+        return {"chance": "explicit" if self.state.rng.explicit else "seeded", "narrate": not self.state.quiet}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))

@@ -41,8 +41,23 @@ def state_to_json(rs: Ruleset, st: GameState) -> dict:
         },
         "actions": [{"player": a["player"], "key": a["key"]} for a in st.actions],
     }
-    data["seal"] = seal(data)
+    if st.quiet:
+        # A quiet game keeps no log lines: its save says so, and loads by a quiet replay (found by QA:
+        # a narrated replay wrote lines the save did not hold, and the save was refused as edited).
+        data["narrate"] = False
+    if st.rng.explicit:
+        # Explicit chance keeps no seed state: the game is its action log, outcomes included, and loads
+        # by replaying it (never from a seal).
+        data["chance"] = "explicit"
+    else:
+        data["seal"] = _seal(data)
     return data
+
+
+def made_as(data: dict) -> dict[str, Any]:
+    """How the game a save holds was made (Game.new's `chance` and `narrate`), as its replay must be."""
+    return {"chance": "explicit" if data.get("chance") == "explicit" else "seeded",
+            "narrate": data.get("narrate") is not False}
 
 
 def check_header(rs: Ruleset, data: Any) -> dict:
@@ -67,7 +82,7 @@ def check_game(rs: Ruleset, data: Any, where: str, hint: str) -> None:
 
 def is_sealed(data: dict) -> bool:
     """Written by this process and unchanged since."""
-    return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], seal(data))
+    return isinstance(data.get("seal"), str) and hmac.compare_digest(data["seal"], _seal(data))
 
 
 def replay_input(data: dict) -> tuple[int, int, list[dict], bool]:
@@ -124,7 +139,7 @@ def _canonical(data: dict, verified: bool = False) -> str:
         raise ValueError("the save holds NaN or an infinite number, which no save holds: it is corrupt") from None
 
 
-def seal(data: dict) -> str:
+def _seal(data: dict) -> str:
     return hmac.new(_SEAL_KEY, _canonical(data).encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
 
@@ -158,8 +173,7 @@ def replay_moves(cls: Any, rs: Ruleset, data: dict) -> tuple[Any, int]:
         raise SaveError(Problem("L001", "this is not a Meeple save file of this version"))
     try:
         players, seed, actions, _ = replay_input(data)
-        game = cls.new(rs, players, seed, chance="explicit" if data.get("chance") == "explicit" else "seeded",
-                       narrate=data.get("narrate") is not False)
+        game = cls.new(rs, players, seed, **made_as(data))
     except MeepleError as e:
         raise SaveError(Problem("L001", f"the save cannot be replayed: {e.problems[0].message}")) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError):
@@ -179,12 +193,10 @@ def load(cls: Any, rs: Ruleset, data: dict | str) -> Any:
     is, any other by replaying its seed and action log and checking that the replay is the save."""
     try:
         save = check_header(rs, json.loads(data) if isinstance(data, str) else data)
-        explicit = save.get("chance") == "explicit"
-        if is_sealed(save) and not explicit:
+        if is_sealed(save) and save.get("chance") != "explicit":
             return cls(rs, state_from_json(rs, save))
         players, seed, actions, coverage = replay_input(save)
-        game = cls.replay(rs, players, seed, actions, coverage=coverage, chance="explicit" if explicit else "seeded",
-                          narrate=save.get("narrate") is not False)
+        game = cls.replay(rs, players, seed, actions, coverage=coverage, **made_as(save))
         if not same_game(game.to_json(), save):
             raise ValueError("the save does not match its own seed and action log: it is corrupt or was edited")
     except SaveError:

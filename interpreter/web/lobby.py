@@ -20,7 +20,7 @@ from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.runtime.saves import check_game
 from meeple.tools.report import problem_json
-from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets, made_as
+from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 from meeple.web.uploads import replace_file, upload_name
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
@@ -211,7 +211,7 @@ class Lobby:
             except SaveError as e:
                 refused = e  # another offered ruleset of the same name may be the one
                 continue
-            replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions, **made_as(game))
+            replayed = Game.replay(rs, game.state.nplayers, game.state.seed, game.state.actions, **game.made_as())
             if _without_steps(replayed) != _without_steps(game):
                 raise SaveError(Problem("L001", "the save's action log does not lead to its state, "
                                                 "so it cannot be replayed"))

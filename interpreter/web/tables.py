@@ -31,13 +31,6 @@ from meeple.web.render import OMNISCIENT, PUBLIC, seat_payload
 SNAPSHOT_EVERY = 32  # replay keeps a copy of the game every so many actions, so stepping stays cheap
 
 
-def made_as(game: Game) -> dict[str, Any]:
-    """How `game` was made, as a replay of it must be made (Game.new's and Game.replay's keywords): with
-    its own chance (seeded, or explicit: outcomes in the action log) and narration (a quiet game logs
-    nothing). The one place the web reads them: the lobby's check of a save and a table's replay."""
-    return {"chance": "explicit" if game.explicit_chance else "seeded", "narrate": not game.state.quiet}
-
-
 @dataclass
 class Seat:
     kind: str = "person"  # person | bot
@@ -233,10 +226,10 @@ class Table:
         return f"{'Chance' if action['player'] == CHANCE else 'P' + str(action['player'] + 1)}: {label}"
 
     def _start(self) -> Game:
-        """The game at action 0, made as this one was (made_as): a replay then leads to its state."""
+        """The game at action 0, made as this one was (Game.made_as): a replay then leads to its state."""
         if self.start is None:
             st = self.game.state
-            self.start = Game.new(self.rs, st.nplayers, st.seed, **made_as(self.game))
+            self.start = Game.new(self.rs, st.nplayers, st.seed, **self.game.made_as())
         return self.start
 
 
