@@ -9,19 +9,18 @@ again, a failed save keeps the game going, and `q` on an unsaved game asks first
 from __future__ import annotations
 
 import json
-import os
 import secrets
 
 import click
 from meeple.cli.common import INTERRUPTED, load
 from meeple.cli.playsave import (
+    check_save_path,
     load_game,
     read_save,
     restore_bots,
     ruleset_source,
     same_file,
     saved_source,
-    what_is_there,
 )
 from meeple.cli.playsession import Quit, Session
 from meeple.cli.view import wrap
@@ -52,17 +51,7 @@ def play(ruleset: str | None, players: int | None, seat: int | None, seed: int |
     `?` helps."""
     from meeple.cli.common import resolve_players
 
-    there = what_is_there(save_path) if save_path else None
-    if there is not None and not same_file(save_path, load_path):
-        raise UsageError(Problem("U035", f"{save_path} already holds {there}: --save does not replace a file",
-                                 hint="choose another file name" + (
-                                     f", or continue that save: meeple play --load {save_path} --save {save_path}"
-                                     if there.startswith("a save") else "")))
-    folder = os.path.dirname(os.path.abspath(save_path)) if save_path else None
-    if folder is not None and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
-        # Found by QA: a game played through with "Could not save" after every move, then nothing saved.
-        raise UsageError(Problem("IO03", f"cannot save to {save_path}: its folder {folder} "
-                                         f"{'is not writable' if os.path.isdir(folder) else 'does not exist'}"))
+    check_save_path(save_path, load_path)
     saved: dict = {}
     own_file = load_path  # a file the game may be saved over without asking
     from_save: list[str] = []  # the settings the save gave, not the command line: their errors are the save's

@@ -95,6 +95,24 @@ def what_is_there(path: str) -> str | None:
     return "a file that is not a Meeple save"
 
 
+def check_save_path(save_path: str | None, load_path: str | None) -> None:
+    """`--save FILE` before the game starts: a file that is there already is never replaced (but the
+    save `--load` continues), and a folder that cannot take it is said at once (found by QA: a game
+    played through with "Could not save" after every move, then nothing saved)."""
+    if save_path is None:
+        return
+    there = what_is_there(save_path)
+    if there is not None and not same_file(save_path, load_path):
+        raise UsageError(Problem("U035", f"{save_path} already holds {there}: --save does not replace a file",
+                                 hint="choose another file name" + (
+                                     f", or continue that save: meeple play --load {save_path} --save {save_path}"
+                                     if there.startswith("a save") else "")))
+    folder = os.path.dirname(os.path.abspath(save_path))
+    if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+        raise UsageError(Problem("IO03", f"cannot save to {save_path}: its folder {folder} "
+                                         f"{'is not writable' if os.path.isdir(folder) else 'does not exist'}"))
+
+
 def same_file(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
 

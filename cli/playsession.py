@@ -42,6 +42,12 @@ class Quit(Exception):
         super().__init__("quit")
         self.interrupted = interrupted
 
+    @classmethod
+    def at(cls, abort: click.Abort) -> Quit:
+        """Leaving at one of click's questions: click turns Ctrl-C and the end of input both into Abort,
+        and keeps which it was as the exception it was raised in."""
+        return cls(interrupted=isinstance(abort.__context__, KeyboardInterrupt))
+
 
 class Undo(Exception):
     pass
@@ -190,7 +196,7 @@ class Session:
                                           show_default=False)
                 except click.Abort as e:  # Ctrl-C or the end of input: leave like `q`, saving if asked to
                     click.echo("")
-                    raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
+                    raise Quit.at(e) from None
                 answer = answer.strip()
                 word, _, rest = answer.partition(" ")
                 word = word.lower()
@@ -244,7 +250,7 @@ class Session:
         try:
             return click.confirm("This game is not saved (s FILE saves it). Quit anyway?", default=False)
         except click.Abort as e:  # Ctrl-C there is Ctrl-C (exit 130, found in review); the end of input quits
-            raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
+            raise Quit.at(e) from None
 
     def try_save(self, path: str, quiet: bool = False) -> bool:
         """Save; a failure is reported and the game goes on. Another file already at `path` is replaced
@@ -259,7 +265,7 @@ class Session:
                     click.echo("Not saved. The game goes on.")
                     return False
             except click.Abort as e:  # Ctrl-C there is Ctrl-C (found by QA: taken as "no")
-                raise Quit(interrupted=isinstance(e.__context__, KeyboardInterrupt)) from None
+                raise Quit.at(e) from None
         try:
             save_game(self.game, path, self.extra())
         except MeepleError as e:
