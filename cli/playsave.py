@@ -19,6 +19,7 @@ from meeple.loading.files import SUFFIXES, is_bundled_name
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 from meeple.runtime.saves import check_game
+from meeple.runtime.saves import parse as parse_save
 
 PLAY_KEY = "play"  # extra key in a save: who the person was and which bots played (Game ignores it)
 MAX_SAVE_BYTES = 64 << 20  # what `what_is_there` reads of a file to tell whether it is a save
@@ -121,16 +122,7 @@ def read_save(path: str) -> dict:
     if not os.path.isfile(path):
         raise UsageError(Problem("IO01", f"no such save file: {path}"))
     with open(path, "rb") as fh:
-        raw = fh.read()
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise SaveError(Problem("L001", f"{path} is not a Meeple save file ({e})")) from None
-    except RecursionError:  # found by QA: a traceback
-        raise SaveError(Problem("L001", f"{path} is not a Meeple save file (it is nested too deeply)")) from None
-    if not isinstance(data, dict):
-        raise SaveError(Problem("L001", f"{path} is not a Meeple save file"))
-    return data
+        return parse_save(fh.read(), path)
 
 
 def saved_source(data: dict, path: str) -> str:

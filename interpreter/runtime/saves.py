@@ -60,6 +60,20 @@ def made_as(data: dict) -> dict[str, Any]:
             "narrate": data.get("narrate") is not False}
 
 
+def parse(text: str | bytes, where: str) -> dict:
+    """A save's text as data, or L001 naming `where` it came from: not UTF-8 or JSON, nested deeper than
+    Python parses (found by QA: a traceback, and an HTTP 500), or not a JSON object."""
+    try:
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise SaveError(Problem("L001", f"{where} is not a Meeple save file ({e})")) from None
+    except RecursionError:
+        raise SaveError(Problem("L001", f"{where} is corrupt (nested too deeply)")) from None
+    if not isinstance(data, dict):
+        raise SaveError(Problem("L001", f"{where} is not a Meeple save file"))
+    return data
+
+
 def check_header(rs: Ruleset, data: Any) -> dict:
     """`data`, if it is a save of this ruleset; else ValueError with the message for the user."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
@@ -192,7 +206,7 @@ def load(cls: Any, rs: Ruleset, data: dict | str) -> Any:
     """`cls.from_json` (runtime.game.Game, passed in: the game imports this module): a sealed save as it
     is, any other by replaying its seed and action log and checking that the replay is the save."""
     try:
-        save = check_header(rs, json.loads(data) if isinstance(data, str) else data)
+        save = check_header(rs, parse(data, "the save") if isinstance(data, str) else data)
         if is_sealed(save) and save.get("chance") != "explicit":
             return cls(rs, state_from_json(rs, save))
         players, seed, actions, coverage = replay_input(save)

@@ -19,6 +19,7 @@ from meeple.loading.files import bundled, display_path, rulesets_dir
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.runtime.saves import check_game
+from meeple.runtime.saves import parse as parse_save
 from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
 from meeple.web.uploads import replace_file, upload_name
@@ -187,14 +188,7 @@ class Lobby:
                                                              "the save names its ruleset")
         if len(text) > MAX_UPLOAD:
             raise _bad("the save is too large")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise SaveError(Problem("L001", f"this is not a Meeple save file ({e})")) from None
-        except RecursionError:  # as Game.from_json words it
-            raise SaveError(Problem("L001", "the save is corrupt (nested too deeply)")) from None
-        if not isinstance(data, dict):
-            raise SaveError(Problem("L001", "this is not a Meeple save file"))
+        data = parse_save(text, "the save")
         if named is not None:  # as `meeple play RULESET --load FILE` refuses another game's save
             check_game(named, data, "the save", "leave the ruleset out: the save names its ruleset")
         candidates = [name] if name else self.names()
