@@ -92,7 +92,8 @@ def _entries(outcomes: list[int]) -> list[dict]:
 def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
     """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
     or at the next chance node if the step needs one more outcome."""
-    if not may_draw(game.rs) or (resume == RESOLVE and not draws_after_start(game.rs)):
+    # (A decision of a game that draws only before its first one never comes here: Game._resolve runs it.)
+    if not may_draw(game.rs):
         game._chance = None
         _run(game, resume)
         return
