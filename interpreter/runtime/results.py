@@ -26,7 +26,7 @@ def note_change(ev: Any, target: Any, scope: dict, delta: int) -> None:
     obj = ev.eval(target.obj, scope)
     if type(obj) is not Player:
         return
-    me = scope.get("self")
+    me: Any = scope.get("self")
     if type(me) is not Comp:
         # A procedure called from a component's effect has no `self` of its own: the points are still that
         # component's. The effect runs either as a direct call (ev.sources) or as frames on the stack (when

@@ -14,6 +14,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime.codegen.cache import generated
 from meeple.runtime.codegen.flatvars import stray_binding
+from meeple.runtime.data import Comp
 from meeple.runtime.evaluator import Evaluator, type_name
 from meeple.runtime.limits import MAX_STEPS
 from meeple.runtime.state import GameState
@@ -32,7 +33,7 @@ class GeneratedEvaluator(Evaluator):
             self.st = state
             self.limit = state.steps + MAX_STEPS
             self.depth = 0
-            self.sources = []
+            self.sources: list[Comp] = []
             return
         super().__init__(rs, state)
         g = generated(rs)
