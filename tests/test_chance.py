@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from meeple.errors import IllegalAction
+from meeple.runtime import chancesites
 from meeple.runtime import state as state_module
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
 from meeple.runtime.game import Game
@@ -236,10 +237,12 @@ def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
     assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
     g.apply("Ace")
     assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
-    g.apply("King")  # the last card is a sure thing: the shuffle is over, and the step runs on
-    assert len(runs) == 2 and {a["label"] for a, _ in g.chance_outcomes()} == {"1", "2"}
-    g.apply("2")
-    assert len(runs) == 3 and g.is_over
+    # The last card is a sure thing: the shuffle is over, and the step goes on from the statement after
+    # it (a statement of its own in the setup's block), without running the step again.
+    g.apply("King")
+    assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"1", "2"}
+    g.apply("2")  # a random_pick inside an assignment: the step runs again, with all three outcomes
+    assert len(runs) == 2 and g.is_over
     assert g.evaluate("[c.name for c in deck]") == ["Ace", "King", "Ace"] and g.evaluate("roll") == 2
     assert [a["key"] for a in g.state.actions] == ["0", "1", "1"]
 
@@ -284,12 +287,11 @@ def test_a_playout_through_chance_nodes_makes_no_labels_and_no_fractions(tmp_pat
 def test_a_game_whose_draws_all_come_before_its_first_decision_resolves_decisions_in_place(tmp_path, monkeypatch):
     # Each decision of an explicit game used to copy the state first, in case the step drew; a game
     # that draws only in its setup (Kuhn poker's deal) never needs that copy.
-    from meeple.runtime import explicit
     from meeple.runtime.state import GameState
 
     kuhn = meeple.load_ruleset("rulesets/reference/kuhn_poker.yaml")
     leduc = meeple.load_ruleset("rulesets/reference/leduc_poker.yaml")
-    assert not explicit.draws_after_start(kuhn) and explicit.draws_after_start(leduc)
+    assert not chancesites.draws_after_start(kuhn) and chancesites.draws_after_start(leduc)
     g = kuhn.new_game(2, chance="explicit")
     while g.is_chance:
         g.apply_index(0)
@@ -307,9 +309,9 @@ def test_a_game_whose_draws_all_come_before_its_first_decision_resolves_decision
         option "No":
             pass
     """
-    assert explicit.draws_after_start(toy(tmp_path, flow=flow))
+    assert chancesites.draws_after_start(toy(tmp_path, flow=flow))
     rs = toy(tmp_path, setup='move(components("card"), deck)\nchoose player(0) "Shuffle?":\n    option "Yes":\n        shuffle(deck)\n    option "No":\n        pass')
-    assert explicit.draws_after_start(rs)
+    assert chancesites.draws_after_start(rs)
     g = rs.new_game(2, chance="explicit")
     g.apply("Yes")
     assert g.is_chance

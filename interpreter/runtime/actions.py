@@ -9,7 +9,7 @@ which keeps the registry's order).
 from __future__ import annotations
 
 from meeple.runtime.builtins import _comps, _items, _num, _player, _zone, direct_primitive, primitive
-from meeple.runtime.chance import identity, moved_picks, pick_identity
+from meeple.runtime.chance import NeedChance, identity, moved_picks, pick_identity
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.render import text_parts
 from meeple.runtime.results import note_change
@@ -111,7 +111,16 @@ def draw(ev, n, k, src, to):
 def shuffle(ev, n, zone):
     if type(zone) is not Zone:
         _zone(ev, zone, n)
-    ev.st.rng.shuffle(ev.st.writable(zone.key), lambda x: identity(ev, x))
+    rng = ev.st.rng
+    if not rng.explicit:
+        rng.shuffle(ev.st.writable(zone.key))  # a seeded shuffle never asks which items are alike
+        return
+    pos = rng.pos
+    try:
+        rng.shuffle(ev.st.writable(zone.key), lambda x: identity(ev, x))
+    except NeedChance as need:
+        need.at = (n, zone.key, pos)
+        raise
 
 
 @primitive("swap")

@@ -39,6 +39,9 @@ class NeedChance(BaseException):
         super().__init__("a chance outcome is needed")
         self.draws = draws
         self.shuffle = shuffle  # the shuffle in progress, when the draw is one of a shuffle's
+        # (the `shuffle` call, its zone's key, how many outcomes the script had given before it): set by
+        # the built-in, so that the step can go on from the shuffle without a replay (explicit.py)
+        self.at: tuple[Any, str, int] | None = None
 
     @property
     def outcomes(self) -> list[tuple[int, Fraction, Any]]:

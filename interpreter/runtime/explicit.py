@@ -10,7 +10,13 @@ first: they are offered straight away, and the step runs again once the shuffle 
 much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
 shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
 step's effects up to the draw, which itself has not happened yet.
+
+Two shortcuts give what the replay would give, for less: a shuffle that is a statement of its own in
+the block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is
+known, and the step goes on from the statement after it (`_go_on`); and a new game is a copy of the
+first one made alike, which draws nothing before its first chance node (`reused`).
 """
+
 
 from __future__ import annotations
 
@@ -18,11 +24,10 @@ from fractions import Fraction
 from typing import Any
 
 from meeple.errors import IllegalAction, Problem
-from meeple.language import ast as A
 from meeple.language.model import Ruleset
-from meeple.language.walk import walk
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, Draws, NeedChance, ScriptedRng, Shuffling
+from meeple.runtime.chancesites import in_place, may_draw
 from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
@@ -30,48 +35,27 @@ from meeple.runtime.values import show
 
 Game = Any  # runtime.game.Game, which imports this module
 START, RESOLVE = "start", "resolve"
-RANDOM_BUILTINS = ("shuffle", "random_pick")
-
-
-def _draws(rs: Ruleset) -> tuple[bool, bool]:
-    """(whether any script calls a random built-in, whether one can run after a decision), worked out
-    once per ruleset: in any script but the setup (procedures and handlers wherever they are called
-    from), or in a setup that waits for a decision (its rest runs after one)."""
-    cache = rs.derived()
-    found = cache.get("draws")
-    if found is None:
-        sites = [what for what, root in rs.scripts() for n in walk(root)
-                 if type(n) is A.Call and n.func in RANDOM_BUILTINS]
-        found = cache["draws"] = (bool(sites), id(rs.setup) in rs.suspends or any(w != "setup" for w in sites))
-    return found
-
-
-def may_draw(rs: Ruleset) -> bool:
-    """Whether any script of the ruleset calls a random built-in. A ruleset that never does needs no
-    replays: its steps run in place, as in a seeded game."""
-    return _draws(rs)[0]
-
-
-def draws_after_start(rs: Ruleset) -> bool:
-    """Whether a random built-in can run after a decision. A game whose draws all come before its first
-    decision (Kuhn poker's deal, a setup's shuffles) resolves its decisions in place, as a seeded game
-    does: no saved copy, no replay."""
-    return _draws(rs)[1]
 
 
 class ChanceNode:
     """An open chance event: the step to rerun (from `base`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("_options", "base", "draws", "outcomes", "resume", "rs", "shuffle")
+    __slots__ = ("_options", "at", "base", "draws", "outcomes", "resume", "rs", "shuffle", "steps")
 
     def __init__(self, rs: Ruleset, base: GameState, resume: str, outcomes: list[int], draws: Draws,
-                 shuffle: Shuffling | None = None) -> None:
+                 shuffle: Shuffling | None = None, at: tuple[int, str, int] | None = None,
+                 steps: int = -1) -> None:
         self.rs = rs
         self.base = base  # never run, only copied
         self.resume = resume
         self.outcomes = outcomes
         self.draws = draws
         self.shuffle = shuffle  # the shuffle this draw is one of, if any: its next draws need no replay
+        # Where the step may go on once the shuffle is drawn, without a replay (`_go_on`): the index of
+        # the `shuffle` statement in the block of the frame on top, its zone, the outcomes before it;
+        # and the step count of the state shown, which nothing may have changed since.
+        self.at = at
+        self.steps = steps
         self._options: list[tuple[int, Fraction, str]] | None = None
 
     @property
@@ -89,6 +73,40 @@ def _entries(outcomes: list[int]) -> list[dict]:
     return [{"player": CHANCE, "key": str(v)} for v in outcomes]
 
 
+def start(game: Game, st: GameState) -> None:
+    """Start a new game with explicit chance from `st` (Game.new's state): `run_step` from START. A
+    game made as `reused` makes them copies that it stores: see there."""
+    st.rng = ScriptedRng()
+    run_step(game, st, START, [])
+
+
+# Nothing is drawn before a game's first chance node, so what its start runs up to that node depends
+# only on the ruleset, the player count and how the game is made (quiet or narrated, its step budget
+# and evaluator), never on the seed, which only seeded draws read and the state only records.
+def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool, st: Any = None) -> Game | None:
+    """A new game with explicit chance (no coverage, no `before_flow`) as a copy of the first one made
+    alike: the state its start stopped in, with this game's seed, and the same chance event offered,
+    its replays starting from the same state (`run_step` gives the copy its seed). None until there
+    is a first one: `st`, when given (Game.new's state), then starts the first one and keeps it. A
+    random playout through chance nodes runs one step per game less (Kuhn poker's deal: half its steps)."""
+    key = ("explicit start", players, quiet, cls.max_steps, cls.evaluator_class)
+    cache = rs.derived()
+    first = cache.get(key)
+    if first is None:
+        if st is None:
+            return None
+        t = cls(rs, st)  # a failing start raises here, as it would in any game, and is not kept
+        start(t, st)
+        first = cache[key] = (st, t.state, t._chance)
+    base, shown, node = first
+    own = shown.copy()
+    own.seed = seed
+    g = cls(rs, own)
+    if node is not None:
+        g._chance = ChanceNode(rs, base, START, [], node.draws, node.shuffle, node.at, node.steps)
+    return g
+
+
 def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
     """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
     or at the next chance node if the step needs one more outcome."""
@@ -98,6 +116,7 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         _run(game, resume)
         return
     st = base.copy()
+    st.seed = game.state.seed  # new games share the base of the first one made alike (`reused`)
     st.rng = ScriptedRng(outcomes)
     if resume == RESOLVE and not st.quiet:  # where components were when the step began, as Game._resolve keeps
         st.before = (dict(st.loc), frozenset(st.facedown))
@@ -106,16 +125,66 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
     try:
         _run(game, resume)
     except NeedChance as need:
-        # Shown: the state as the random event finds it (the step's effects so far). It is only looked
-        # at, never resumed: applying an outcome reruns the step from `base`.
-        st.rng = ScriptedRng()
+        # Shown: the state as the random event finds it (the step's effects so far). Applying an outcome
+        # reruns the step from `base`, or goes on from here where the step stopped at a shuffle that
+        # can be drawn in place (`_go_on`).
         st.record(_entries(outcomes))
-        game._ev = type(game._ev)(game.rs, st)
-        game._chance = ChanceNode(game.rs, base, resume, outcomes, need.draws, need.shuffle)
+        _stopped(game, st, base, resume, outcomes, need)
         return
     st.rng = ScriptedRng()
     st.record(_entries(outcomes))
     game._chance = None
+
+
+def _stopped(game: Game, st: GameState, base: GameState, resume: str, outcomes: list[int],
+             need: NeedChance) -> None:
+    """The step that started at `base` stopped at a random event in `st`: that is the game now, at a
+    chance node."""
+    st.rng = ScriptedRng()
+    at = in_place(game._ev, st, need)
+    game._ev = type(game._ev)(game.rs, st)
+    game._chance = ChanceNode(game.rs, base, resume, outcomes, need.draws, need.shuffle, at, st.steps)
+
+
+def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
+    """The last draw of a shuffle the step stopped at in place (chancesites.in_place): the shuffle done as the
+    scripted generator would do it, and the step run on from the statement after it, in this game's
+    own state. What a replay from `base` with the same outcomes gives, at the cost of the rest of the
+    step only. False when the step must be replayed."""
+    st = game.state
+    if node.at is None or st.steps != node.steps:  # something ran in the shown state since
+        return False
+    j, key, pos = node.at
+    outcomes = node.outcomes + [value]
+    # ScriptedRng.shuffle: each outcome draws the next item from those left; once every item left is
+    # like the others (no more outcomes), they follow in their order.
+    zone = st.writable(key)
+    left = zone[:]
+    zone[:] = [left.pop(v) for v in outcomes[pos:]] + left
+    st.record(_entries([value]))
+    rng = st.rng = ScriptedRng(outcomes)
+    rng.pos = len(outcomes)
+    frame = st.stack[-1]
+    began, frame[3] = frame[3], j + 1
+    ev = game._ev
+    ev.limit = game.max_steps if node.resume == START else node.base.steps + game.max_steps
+    ev.depth = 0
+    try:
+        try:
+            M.run(ev)
+        finally:
+            # A frame's index is where its running stretch began: a replay's stretch began where this
+            # one's did. (Nothing else writes j + 1 there: the shuffle is no statement that waits.)
+            if frame[3] == j + 1:
+                frame[3] = began
+    except NeedChance as need:
+        _stopped(game, st, node.base, node.resume, outcomes, need)
+        return True
+    except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
+        raise located(e) from None
+    st.rng = ScriptedRng()
+    game._chance = None
+    return True
 
 
 def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
@@ -128,7 +197,8 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     # In place: the state shown at a chance node is this game's own (a copy of the game copies it, and
     # the node's `base`, which replays start from, is another state).
     game.state.record(_entries([value]))
-    game._chance = ChanceNode(game.rs, node.base, node.resume, node.outcomes + [value], rest.draws(), rest)
+    game._chance = ChanceNode(game.rs, node.base, node.resume, node.outcomes + [value], rest.draws(), rest,
+                              node.at, node.steps)
     return True
 
 
@@ -170,7 +240,7 @@ def apply_outcome(game: Game, value: int) -> None:
         raise IllegalAction(Problem("G009", "this is not a chance event"))
     if value not in [g[0] for g in node.draws.groups]:
         raise IllegalAction(Problem("G008", f"{value!r} is not an outcome of this chance event"))
-    if not _next_draw(game, node, value):
+    if not _next_draw(game, node, value) and not _go_on(game, node, value):
         run_step(game, node.base, node.resume, node.outcomes + [value])
 
 

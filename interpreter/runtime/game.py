@@ -18,7 +18,8 @@ from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
 from meeple.runtime import saves as S
-from meeple.runtime.chance import CHANCE, ScriptedRng
+from meeple.runtime.chance import CHANCE
+from meeple.runtime.chancesites import draws_after_start
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Zone, as_int
 from meeple.runtime.evaluator import Evaluator
@@ -65,6 +66,9 @@ class Game(Readouts):
         if not rs.min_players <= players <= rs.max_players:
             raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, "
                                              f"not {players}"))
+        reuse = chance == "explicit" and not coverage and before_flow is None
+        if reuse and (g := X.reused(cls, rs, players, seed, not narrate)) is not None:
+            return g
         st = None
         if not coverage:
             # the setup's seedless opening already run (runtime/prefix.py): it draws nothing, so it is
@@ -75,10 +79,13 @@ class Game(Readouts):
         if before_flow is not None:  # under the setup frame (run first), above the flow's
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
+        if reuse:
+            made = X.reused(cls, rs, players, seed, not narrate, st)
+            assert made is not None  # given `st`, the first game made alike is made
+            return made
         g = cls(rs, st)
         if chance == "explicit":
-            st.rng = ScriptedRng()
-            X.run_step(g, st, X.START, [])
+            X.start(g, st)
         else:
             # A setup that never waits and has a generated function (from where its frame, on top of the
             # stack, starts) runs first as that function, as the machine would run the frame: without it.
@@ -272,7 +279,7 @@ class Game(Readouts):
         """Every decider has chosen (`opt` last): run on to the next decision (`_rules` and
         `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
-        if st.rng.explicit and X.draws_after_start(self.rs):
+        if st.rng.explicit and draws_after_start(self.rs):
             X.run_step(self, st, X.RESOLVE, [])
             return
         ev = self._ev

@@ -19,8 +19,8 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
+from meeple.runtime.chancesites import RANDOM_BUILTINS
 from meeple.runtime.evaluator import Evaluator
-from meeple.runtime.explicit import RANDOM_BUILTINS
 from meeple.runtime.frames import BLOCK
 from meeple.runtime.state import GameState, initial_state
 

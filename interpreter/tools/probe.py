@@ -21,8 +21,8 @@ from meeple.errors import Problem, UsageError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
+from meeple.runtime.chancesites import may_draw
 from meeple.runtime.data import as_int
-from meeple.runtime.explicit import may_draw
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
 

@@ -78,11 +78,15 @@ class ResumeEmitter(StartEmitter):
         stops = self._stops(b)
         # A new game's setup frame may start after the setup's seedless opening (runtime/prefix.py).
         opening = seedless(self.rs) if b is self.rs.setup else 0
+        # A game with explicit chance goes on after a shuffle of its own statement once the shuffle is
+        # drawn (runtime/explicit.py), from a stretch that starts there.
+        shuffled = {j + 1 for j, st in enumerate(body) if j + 1 < len(body) and type(st) is A.ExprStmt
+                    and type(st.expr) is A.Call and st.expr.func == "shuffle"}
         if not stops:
             # A block that never waits: one function of the scope, run directly (resolve, exec_block), or
             # as a frame's only stretch by the machine's generic path (it then pops the frame).
             entries = []
-            for s in sorted({0, opening} - {len(body)} | {0}):
+            for s in sorted({0, opening} - {len(body)} | {0} | shuffled):
                 f = self.dict_fn((id(b), s))
                 for st in body[s:]:
                     self.stmt(st, f)
@@ -94,7 +98,7 @@ class ResumeEmitter(StartEmitter):
             self.opening(b, opening)
             return
         entries = []
-        for s in sorted({0, opening} | {j + 1 for j in stops}):
+        for s in sorted({0, opening} | {j + 1 for j in stops} | shuffled):
             end = next((j for j in stops if j >= s), len(body))
             f = self.dict_fn((id(b), s))
             for st in body[s:end]:

@@ -1,0 +1,80 @@
+"""Where a ruleset's random events are, for chance nodes (explicit.py): which scripts draw, and from
+which shuffles a step can go on in place once the shuffle is drawn, without running again.
+
+Worked out once per ruleset from its scripts (and, for a step in progress, from the frames on the stack).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.language import ast as A
+from meeple.language.model import Ruleset
+from meeple.language.walk import walk
+from meeple.runtime.chance import NeedChance
+from meeple.runtime.frames import BLOCK
+from meeple.runtime.state import GameState
+
+RANDOM_BUILTINS = ("shuffle", "random_pick")
+
+
+def _draws(rs: Ruleset) -> tuple[bool, bool]:
+    """(whether any script calls a random built-in, whether one can run after a decision), worked out
+    once per ruleset: in any script but the setup (procedures and handlers wherever they are called
+    from), or in a setup that waits for a decision (its rest runs after one)."""
+    cache = rs.derived()
+    found = cache.get("draws")
+    if found is None:
+        sites = [what for what, root in rs.scripts() for n in walk(root)
+                 if type(n) is A.Call and n.func in RANDOM_BUILTINS]
+        found = cache["draws"] = (bool(sites), id(rs.setup) in rs.suspends or any(w != "setup" for w in sites))
+    return found
+
+
+def may_draw(rs: Ruleset) -> bool:
+    """Whether any script of the ruleset calls a random built-in. A ruleset that never does needs no
+    replays: its steps run in place, as in a seeded game."""
+    return _draws(rs)[0]
+
+
+def draws_after_start(rs: Ruleset) -> bool:
+    """Whether a random built-in can run after a decision. A game whose draws all come before its first
+    decision (Kuhn poker's deal, a setup's shuffles) resolves its decisions in place, as a seeded game
+    does: no saved copy, no replay."""
+    return _draws(rs)[1]
+
+
+def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] | None:
+    """Where a step that stopped at a shuffle's first draw can go on from, without a replay: a shuffle
+    that is a statement of its own in the block of the frame on top of the stack, at or after where
+    that frame's stretch began. Then nothing of the step is on Python's stack but that stretch (a
+    `shuffle` in an `if`, a loop or a procedure run inline belongs to another block), and everything
+    the step did before it is in the state: its variables in the frame's scope, its frames below.
+    None otherwise (a `random_pick`, a shuffle inside an expression or inline code): a replay."""
+    if need.at is None or need.shuffle is None or not st.stack:
+        return None
+    call, key, pos = need.at
+    where = _shuffle_statements(ev.rs).get(id(call))
+    top = st.stack[-1]
+    if where is None or top[0] != BLOCK or id(top[1]) != where[0] or top[3] > where[1]:
+        return None
+    # Generated code goes on from a stretch of its own (codegen/resume.py makes one after each such
+    # shuffle); the reference runs the block's statements from there.
+    j = where[1] + 1
+    if (ev.steppers or ev.segments) and j < len(top[1].body) and j not in ev.steppers.get(where[0], ()) \
+            and j not in ev.segments.get(where[0], ()):
+        return None
+    return where[1], key, pos
+
+
+def _shuffle_statements(rs: Ruleset) -> dict[int, tuple[int, int]]:
+    """`shuffle(...)` calls that are statements of their own: id of the call -> (id of its block, index).
+    (Cached per ruleset.)"""
+    cache = rs.derived()
+    found = cache.get("shuffle statements")
+    if found is None:
+        found = cache["shuffle statements"] = {
+            id(s.expr): (id(b), j) for _, root in rs.scripts() for b in walk(root) if type(b) is A.Block
+            for j, s in enumerate(b.body) if type(s) is A.ExprStmt and type(s.expr) is A.Call
+            and s.expr.func == "shuffle"}
+    return found

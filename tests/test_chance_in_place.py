@@ -1,0 +1,214 @@
+"""A step with explicit chance goes on from a shuffle in place, and a new game starts from a copy.
+
+Two shortcuts of runtime/explicit.py, each pinned against what it replaces:
+
+* once the last draw of a shuffle that is a statement of its own (in the block of the frame on top of
+  the stack) is known, the step goes on from the statement after it in the game's own state, instead of
+  running again from its start with every outcome (`_go_on`); any other random event is replayed;
+* a new game's start, which draws nothing before its first chance node, is run once per ruleset and
+  player count and copied (`start`).
+
+Either way the game must be the one a replay gives: the same save (step count included: one engine at
+a time), the same views, logs, chance outcomes and actions, at every step.
+"""
+
+import random
+import textwrap
+from pathlib import Path
+
+import meeple
+import pytest
+from meeple.runtime import explicit
+from meeple.runtime.codegen.evaluator import GeneratedEvaluator
+from meeple.runtime.evaluator import Evaluator
+from meeple.runtime.game import Game
+from meeple.runtime.rules import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "rulesets" / "reference").glob("*.yaml")) \
+    + sorted((ROOT / "rulesets" / "variants").glob("*.yaml"))
+
+
+class ReferenceGame(Game):
+    __slots__ = ()
+    evaluator_class = Evaluator
+
+
+class GeneratedGame(Game):
+    __slots__ = ()
+    evaluator_class = GeneratedEvaluator
+
+
+def observed(g: Game) -> dict:
+    seats = g.deciders
+    return {"save": g.to_json(), "chance": g.chance_outcomes() if g.is_chance else None,
+            "actions": g.legal_actions(), "views": [g.view(s) for s in seats], "logs": [g.log_for(s) for s in seats],
+            "over": g.is_over}
+
+
+def play(rs, game_class, seed: int, limit: int) -> list[dict]:
+    """An explicit-chance game of `rs` with seeded random outcomes and decisions: what it shows at each
+    of its first `limit` steps."""
+    g = game_class.new(rs, rs.min_players, seed, chance="explicit")
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(limit):
+        seen.append(observed(g))
+        if g.is_over:
+            break
+        g.apply_index(rng.randrange(g.num_actions()))
+    return seen
+
+
+def replaying(monkeypatch) -> None:
+    """Every step with a random event runs again from its start, and every new game runs its start."""
+    monkeypatch.setattr(explicit, "_go_on", lambda game, node, value: False)
+
+    def started(cls, rs, players, seed, quiet, st=None):  # each game its own start, none kept
+        if st is None:
+            return None
+        g = cls(rs, st)
+        explicit.start(g, st)
+        return g
+    monkeypatch.setattr(explicit, "reused", started)
+
+
+@pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_every_bundled_ruleset_plays_as_its_replays_do(path, game_class, monkeypatch):
+    rs = load_ruleset(path)
+    fast = [play(rs, game_class, seed, 120) for seed in (1, 2)]
+    with monkeypatch.context() as m:
+        replaying(m)
+        slow = [play(rs, game_class, seed, 120) for seed in (1, 2)]
+    assert fast == slow
+
+
+TOY = """\
+meeple: 1
+name: Toy
+players: {min: 2, max: 2}
+counters:
+  game: {roll: 0}
+  player: {points: 0}
+zones:
+  game: {deck: {visibility: hidden}, row: {}, pile: {visibility: hidden}}
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    items:
+      - {id: ace, name: Ace, value: 1, count: 2}
+      - {id: king, name: King, value: 3}
+      - {id: queen, name: Queen, value: 2}
+procedures:
+  deal:
+    params: [p]
+    do: |
+      shuffle(deck)
+      move(first(deck), p.hand)
+  pick:
+    params: [p]
+    do: |
+      shuffle(deck)
+      choose p "Keep it?":
+          option "Keep":
+              move(first(deck), p.hand)
+          option "Leave":
+              pass
+setup: |
+  SETUP
+flow: |
+  FLOW
+scoring:
+  score: p.points
+"""
+
+
+def toy(tmp_path, setup, flow="pass"):
+    text = TOY.replace("SETUP", textwrap.indent(textwrap.dedent(setup).strip(), "  ").lstrip())
+    text = text.replace("FLOW", textwrap.indent(textwrap.dedent(flow).strip(), "  ").lstrip())
+    path = tmp_path / "toy.yaml"
+    path.write_text(text)
+    return load_ruleset(path)
+
+
+# (setup, flow, how many times a step runs again from its start in a game: once a shuffle is drawn
+# that is not a statement of the frame on top, and once per `random_pick`)
+CASES = {
+    "a shuffle of the setup's own": ('move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)',
+                                     "pass", 0),
+    "the setup's last statement": ('move(components("card"), deck)\nshuffle(deck)', "pass", 0),
+    "two in a row": ('move(components("card"), deck)\nshuffle(deck)\nmove(list(deck), pile)\nshuffle(pile)',
+                     "pass", 0),
+    "in an if, inline": ('move(components("card"), deck)\nif nplayers == 2:\n    shuffle(deck)', "pass", 1),
+    "in a loop, inline": (('move(components("card"), deck)\nfor p in players:\n    shuffle(deck)\n    '
+                          'move(first(deck), p.hand)'), "pass", 2),
+    "in a procedure run inline": ('move(components("card"), deck)\ndeal(player(0))', "pass", 1),
+    "in a procedure that waits": ('move(components("card"), deck)', "for p in players:\n    pick(p)", 0),
+    "in a loop whose body waits": ('move(components("card"), deck)',
+                                   ('for p in players:\n    shuffle(deck)\n    choose p "Take the top card?":\n'
+                                   '        option "Take":\n            move(first(deck), p.hand)\n'
+                                   '        option "Pass":\n            pass'), 0),
+    "then a random_pick": ('move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2, 3])',
+                           "pass", 1),
+}
+
+
+@pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_shuffle_goes_on_in_place_only_from_a_statement_of_the_frame_on_top(case, game_class, tmp_path,
+                                                                             monkeypatch):
+    setup, flow, replays = CASES[case]
+    rs = toy(tmp_path, setup, flow)
+    runs = []  # a replay runs a step again with the outcomes it had drawn; a decision's step has none yet
+    real = explicit.run_step
+    monkeypatch.setattr(explicit, "run_step",
+                        lambda game, base, resume, outcomes: runs.extend(outcomes[:1]) or real(game, base, resume, outcomes))
+    for seed in range(6):
+        runs.clear()
+        fast = play(rs, game_class, seed, 60)
+        assert fast[-1]["over"] and len(runs) == replays
+        with monkeypatch.context() as m:
+            replaying(m)
+            assert play(rs, game_class, seed, 60) == fast
+
+
+def test_a_new_game_starts_as_a_copy_with_its_own_seed(tmp_path):
+    # New games share the state their replays start from; a replay gives its state the game's seed.
+    rs = toy(tmp_path, 'move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2, 3])')
+    a, b = rs.new_game(2, 5, chance="explicit"), rs.new_game(2, 6, chance="explicit")
+    assert (a.state.seed, b.state.seed) == (5, 6) and a.state is not b.state
+    assert a._chance.base is b._chance.base
+    offered = a.chance_outcomes()
+    for g in (a, b):
+        while g.is_chance:  # the shuffle in place, then the random_pick by a replay
+            g.apply_index(0)
+    assert (a.state.seed, b.state.seed) == (5, 6) and (a.to_json()["seed"], b.to_json()["seed"]) == (5, 6)
+    # ... and what the games did is no part of the next new game
+    assert rs.new_game(2, 7, chance="explicit").chance_outcomes() == offered and len(offered) == 3
+
+
+def test_a_chance_node_whose_state_has_run_anything_since_replays_its_step(tmp_path, monkeypatch):
+    # The state shown at a chance node is only looked at; if anything ran in it since (its step count
+    # moved), going on from it could differ from the game, so the step is replayed from where it began.
+    rs = toy(tmp_path, 'move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)')
+    replays = []
+    real = explicit.run_step
+    monkeypatch.setattr(explicit, "run_step",
+                        lambda game, base, resume, outcomes: replays.extend(outcomes[:1]) or real(game, base, resume, outcomes))
+    g, h = rs.new_game(2, 1, chance="explicit"), rs.new_game(2, 1, chance="explicit")
+    g.state.steps += 1
+    for x in (g, h):
+        while x.is_chance:
+            x.apply_index(0)
+    assert len(replays) == 1 and g.to_json() == h.to_json()
+
+
+def test_kuhn_poker_deals_in_place():
+    kuhn = meeple.load_ruleset("rulesets/reference/kuhn_poker.yaml")
+    g = kuhn.new_game(2, 3, chance="explicit")
+    node = g._chance
+    assert node.at is not None and node.outcomes == []
+    while g.is_chance:
+        g.apply_index(0)
+    assert not g.is_chance and g.deciders == [0]
