@@ -240,6 +240,10 @@ def apply_outcome(game: Game, value: int) -> None:
         raise IllegalAction(Problem("G009", "this is not a chance event"))
     if value not in [g[0] for g in node.draws.groups]:
         raise IllegalAction(Problem("G008", f"{value!r} is not an outcome of this chance event"))
+    _apply(game, node, value)
+
+
+def _apply(game: Game, node: ChanceNode, value: int) -> None:
     if not _next_draw(game, node, value) and not _go_on(game, node, value):
         run_step(game, node.base, node.resume, node.outcomes + [value])
 
@@ -248,7 +252,7 @@ def apply_chance_action(game: Game, action: Any) -> None:
     """`Game.apply` at a chance node: an outcome's action, its index, or its label."""
     node = game._chance
     if type(action) is int and node is not None and 0 <= action < len(node.draws.groups):
-        apply_outcome(game, node.value(action))  # an index, as a playout gives: no label is made
+        _apply(game, node, node.value(action))  # an index, as a playout gives: no label is made, no check
         return
     if isinstance(action, bool):
         raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
