@@ -14,29 +14,13 @@ a time), the same views, logs, chance outcomes and actions, at every step.
 
 import random
 import textwrap
-from pathlib import Path
 
 import meeple
 import pytest
 from meeple.runtime import explicit
-from meeple.runtime.codegen.evaluator import GeneratedEvaluator
-from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
-
-ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted((ROOT / "rulesets" / "reference").glob("*.yaml")) \
-    + sorted((ROOT / "rulesets" / "variants").glob("*.yaml"))
-
-
-class ReferenceGame(Game):
-    __slots__ = ()
-    evaluator_class = Evaluator
-
-
-class GeneratedGame(Game):
-    __slots__ = ()
-    evaluator_class = GeneratedEvaluator
+from test_differential import RULESETS, GeneratedGame, ReferenceGame
 
 
 def observed(g: Game) -> dict:
