@@ -1,12 +1,15 @@
 """A step with explicit chance goes on from a shuffle in place, and a new game starts from a copy.
 
-Two shortcuts of runtime/explicit.py, each pinned against what it replaces:
+Three shortcuts of runtime/explicit.py and chancesites.py, each pinned against what it replaces:
 
 * once the last draw of a shuffle that is a statement of its own (in the block of the frame on top of
   the stack) is known, the step goes on from the statement after it in the game's own state, instead of
   running again from its start with every outcome (`_go_on`); any other random event is replayed;
 * a new game's start, which draws nothing before its first chance node, is run once per ruleset and
-  player count and copied (`start`).
+  player count and copied (`reused`);
+* a decision runs its step in place, without a copy of the state to replay from, when nothing can
+  draw after a decision: no script but the setup draws, and the setup only before it first waits
+  (`draws_after_start`).
 
 Either way the game must be the one a replay gives: the same save (step count included: one engine at
 a time), the same views, logs, chance outcomes and actions, at every step.
@@ -17,7 +20,8 @@ import textwrap
 
 import meeple
 import pytest
-from meeple.runtime import explicit
+from meeple.runtime import chancesites, explicit
+from meeple.runtime import game as game_module
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from test_differential import RULESETS, GeneratedGame, ReferenceGame
@@ -45,8 +49,10 @@ def play(rs, game_class, seed: int, limit: int) -> list[dict]:
 
 
 def replaying(monkeypatch) -> None:
-    """Every step with a random event runs again from its start, and every new game runs its start."""
+    """Every step with a random event runs again from its start, every new game runs its start, and
+    every decision's step starts from a copy of the state, in case it draws."""
     monkeypatch.setattr(explicit, "_go_on", lambda game, node, value: False)
+    monkeypatch.setattr(game_module, "draws_after_start", lambda rs: True)
 
     def started(cls, rs, players, seed, quiet, st=None):  # each game its own start, none kept
         if st is None:
@@ -108,8 +114,9 @@ scoring:
 """
 
 
-def toy(tmp_path, setup, flow="pass"):
-    text = TOY.replace("SETUP", textwrap.indent(textwrap.dedent(setup).strip(), "  ").lstrip())
+def toy(tmp_path, setup, flow="pass", procedures=True):
+    text = TOY if procedures else TOY[:TOY.index("procedures:")] + TOY[TOY.index("setup:"):]
+    text = text.replace("SETUP", textwrap.indent(textwrap.dedent(setup).strip(), "  ").lstrip())
     text = text.replace("FLOW", textwrap.indent(textwrap.dedent(flow).strip(), "  ").lstrip())
     path = tmp_path / "toy.yaml"
     path.write_text(text)
@@ -196,3 +203,35 @@ def test_kuhn_poker_deals_in_place():
     while g.is_chance:
         g.apply_index(0)
     assert not g.is_chance and g.deciders == [0]
+
+
+def test_a_setup_that_draws_before_it_waits_resolves_decisions_in_place(tmp_path, monkeypatch):
+    # Merchants shuffles its pile, deals, then has each player load a ship: every random event comes
+    # before the first decision, so no decision needs a copy to replay from.
+    assert not chancesites.draws_after_start(meeple.load_ruleset("merchants"))
+    setup = ('move(components("card"), deck)\nshuffle(deck)\nchoose player(0) "Take the top card?":\n'
+             '    option "Take":\n        move(first(deck), player(0).hand)\n    option "Pass":\n        pass')
+    rs = toy(tmp_path, setup, procedures=False)
+    assert not chancesites.draws_after_start(rs)
+    late = toy(tmp_path, setup + "\nshuffle(deck)", procedures=False)
+    assert chancesites.draws_after_start(late)
+    for r in (rs, late):
+        fast = [play(r, GeneratedGame, seed, 40) for seed in range(4)]
+        with monkeypatch.context() as m:
+            replaying(m)
+            assert [play(r, GeneratedGame, seed, 40) for seed in range(4)] == fast
+
+
+def test_a_before_flow_that_draws_after_the_setup_waits_is_replayed_as_any_step(tmp_path):
+    # `before_flow` is no script of the ruleset: once a game of it draws, the ruleset's decisions are
+    # resolved from copies (found in review: the shuffle's chance event escaped as a NeedChance).
+    from meeple.language.parser import parse_script, plain_origin
+
+    rs = meeple.load_ruleset("merchants")
+    assert not chancesites.draws_after_start(rs)
+    g = rs.new_game(3, 1, chance="explicit", before_flow=parse_script("shuffle(pile)\n", plain_origin()))
+    assert chancesites.draws_after_start(rs)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.apply_index(rng.randrange(g.num_actions()))
+

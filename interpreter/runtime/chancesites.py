@@ -20,15 +20,32 @@ RANDOM_BUILTINS = ("shuffle", "random_pick")
 
 def _draws(rs: Ruleset) -> tuple[bool, bool]:
     """(whether any script calls a random built-in, whether one can run after a decision), worked out
-    once per ruleset: in any script but the setup (procedures and handlers wherever they are called
-    from), or in a setup that waits for a decision (its rest runs after one)."""
+    once per ruleset: in any script but the setup (procedures, phases and handlers, wherever they are
+    called from), or in the setup from its first statement that waits for a decision on (what comes
+    before that statement has run by the first decision: Merchants deals, then has its ships loaded)."""
     cache = rs.derived()
     found = cache.get("draws")
     if found is None:
-        sites = [what for what, root in rs.scripts() for n in walk(root)
-                 if type(n) is A.Call and n.func in RANDOM_BUILTINS]
-        found = cache["draws"] = (bool(sites), id(rs.setup) in rs.suspends or any(w != "setup" for w in sites))
+        sites = [what for what, root in rs.scripts() for n in walk(root) if _random(n)]
+        late = False
+        if rs.setup is not None and id(rs.setup) in rs.suspends:
+            body = rs.setup.body
+            first = next((i for i, s in enumerate(body) if id(s) in rs.suspends), len(body))
+            late = any(_random(n) for s in body[first:] for n in walk(s))
+        found = cache["draws"] = (bool(sites), late or any(w != "setup" for w in sites))
     return found
+
+
+def outside_draws(rs: Ruleset, script: A.Block) -> None:
+    """A script from outside the ruleset (a game's `before_flow`) runs in a game with explicit chance:
+    if it calls a random built-in, which may then run after a decision, the ruleset's games resolve
+    their decisions from copies from now on (the safe way; `_draws` knows only the ruleset's scripts)."""
+    if any(_random(n) for n in walk(script)):
+        rs.derived()["draws"] = (True, True)
+
+
+def _random(n: Any) -> bool:
+    return type(n) is A.Call and n.func in RANDOM_BUILTINS
 
 
 def may_draw(rs: Ruleset) -> bool:

@@ -19,7 +19,7 @@ from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE
-from meeple.runtime.chancesites import draws_after_start
+from meeple.runtime.chancesites import draws_after_start, outside_draws
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Zone, as_int
 from meeple.runtime.evaluator import Evaluator
@@ -77,6 +77,8 @@ class Game(Readouts):
         if st is None:
             st = initial_state(rs, players, seed, coverage)
         if before_flow is not None:  # under the setup frame (run first), above the flow's
+            if chance == "explicit":
+                outside_draws(rs, before_flow)
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
         if reuse:
