@@ -53,14 +53,13 @@ def replaying(monkeypatch) -> None:
     every decision's step starts from a copy of the state, in case it draws."""
     monkeypatch.setattr(explicit, "_go_on", lambda game, node, value: False)
     monkeypatch.setattr(game_module, "draws_after_start", lambda rs: True)
+    monkeypatch.setattr(explicit, "reused", lambda cls, rs, players, seed, quiet: None)
 
-    def started(cls, rs, players, seed, quiet, st=None):  # each game its own start, none kept
-        if st is None:
-            return None
+    def started(cls, rs, st):  # each game its own start, none kept
         g = cls(rs, st)
         explicit.start(g, st)
         return g
-    monkeypatch.setattr(explicit, "reused", started)
+    monkeypatch.setattr(explicit, "first_start", started)
 
 
 @pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])

@@ -22,7 +22,8 @@ def _draws(rs: Ruleset) -> tuple[bool, bool]:
     """(whether any script calls a random built-in, whether one can run after a decision), worked out
     once per ruleset: in any script but the setup (procedures, phases and handlers, wherever they are
     called from), or in the setup from its first statement that waits for a decision on (what comes
-    before that statement has run by the first decision: Merchants deals, then has its ships loaded)."""
+    before that statement has run by the first decision: a setup that shuffles and deals, then asks each
+    player for a first choice)."""
     cache = rs.derived()
     found = cache.get("draws")
     if found is None:

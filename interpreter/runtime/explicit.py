@@ -74,8 +74,7 @@ def _entries(outcomes: list[int]) -> list[dict]:
 
 
 def start(game: Game, st: GameState) -> None:
-    """Start a new game with explicit chance from `st` (Game.new's state): `run_step` from START. A
-    game made as `reused` makes them copies that it stores: see there."""
+    """Start a new game with explicit chance from `st` (Game.new's state): `run_step` from START."""
     st.rng = ScriptedRng()
     run_step(game, st, START, [])
 
@@ -83,21 +82,27 @@ def start(game: Game, st: GameState) -> None:
 # Nothing is drawn before a game's first chance node, so what its start runs up to that node depends
 # only on the ruleset, the player count and how the game is made (quiet or narrated, its step budget
 # and evaluator), never on the seed, which only seeded draws read and the state only records.
-def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool, st: Any = None) -> Game | None:
+def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool) -> Game | None:
     """A new game with explicit chance (no coverage, no `before_flow`) as a copy of the first one made
-    alike: the state its start stopped in, with this game's seed, and the same chance event offered,
-    its replays starting from the same state (`run_step` gives the copy its seed). None until there
-    is a first one: `st`, when given (Game.new's state), then starts the first one and keeps it. A
-    random playout through chance nodes runs one step per game less (Kuhn poker's deal: half its steps)."""
-    key = ("explicit start", players, quiet, cls.max_steps, cls.evaluator_class)
-    cache = rs.derived()
-    first = cache.get(key)
-    if first is None:
-        if st is None:
-            return None
-        t = cls(rs, st)  # a failing start raises here, as it would in any game, and is not kept
-        start(t, st)
-        first = cache[key] = (st, t.state, t._chance)
+    alike (`first_start`): the state its start stopped in, with this game's seed, and the same chance
+    event offered, its replays starting from the same state (`run_step` gives the copy its seed). None
+    until there is a first one. A random playout through chance nodes runs one step per game less
+    (Kuhn poker's deal: half its steps)."""
+    first = rs.derived().get(("explicit start", players, quiet, cls.max_steps, cls.evaluator_class))
+    return None if first is None else _copy_of(cls, rs, first, seed)
+
+
+def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
+    """Start the first game made alike from `st` (Game.new's state), and keep it for `reused`. A failing
+    start raises here, as it would in any game, and is not kept."""
+    t = cls(rs, st)
+    start(t, st)
+    key = ("explicit start", st.nplayers, st.quiet, cls.max_steps, cls.evaluator_class)
+    first = rs.derived()[key] = (st, t.state, t._chance)
+    return _copy_of(cls, rs, first, st.seed)
+
+
+def _copy_of(cls: Any, rs: Ruleset, first: tuple, seed: int) -> Game:
     base, shown, node = first
     own = shown.copy()
     own.seed = seed

@@ -64,8 +64,7 @@ class Game(Readouts):
             raise UsageError(Problem("G011", f"chance must be 'seeded' or 'explicit', not {chance!r}"))
         players, seed = whole(players, "the number of players"), whole(seed, "the seed")
         if not rs.min_players <= players <= rs.max_players:
-            raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, "
-                                             f"not {players}"))
+            raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, not {players}"))
         reuse = chance == "explicit" and not coverage and before_flow is None
         if reuse and (g := X.reused(cls, rs, players, seed, not narrate)) is not None:
             return g
@@ -82,9 +81,7 @@ class Game(Readouts):
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
         if reuse:
-            made = X.reused(cls, rs, players, seed, not narrate, st)
-            assert made is not None  # given `st`, the first game made alike is made
-            return made
+            return X.first_start(cls, rs, st)
         g = cls(rs, st)
         if chance == "explicit":
             X.start(g, st)
