@@ -65,6 +65,10 @@ class ChanceNode:
             self._options = [(v, p, show(item, self.rs)) for v, p, item in self.draws.outcomes()]
         return self._options
 
+    def replayed(self) -> ChanceNode:
+        """The same event, its step to be replayed from `base` (nodes are shared by copies of a game)."""
+        return ChanceNode(self.rs, self.base, self.resume, self.outcomes, self.draws, self.shuffle)
+
     def value(self, i: int) -> int:
         return self.draws.groups[i][0]
 
@@ -185,11 +189,22 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     except NeedChance as need:
         _stopped(game, st, node.base, node.resume, outcomes, need)
         return True
-    except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
+    except Exception as e:  # noqa: BLE001 - a failing step fails as its replay does, leaving what it leaves
+        # (found in review: the state kept the shuffle, and applying the outcome again shuffled twice)
+        game._chance = node.replayed()
+        run_step(game, node.base, node.resume, outcomes)  # raises the same located error
         raise located(e) from None
     st.rng = ScriptedRng()
     game._chance = None
     return True
+
+
+def forget_place(game: Game) -> None:
+    """Something ran in the state shown at the open chance event (`evaluate`, a query that counted
+    steps): its step replays from its start, as it always did, rather than go on from that state."""
+    node = game._chance
+    if node is not None and node.at is not None:
+        game._chance = node.replayed()
 
 
 def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
