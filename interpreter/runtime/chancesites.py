@@ -85,14 +85,18 @@ def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] |
     return where[1], key, pos
 
 
+def shuffle_statement(s: Any) -> bool:
+    """`shuffle(...)` as a statement of its own: the shuffles a step can go on from in place (and after
+    which generated code has a stretch of its own: codegen/resume.py)."""
+    return type(s) is A.ExprStmt and type(s.expr) is A.Call and s.expr.func == "shuffle"
+
+
 def _shuffle_statements(rs: Ruleset) -> dict[int, tuple[int, int]]:
-    """`shuffle(...)` calls that are statements of their own: id of the call -> (id of its block, index).
-    (Cached per ruleset.)"""
+    """The calls of `shuffle_statement`s: id of the call -> (id of its block, index). (Cached per ruleset.)"""
     cache = rs.derived()
     found = cache.get("shuffle statements")
     if found is None:
         found = cache["shuffle statements"] = {
             id(s.expr): (id(b), j) for _, root in rs.scripts() for b in walk(root) if type(b) is A.Block
-            for j, s in enumerate(b.body) if type(s) is A.ExprStmt and type(s.expr) is A.Call
-            and s.expr.func == "shuffle"}
+            for j, s in enumerate(b.body) if shuffle_statement(s)}
     return found

@@ -11,12 +11,12 @@ much plain data as any other decision point: a saved state, a flag and a list of
 shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
 step's effects up to the draw, which itself has not happened yet.
 
-Two shortcuts give what the replay would give, for less: a shuffle that is a statement of its own in
-the block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is
-known, and the step goes on from the statement after it (`_go_on`); and a new game is a copy of the
-first one made alike, which draws nothing before its first chance node (`reused`).
+Shortcuts give what the replay would give, for less: a shuffle that is a statement of its own in the
+block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is known,
+and the step goes on from the statement after it (`_go_on`); a new game is a copy of the first one
+made alike, which draws nothing before its first chance node (`reused`); and a decision runs its step
+in place when nothing can draw after a decision (`chancesites.draws_after_start`, Game._resolve).
 """
-
 
 from __future__ import annotations
 
@@ -88,12 +88,14 @@ def start(game: Game, st: GameState) -> None:
 # and evaluator), never on the seed, which only seeded draws read and the state only records.
 def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool) -> Game | None:
     """A new game with explicit chance (no coverage, no `before_flow`) as a copy of the first one made
-    alike (`first_start`): the state its start stopped in, with this game's seed, and the same chance
-    event offered, its replays starting from the same state (`run_step` gives the copy its seed). None
-    until there is a first one. A random playout through chance nodes runs one step per game less
-    (Kuhn poker's deal: half its steps)."""
-    first = rs.derived().get(("explicit start", players, quiet, cls.max_steps, cls.evaluator_class))
+    alike (`first_start`), with this game's seed; its replays start from the same state (`run_step`
+    gives the copy its seed). None until there is a first one."""
+    first = rs.derived().get(_start_key(cls, players, quiet))
     return None if first is None else _copy_of(cls, rs, first, seed)
+
+
+def _start_key(cls: Any, players: int, quiet: bool) -> tuple:
+    return ("explicit start", players, quiet, cls.max_steps, cls.evaluator_class)
 
 
 def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
@@ -101,8 +103,7 @@ def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
     start raises here, as it would in any game, and is not kept."""
     t = cls(rs, st)
     start(t, st)
-    key = ("explicit start", st.nplayers, st.quiet, cls.max_steps, cls.evaluator_class)
-    first = rs.derived()[key] = (st, t.state, t._chance)
+    first = rs.derived()[_start_key(cls, st.nplayers, st.quiet)] = (st, t.state, t._chance)
     return _copy_of(cls, rs, first, st.seed)
 
 
@@ -175,9 +176,7 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     rng.pos = len(outcomes)
     frame = st.stack[-1]
     began, frame[3] = frame[3], j + 1
-    ev = game._ev
-    ev.limit = game.max_steps if node.resume == START else node.base.steps + game.max_steps
-    ev.depth = 0
+    ev = _budget(game, node.resume, node.base.steps)
     try:
         try:
             M.run(ev)
@@ -225,15 +224,21 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
 def _run(game: Game, resume: str) -> None:
     """Run the rules as Game does: a fresh step budget, and any failure inside them a located rules error
     (NeedChance is no Exception, so it passes through)."""
-    ev = game._ev
-    # The start's budget counts from the game's first statement (step 0), as Game.new's does, though the
-    # state may come with the setup's seedless opening already run (prefix.py).
-    ev.limit = game.max_steps if resume == START else game.state.steps + game.max_steps
-    ev.depth = 0
+    ev = _budget(game, resume, game.state.steps)
     try:
         M.run(ev, M.resolve(ev) if resume == RESOLVE else None)
     except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
         raise located(e) from None
+
+
+def _budget(game: Game, resume: str, began: int) -> Any:
+    """The game's evaluator, ready for a step that began at step count `began`: a fresh budget from
+    there, the start's from the game's first statement (step 0), as Game.new's does, though the state
+    may come with the setup's seedless opening already run (prefix.py)."""
+    ev = game._ev
+    ev.limit = game.max_steps if resume == START else began + game.max_steps
+    ev.depth = 0
+    return ev
 
 
 def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.runtime.chancesites import shuffle_statement
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.starts import StartEmitter
 from meeple.runtime.decisions import no_option, not_a_player, start_added_option
@@ -80,8 +81,7 @@ class ResumeEmitter(StartEmitter):
         opening = seedless(self.rs) if b is self.rs.setup else 0
         # A game with explicit chance goes on after a shuffle of its own statement once the shuffle is
         # drawn (runtime/explicit.py), from a stretch that starts there.
-        shuffled = {j + 1 for j, st in enumerate(body) if j + 1 < len(body) and type(st) is A.ExprStmt
-                    and type(st.expr) is A.Call and st.expr.func == "shuffle"}
+        shuffled = {j + 1 for j, st in enumerate(body) if j + 1 < len(body) and shuffle_statement(st)}
         if not stops:
             # A block that never waits: one function of the scope, run directly (resolve, exec_block), or
             # as a frame's only stretch by the machine's generic path (it then pops the frame).
