@@ -20,7 +20,7 @@ import textwrap
 
 import meeple
 import pytest
-from meeple.runtime import chancesites, explicit
+from meeple.runtime import chancesites, explicit, marks
 from meeple.runtime import game as game_module
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
@@ -50,9 +50,11 @@ def play(rs, game_class, seed: int, limit: int) -> list[dict]:
 
 def replaying(monkeypatch) -> None:
     """Every step with a random event runs again from its start, every new game runs its start, and
-    every decision's step starts from a copy of the state, in case it draws."""
+    every decision's step starts from a copy of the state, in case it draws (runtime/marks.py's
+    work, as it was before)."""
     monkeypatch.setattr(explicit, "_go_on", lambda game, node, value: False)
     monkeypatch.setattr(game_module, "draws_after_start", lambda rs: True)
+    monkeypatch.setattr(marks, "resolve", lambda game, opt: explicit.run_step(game, game.state, explicit.RESOLVE, []))
     monkeypatch.setattr(explicit, "reused", lambda cls, rs, players, seed, quiet: None)
 
     def started(cls, rs, st):  # each game its own start, none kept

@@ -139,14 +139,14 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
         # reruns the step from `base`, or goes on from here where the step stopped at a shuffle that
         # can be drawn in place (`_go_on`).
         st.record(_entries(outcomes))
-        _stopped(game, st, base, resume, outcomes, need)
+        stopped(game, st, base, resume, outcomes, need)
         return
     st.rng = ScriptedRng()
     st.record(_entries(outcomes))
     game._chance = None
 
 
-def _stopped(game: Game, st: GameState, base: GameState, resume: str, outcomes: list[int],
+def stopped(game: Game, st: GameState, base: GameState, resume: str, outcomes: list[int],
              need: NeedChance) -> None:
     """The step that started at `base` stopped at a random event in `st`: that is the game now, at a
     chance node."""
@@ -186,7 +186,7 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
             if frame[3] == j + 1:
                 frame[3] = began
     except NeedChance as need:
-        _stopped(game, st, node.base, node.resume, outcomes, need)
+        stopped(game, st, node.base, node.resume, outcomes, need)
         return True
     except Exception as e:  # noqa: BLE001 - a failing step fails as its replay does, leaving what it leaves
         # (found in review: the state kept the shuffle, and applying the outcome again shuffled twice)

@@ -17,6 +17,7 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
+from meeple.runtime import marks
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE
 from meeple.runtime.chancesites import draws_after_start, outside_draws
@@ -34,7 +35,7 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 
 
 class Game(Readouts):
-    __slots__ = ("_chance", "_ev", "rs", "state")
+    __slots__ = ("_chance", "_ev", "_mark", "rs", "state")
 
     # The generated code is the default; the tree-walker is the reference it is tested against, and what
     # MEEPLE_EVALUATOR=reference selects (to debug a ruleset). Measuring coverage counts every statement,
@@ -49,6 +50,7 @@ class Game(Readouts):
         cls = self.evaluator_class if state.coverage is None else Evaluator
         self._ev = cls(rs, state)
         self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
+        self._mark: marks.Mark | None = None  # where a step that may draw starts from (marks.py)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -105,6 +107,7 @@ class Game(Readouts):
     def copy(self) -> Game:
         g = type(self)(self.rs, self.state.copy())
         g._chance = self._chance  # never changed in place: applying an outcome makes a new node
+        g._mark = marks.copied(self._mark)
         return g
 
     # ------------------------------------------------------------ decisions
@@ -145,9 +148,7 @@ class Game(Readouts):
             return []
         frame = st.stack[-1]
         out = []
-        for seat in self.deciders:
-            if player is not None and seat != player:
-                continue
+        for seat in [s for s in self.deciders if player is None or s == player]:
             opts = st.pending["options"][seat]  # a seat reads keys without ids, which tell deals apart:
             for opt, key in zip(opts, action_keys(opts, self._ev, None if player is None else seat)):
                 out.append({"player": seat, "key": key, "label": M.label(self._ev, frame, opt, seat)})
@@ -279,8 +280,7 @@ class Game(Readouts):
         `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
         if st.rng.explicit and draws_after_start(self.rs):
-            X.run_step(self, st, X.RESOLVE, [])
-            return
+            return marks.resolve(self, opt)  # in case its step draws (explicit chance)
         ev = self._ev
         ev.limit = st.steps + self.max_steps  # as in _rules, inlined
         ev.depth = 0
