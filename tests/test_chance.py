@@ -224,6 +224,26 @@ def test_a_shuffle_deals_every_distinct_order_with_its_exact_probability(items):
     assert all(Counter(o) == counts for o in orders)
 
 
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from("abcd"), min_size=2, max_size=12), st.randoms(use_true_random=False))
+def test_each_draw_of_a_shuffle_offers_what_grouping_the_items_left_offers(items, rnd):
+    # A shuffle in progress works its next draw's outcomes out from the last one's (a hundred cards in
+    # twenty kinds are drawn card by card): the same groups, in the same order, with the same counts
+    # and representatives, as grouping the items left again.
+    from meeple.runtime.chance import Draws
+
+    rng, shuffling = ScriptedRng(), None
+    try:
+        rng.shuffle(list(items), key=lambda x: x)
+    except NeedChance as need:
+        shuffling = need.shuffle
+    while shuffling is not None:
+        draws = shuffling.draws()
+        again = Draws(shuffling.items, shuffling.keys)
+        assert (draws.groups, draws.total) == (again.groups, again.total)
+        shuffling = shuffling.after(rnd.choice(draws.groups)[0])
+
+
 def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
     # A step with a shuffle used to run again from its start after every card drawn (a game of Camel Up
     # with explicit chance took a second); the shuffle's later draws need no replay, only its last.

@@ -67,6 +67,12 @@ class Draws:
         self.groups = list(groups.values())
         self.total = len(items)
 
+    @classmethod
+    def of(cls, groups: list[list], total: int) -> Draws:
+        d = cls.__new__(cls)
+        d.groups, d.total = groups, total
+        return d
+
     def outcomes(self) -> list[tuple[int, Fraction, Any]]:
         n = self.total
         return [(v, Fraction(c, n), item) for v, c, item in self.groups]
@@ -79,20 +85,47 @@ class Shuffling:
     so a game can offer them without running its step again: only the whole shuffle's outcomes are
     needed for the replay, which then runs once per shuffle rather than once per card."""
 
-    __slots__ = ("items", "keys")
+    __slots__ = ("_draws", "items", "keys")
 
-    def __init__(self, items: list, keys: list) -> None:
+    def __init__(self, items: list, keys: list, draws: Draws | None = None) -> None:
         self.items = items
         self.keys = keys
+        self._draws = draws
 
     def after(self, value: int) -> Shuffling | None:
         """The shuffle once the item at `value` is drawn; None when no choice is left in it."""
         items, keys = self.items[:], self.keys[:]
         del items[value], keys[value]
-        return Shuffling(items, keys) if len(set(keys)) > 1 else None
+        groups = _without(self.draws().groups, value, self.keys[value], items, keys)
+        return Shuffling(items, keys, Draws.of(groups, len(items))) if len(groups) > 1 else None
 
     def draws(self) -> Draws:
-        return Draws(self.items, self.keys)
+        if self._draws is None:
+            self._draws = Draws(self.items, self.keys)
+        return self._draws
+
+
+def _without(groups: list[list], value: int, key: Hashable, items: list, keys: list) -> list[list]:
+    """The groups of `Draws(items, keys)` once the item at `value`, the first of its group (`key`), is
+    gone (`items` and `keys` without it): what grouping the items again gives, for the groups' count
+    rather than the items'. A deck of a hundred cards in twenty kinds is shuffled card by card."""
+    out = []
+    moved = None
+    for g in groups:
+        first = g[0]
+        if first < value:
+            out.append(g)
+        elif first > value:
+            out.append([first - 1, g[1], g[2]])
+        elif g[1] > 1:  # the drawn one's group: its next item is its first now
+            nxt = keys.index(key, value)
+            moved = [nxt, g[1] - 1, items[nxt]]
+    if moved is not None:  # in order of first items, as grouping again puts it
+        at = len(out)
+        while at > 0 and out[at - 1][0] > moved[0]:
+            at -= 1
+        out.insert(at, moved)
+    return out
 
 
 class ScriptedRng(Rng):
@@ -126,18 +159,36 @@ class ScriptedRng(Rng):
                 raise ValueError(f"{v} is not an outcome of this chance event")
             self.pos += 1
             return v
-        raise NeedChance(Draws(items, keys), shuffle)
+        draws = Draws(items, keys)
+        if shuffle is not None:
+            shuffle._draws = draws  # its next draws are worked out from this one's (Shuffling.after)
+        raise NeedChance(draws, shuffle)
 
     def shuffle(self, items: list, key: Callable[[Any], Hashable] | None = None) -> None:
         left = items[:]
         # An item's identity cannot change while it is shuffled: work it out once, not once per draw.
         keys: list[Hashable] = [key(x) for x in left] if key is not None else list(range(len(left)))
+        # How many items of each kind are left, so that a replay's draws from the script cost no pass over
+        # the items to learn whether a choice is left (`_draw`'s first test, for each draw of a shuffle).
+        kinds: dict[Hashable, int] = {}
+        for k in keys:
+            kinds[k] = kinds.get(k, 0) + 1
+        script = self.script
         out = []
-        while left:
-            i = self._draw(left, keys, Shuffling(left, keys) if self.pos >= len(self.script) else None)
+        while len(kinds) > 1:
+            if self.pos >= len(script):
+                self._draw(left, keys, Shuffling(left, keys))  # raises NeedChance
+            i = script[self.pos]
+            if not (0 <= i < len(keys) and keys.index(keys[i]) == i):  # the first item of its group
+                raise ValueError(f"{i} is not an outcome of this chance event")
+            self.pos += 1
             out.append(left.pop(i))
-            del keys[i]
-        items[:] = out
+            k = keys.pop(i)
+            if kinds[k] == 1:
+                del kinds[k]
+            else:
+                kinds[k] -= 1
+        items[:] = out + left  # once every item left is like the others, they follow in their order
 
 
 def pick_identity(ev: Any, x: Any, moved: bool) -> tuple:
