@@ -233,8 +233,22 @@ def identity(ev: Any, x: Any) -> tuple:
         kind = rs.kinds[d.kind]
         if not kind.slots and not kind.counters:  # most cards: what the general case gives, sooner
             return ("item", d.item, (), x in st.facedown)
-        if any(st.zones[f"#{x}.{s}"] for s in kind.slots):
-            return ("comp", int(x))
-        counters = tuple(repr(encode(st.counters[f"#{x}.{n}"])) for n in kind.counters)
-        return ("item", d.item, counters, x in st.facedown)
+        slots, counters = _own_keys(rs, x)
+        zones = st.zones
+        for k in slots:
+            if zones[k]:
+                return ("comp", int(x))
+        values = st.counters
+        return ("item", d.item, tuple([repr(encode(values[k])) for k in counters]), x in st.facedown)
     return ("value", repr(encode(x)))
+
+
+def _own_keys(rs: Any, x: Comp) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The keys of a component's slots and counters in the state (cached: a replay of a setup shuffles
+    a bag of a hundred cubes again, asking each one)."""
+    cache = rs.derived().setdefault("own keys", {})
+    keys = cache.get(x)
+    if keys is None:
+        kind = rs.kinds[rs.components[x].kind]
+        keys = cache[x] = (tuple(f"#{x}.{s}" for s in kind.slots), tuple(f"#{x}.{n}" for n in kind.counters))
+    return keys
