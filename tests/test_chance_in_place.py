@@ -224,17 +224,25 @@ def test_a_setup_that_draws_before_it_waits_resolves_decisions_in_place(tmp_path
 
 
 def test_a_before_flow_that_draws_after_the_setup_waits_is_replayed_as_any_step(tmp_path):
-    # `before_flow` is no script of the ruleset: once a game of it draws, the ruleset's decisions are
-    # resolved from copies (found in review: the shuffle's chance event escaped as a NeedChance).
+    # `before_flow` is no script of the ruleset: a game whose own does draw resolves its decisions in
+    # case they draw (found in review: the shuffle's chance event escaped as a NeedChance). That game
+    # alone: the ruleset's other games still resolve theirs in place (they used to copy from then on).
     from meeple.language.parser import parse_script, plain_origin
 
     rs = meeple.load_ruleset("merchants")
     assert not chancesites.draws_after_start(rs)
     g = rs.new_game(3, 1, chance="explicit", before_flow=parse_script("shuffle(pile)\n", plain_origin()))
-    assert chancesites.draws_after_start(rs)
     rng = random.Random(1)
-    while not g.is_over:
+    while not (g.is_chance and any(a["player"] >= 0 for a in g.state.actions)):  # a draw after a decision
         g.apply_index(rng.randrange(g.num_actions()))
+    h = g.copy()
+    assert g._late and h._late
+    for x in (g, h):
+        while not x.is_over:
+            x.apply_index(rng.randrange(x.num_actions()))
+    other = rs.new_game(3, 1, chance="explicit")
+    other.apply_index(0)
+    assert not chancesites.draws_after_start(rs) and not other._late and other._mark is None
 
 
 def both_ways(monkeypatch, run):

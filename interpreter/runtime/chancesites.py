@@ -37,12 +37,10 @@ def _draws(rs: Ruleset) -> tuple[bool, bool]:
     return found
 
 
-def outside_draws(rs: Ruleset, script: A.Block) -> None:
-    """A script from outside the ruleset (a game's `before_flow`) runs in a game with explicit chance:
-    if it calls a random built-in, which may then run after a decision, the ruleset's games resolve
-    their decisions from copies from now on (the safe way; `_draws` knows only the ruleset's scripts)."""
-    if any(_random(n) for n in walk(script)):
-        rs.derived()["draws"] = (True, True)
+def calls_random(script: A.Block) -> bool:
+    """Whether a script calls a random built-in: one from outside the ruleset (a game's `before_flow`),
+    which `_draws` does not know, makes its game resolve every decision in case it draws (Game._late)."""
+    return any(_random(n) for n in walk(script))
 
 
 def _random(n: Any) -> bool:

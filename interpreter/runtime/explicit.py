@@ -121,7 +121,7 @@ def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> N
     """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
     or at the next chance node if the step needs one more outcome."""
     # (A decision of a game that draws only before its first one never comes here: Game._resolve runs it.)
-    if not may_draw(game.rs):
+    if not (may_draw(game.rs) or game._late):
         game._chance = None
         _run(game, resume)
         return

@@ -20,7 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime import marks
 from meeple.runtime import saves as S
 from meeple.runtime.chance import CHANCE
-from meeple.runtime.chancesites import draws_after_start, outside_draws
+from meeple.runtime.chancesites import calls_random, draws_after_start
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Zone, as_int
 from meeple.runtime.evaluator import Evaluator
@@ -35,7 +35,7 @@ Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable 
 
 
 class Game(Readouts):
-    __slots__ = ("_chance", "_ev", "_mark", "rs", "state")
+    __slots__ = ("_chance", "_ev", "_late", "_mark", "rs", "state")
 
     # The generated code is the default; the tree-walker is the reference it is tested against, and what
     # MEEPLE_EVALUATOR=reference selects (to debug a ruleset). Measuring coverage counts every statement,
@@ -51,6 +51,7 @@ class Game(Readouts):
         self._ev = cls(rs, state)
         self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
         self._mark: marks.Mark | None = None  # where a step that may draw starts from (marks.py)
+        self._late = False  # a script from outside the ruleset may draw after a decision (`before_flow`)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -78,14 +79,13 @@ class Game(Readouts):
         if st is None:
             st = initial_state(rs, players, seed, coverage)
         if before_flow is not None:  # under the setup frame (run first), above the flow's
-            if chance == "explicit":
-                outside_draws(rs, before_flow)
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
         if reuse:
             return X.first_start(cls, rs, st)
         g = cls(rs, st)
         if chance == "explicit":
+            g._late = before_flow is not None and calls_random(before_flow)  # the ruleset's analysis cannot know it
             X.start(g, st)
         else:
             # A setup that never waits and has a generated function (from where its frame, on top of the
@@ -107,7 +107,7 @@ class Game(Readouts):
     def copy(self) -> Game:
         g = type(self)(self.rs, self.state.copy())
         g._chance = self._chance  # never changed in place: applying an outcome makes a new node
-        g._mark = marks.copied(self._mark)
+        g._mark, g._late = marks.copied(self._mark), self._late
         return g
 
     # ------------------------------------------------------------ decisions
@@ -279,7 +279,7 @@ class Game(Readouts):
         """Every decider has chosen (`opt` last): run on to the next decision (`_rules` and
         `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
-        if st.rng.explicit and draws_after_start(self.rs):
+        if st.rng.explicit and (draws_after_start(self.rs) or self._late):
             return marks.resolve(self, opt)  # in case its step draws (explicit chance)
         ev = self._ev
         ev.limit = st.steps + self.max_steps  # as in _rules, inlined
