@@ -250,8 +250,8 @@ def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
     from meeple.runtime import explicit
 
     runs = []
-    real = explicit._run
-    monkeypatch.setattr(explicit, "_run", lambda game, resume: runs.append(resume) or real(game, resume))
+    real = explicit.run_step  # a run of the step from the state it replays from
+    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes: runs.append(step) or real(game, step, outcomes))
     rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2])')
     g = rs.new_game(2, chance="explicit")
     assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}
@@ -261,8 +261,8 @@ def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
     # it (a statement of its own in the setup's block), without running the step again.
     g.apply("King")
     assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"1", "2"}
-    g.apply("2")  # a random_pick inside an assignment: the step runs again, with all three outcomes
-    assert len(runs) == 2 and g.is_over
+    g.apply("2")  # a random_pick inside an assignment: the step runs again, from after the shuffle
+    assert len(runs) == 2 and runs[1].resume == explicit.REST and g.is_over
     assert g.evaluate("[c.name for c in deck]") == ["Ace", "King", "Ace"] and g.evaluate("roll") == 2
     assert [a["key"] for a in g.state.actions] == ["0", "1", "1"]
 
@@ -282,7 +282,7 @@ def test_a_draw_inside_a_shuffle_shows_what_a_replay_of_its_step_shows(name):
         if len(node.outcomes) and node.shuffle is not None:
             inside += 1
             again = g.copy()
-            explicit.run_step(again, node.base, node.resume, node.outcomes)
+            explicit.run_step(again, node.step, node.outcomes)
             assert again.to_json() == g.to_json()
             assert again.chance_outcomes() == g.chance_outcomes()
             assert again.view(0) == g.view(0) and again.log_for(0) == g.log_for(0)

@@ -20,7 +20,7 @@ import textwrap
 
 import meeple
 import pytest
-from meeple.runtime import chancesites, explicit, marks
+from meeple.runtime import chancesites, explicit, shortcuts
 from meeple.runtime import game as game_module
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
@@ -50,18 +50,18 @@ def play(rs, game_class, seed: int, limit: int) -> list[dict]:
 
 def replaying(monkeypatch) -> None:
     """Every step with a random event runs again from its start, every new game runs its start, and
-    every decision's step starts from a copy of the state, in case it draws (runtime/marks.py's
+    every decision's step starts from a copy of the state, in case it draws (runtime/shortcuts.py's
     work, as it was before)."""
     monkeypatch.setattr(explicit, "_go_on", lambda game, node, value: False)
     monkeypatch.setattr(game_module, "draws_after_start", lambda rs: True)
-    monkeypatch.setattr(marks, "resolve", lambda game, opt: explicit.run_step(game, game.state, explicit.RESOLVE, []))
-    monkeypatch.setattr(explicit, "reused", lambda cls, rs, players, seed, quiet: None)
+    monkeypatch.setattr(shortcuts, "resolve", lambda game, opt: explicit.run_step(game, explicit.resolving(game, game.state), []))
+    monkeypatch.setattr(shortcuts, "reused", lambda cls, rs, players, seed, quiet: None)
 
     def started(cls, rs, st):  # each game its own start, none kept
         g = cls(rs, st)
         explicit.start(g, st)
         return g
-    monkeypatch.setattr(explicit, "first_start", started)
+    monkeypatch.setattr(shortcuts, "first_start", started)
 
 
 @pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
@@ -155,7 +155,7 @@ def test_a_shuffle_goes_on_in_place_only_from_a_statement_of_the_frame_on_top(ca
     runs = []  # a replay runs a step again with the outcomes it had drawn; a decision's step has none yet
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
-                        lambda game, base, resume, outcomes: runs.extend(outcomes[:1]) or real(game, base, resume, outcomes))
+                        lambda game, step, outcomes: runs.extend(outcomes[:1]) or real(game, step, outcomes))
     for seed in range(6):
         runs.clear()
         fast = play(rs, game_class, seed, 60)
@@ -187,7 +187,7 @@ def test_a_chance_node_whose_state_has_run_anything_since_replays_its_step(tmp_p
     replays = []
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
-                        lambda game, base, resume, outcomes: replays.extend(outcomes[:1]) or real(game, base, resume, outcomes))
+                        lambda game, step, outcomes: replays.extend(outcomes[:1]) or real(game, step, outcomes))
     g, h = rs.new_game(2, 1, chance="explicit"), rs.new_game(2, 1, chance="explicit")
     g.state.steps += 1
     for x in (g, h):

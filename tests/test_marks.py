@@ -1,4 +1,4 @@
-"""A decision of a game with explicit chance runs in the game's own state (runtime/marks.py).
+"""A decision of a game with explicit chance runs in the game's own state (runtime/shortcuts.py).
 
 The game keeps a mark (a copy of the state a step started from, every MARK_EVERY decisions, and the
 choices made since) in place of a copy before every decision. A step that stops at a random event
@@ -12,7 +12,7 @@ import random
 
 import pytest
 from meeple.runtime import game as game_module
-from meeple.runtime import marks
+from meeple.runtime import shortcuts
 from meeple.runtime.rules import load_ruleset
 from test_chance_in_place import observed, replaying
 from test_differential import RULESETS, GeneratedGame, ReferenceGame
@@ -76,7 +76,7 @@ scoring:
 
 @pytest.fixture
 def rs(tmp_path):
-    path = tmp_path / "marks.yaml"
+    path = tmp_path / "shortcuts.yaml"
     path.write_text(MARKS)
     return load_ruleset(path)
 
@@ -119,16 +119,16 @@ def test_a_random_event_runs_again_at_most_the_steps_since_the_last_mark(rs, mon
     # Each rebuild runs the steps since the mark again: none past MARK_EVERY, and the games here make
     # random events both right after a mark and many steps after one.
     runs, rebuilds = [], []
-    real_run, real_rebuilt = marks._run, marks._rebuilt
-    monkeypatch.setattr(marks, "_run", lambda game, ev, st, opt=None: runs.append(1) or real_run(game, ev, st, opt))
+    real_run, real_rebuilt = shortcuts._run, shortcuts._rebuilt
+    monkeypatch.setattr(shortcuts, "_run", lambda game, ev, st, opt=None: runs.append(1) or real_run(game, ev, st, opt))
 
     def rebuilt(game, mark):
         runs.clear()
         b = real_rebuilt(game, mark)
         rebuilds.append(len(runs))
         return b
-    monkeypatch.setattr(marks, "_rebuilt", rebuilt)
-    monkeypatch.setattr(marks, "MARK_EVERY", 4)
+    monkeypatch.setattr(shortcuts, "_rebuilt", rebuilt)
+    monkeypatch.setattr(shortcuts, "MARK_EVERY", 4)
     for seed in range(8):
         play(rs, GeneratedGame, 3, seed)
     assert rebuilds and max(rebuilds) <= 4 and 0 in rebuilds and max(rebuilds) >= 2

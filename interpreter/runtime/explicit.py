@@ -13,15 +13,17 @@ step's effects up to the draw, which itself has not happened yet.
 
 Shortcuts give what the replay would give, for less: a shuffle that is a statement of its own in the
 block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is known,
-and the step goes on from the statement after it (`_go_on`); a new game is a copy of the first one
-made alike, which draws nothing before its first chance node (`reused`); and a decision runs its step
-in place when nothing can draw after a decision (`chancesites.draws_after_start`, Game._resolve).
+and the step goes on from the statement after it (`_go_on`), its later events replaying from there (a
+`Step` to REST) rather than from the step's start; a new game is a copy of the first one made alike,
+which draws nothing before its first chance node (shortcuts.py); and a decision runs its step in the
+game's own state, keeping a mark to rebuild the step's start from should it draw (shortcuts.py), or
+keeping nothing when nothing can draw after a decision (`chancesites.draws_after_start`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from meeple.errors import IllegalAction, Problem
 from meeple.language.model import Ruleset
@@ -34,21 +36,33 @@ from meeple.runtime.state import GameState
 from meeple.runtime.values import show
 
 Game = Any  # runtime.game.Game, which imports this module
-START, RESOLVE = "start", "resolve"
+# How a step runs from the state it replays from: the setup and flow from the start, the choice
+# recorded in the state, or (REST) the frames as they are, after a shuffle done in place.
+START, RESOLVE, REST = "start", "resolve", "rest"
+
+
+class Step(NamedTuple):
+    """Where a step is replayed from: a state (never run, only copied), how the step goes on from it, the
+    step's budget (the step count it may not pass), and for REST the frame whose index is put back after
+    a run: (its depth, the index it ran from, the index where its stretch began)."""
+
+    base: GameState
+    resume: str
+    limit: int
+    restore: tuple[int, int, int] | None = None
 
 
 class ChanceNode:
-    """An open chance event: the step to rerun (from `base`), the outcomes so far, the outcomes now."""
+    """An open chance event: the step to rerun (`step`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("_options", "at", "base", "draws", "outcomes", "resume", "rs", "shuffle", "steps")
+    __slots__ = ("_options", "at", "draws", "outcomes", "rs", "shuffle", "step", "steps")
 
-    def __init__(self, rs: Ruleset, base: GameState, resume: str, outcomes: list[int], draws: Draws,
+    def __init__(self, rs: Ruleset, step: Step, outcomes: list[int], draws: Draws,
                  shuffle: Shuffling | None = None, at: tuple[int, str, int] | None = None,
                  steps: int = -1) -> None:
         self.rs = rs
-        self.base = base  # never run, only copied
-        self.resume = resume
-        self.outcomes = outcomes
+        self.step = step
+        self.outcomes = outcomes  # drawn since the step's `base`
         self.draws = draws
         self.shuffle = shuffle  # the shuffle this draw is one of, if any: its next draws need no replay
         # Where the step may go on once the shuffle is drawn, without a replay (`_go_on`): the index of
@@ -59,6 +73,10 @@ class ChanceNode:
         self._options: list[tuple[int, Fraction, str]] | None = None
 
     @property
+    def base(self) -> GameState:
+        return self.step.base
+
+    @property
     def options(self) -> list[tuple[int, Fraction, str]]:
         """(value, probability, label) of each outcome, made when first asked for."""
         if self._options is None:
@@ -67,7 +85,7 @@ class ChanceNode:
 
     def replayed(self) -> ChanceNode:
         """The same event, its step to be replayed from `base` (nodes are shared by copies of a game)."""
-        return ChanceNode(self.rs, self.base, self.resume, self.outcomes, self.draws, self.shuffle)
+        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle)
 
     def value(self, i: int) -> int:
         return self.draws.groups[i][0]
@@ -78,82 +96,53 @@ def _entries(outcomes: list[int]) -> list[dict]:
 
 
 def start(game: Game, st: GameState) -> None:
-    """Start a new game with explicit chance from `st` (Game.new's state): `run_step` from START."""
+    """Start a new game with explicit chance from `st` (Game.new's state): `run_step` from START. Its
+    budget counts from the game's first statement (step 0), as Game.new's does, though the state may
+    come with the setup's seedless opening already run (prefix.py)."""
     st.rng = ScriptedRng()
-    run_step(game, st, START, [])
+    run_step(game, Step(st, START, game.max_steps), [])
 
 
-# Nothing is drawn before a game's first chance node, so what its start runs up to that node depends
-# only on the ruleset, the player count and how the game is made (quiet or narrated, its step budget
-# and evaluator), never on the seed, which only seeded draws read and the state only records.
-def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool) -> Game | None:
-    """A new game with explicit chance (no coverage, no `before_flow`) as a copy of the first one made
-    alike (`first_start`), with this game's seed; its replays start from the same state (`run_step`
-    gives the copy its seed). None until there is a first one."""
-    first = rs.derived().get(_start_key(cls, players, quiet))
-    return None if first is None else _copy_of(cls, rs, first, seed)
+def resolving(game: Game, base: GameState) -> Step:
+    """The step of a decision whose choices `base` records: a fresh budget from there."""
+    return Step(base, RESOLVE, base.steps + game.max_steps)
 
 
-def _start_key(cls: Any, players: int, quiet: bool) -> tuple:
-    return ("explicit start", players, quiet, cls.max_steps, cls.evaluator_class)
-
-
-def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
-    """Start the first game made alike from `st` (Game.new's state), and keep it for `reused`. A failing
-    start raises here, as it would in any game, and is not kept."""
-    t = cls(rs, st)
-    start(t, st)
-    first = rs.derived()[_start_key(cls, st.nplayers, st.quiet)] = (st, t.state, t._chance)
-    return _copy_of(cls, rs, first, st.seed)
-
-
-def _copy_of(cls: Any, rs: Ruleset, first: tuple, seed: int) -> Game:
-    base, shown, node = first
-    own = shown.copy()
-    own.seed = seed
-    g = cls(rs, own)
-    if node is not None:
-        g._chance = ChanceNode(rs, base, START, [], node.draws, node.shuffle, node.at, node.steps)
-    return g
-
-
-def run_step(game: Game, base: GameState, resume: str, outcomes: list[int]) -> None:
-    """Run the step that starts at `base` with the given outcomes: the game ends at its next decision,
-    or at the next chance node if the step needs one more outcome."""
+def run_step(game: Game, step: Step, outcomes: list[int]) -> None:
+    """Run `step` from its base with the given outcomes: the game ends at its next decision, or at the
+    next chance node if the step needs one more outcome."""
     # (A decision of a game that draws only before its first one never comes here: Game._resolve runs it.)
     if not (may_draw(game.rs) or game._late):
         game._chance = None
-        _run(game, resume)
+        _run(game, step)
         return
-    st = base.copy()
-    st.seed = game.state.seed  # new games share the base of the first one made alike (`reused`)
+    st = step.base.copy()
+    st.seed = game.state.seed  # new games share the base of the first one made alike (`shortcuts.reused`)
     st.rng = ScriptedRng(outcomes)
-    if resume == RESOLVE and not st.quiet:  # where components were when the step began, as Game._resolve keeps
+    if step.resume == RESOLVE and not st.quiet:  # where components were when the step began, as Game._resolve keeps
         st.before = (dict(st.loc), frozenset(st.facedown))
     game.state = st
     game._ev = type(game._ev)(game.rs, st)
     try:
-        _run(game, resume)
+        _run(game, step)
     except NeedChance as need:
         # Shown: the state as the random event finds it (the step's effects so far). Applying an outcome
         # reruns the step from `base`, or goes on from here where the step stopped at a shuffle that
         # can be drawn in place (`_go_on`).
         st.record(_entries(outcomes))
-        stopped(game, st, base, resume, outcomes, need)
+        stopped(game, st, step, outcomes, need)
         return
     st.rng = ScriptedRng()
     st.record(_entries(outcomes))
     game._chance = None
 
 
-def stopped(game: Game, st: GameState, base: GameState, resume: str, outcomes: list[int],
-             need: NeedChance) -> None:
-    """The step that started at `base` stopped at a random event in `st`: that is the game now, at a
-    chance node."""
+def stopped(game: Game, st: GameState, step: Step, outcomes: list[int], need: NeedChance) -> None:
+    """`step` stopped at a random event in `st`: that is the game now, at a chance node."""
     st.rng = ScriptedRng()
     at = in_place(game._ev, st, need)
     game._ev = type(game._ev)(game.rs, st)
-    game._chance = ChanceNode(game.rs, base, resume, outcomes, need.draws, need.shuffle, at, st.steps)
+    game._chance = ChanceNode(game.rs, step, outcomes, need.draws, need.shuffle, at, st.steps)
 
 
 def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
@@ -172,28 +161,23 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     left = zone[:]
     zone[:] = [left.pop(v) for v in outcomes[pos:]] + left
     st.record(_entries([value]))
-    rng = st.rng = ScriptedRng(outcomes)
-    rng.pos = len(outcomes)
+    st.rng = ScriptedRng()  # every outcome so far is in the state now
     frame = st.stack[-1]
     began, frame[3] = frame[3], j + 1
-    ev = _budget(game, node.resume, node.base.steps)
+    # The rest of the step replays from here, with the outcomes drawn from now on, rather than from the
+    # step's start with all of them: a setup's shuffles in a loop replay the loop, not the setup's
+    # earlier shuffles too.
+    rest = Step(st.copy(), REST, node.step.limit, (len(st.stack) - 1, j + 1, began))
     try:
-        try:
-            M.run(ev)
-        finally:
-            # A frame's index is where its running stretch began: a replay's stretch began where this
-            # one's did. (Nothing else writes j + 1 there: the shuffle is no statement that waits.)
-            if frame[3] == j + 1:
-                frame[3] = began
+        _run(game, rest)
     except NeedChance as need:
-        stopped(game, st, node.base, node.resume, outcomes, need)
+        stopped(game, st, rest, [], need)
         return True
-    except Exception as e:  # noqa: BLE001 - a failing step fails as its replay does, leaving what it leaves
-        # (found in review: the state kept the shuffle, and applying the outcome again shuffled twice)
+    except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
+        # the state kept the shuffle, and applying the outcome again shuffled twice)
         game._chance = node.replayed()
-        run_step(game, node.base, node.resume, outcomes)  # raises the same located error
-        raise located(e) from None
-    st.rng = ScriptedRng()
+        run_step(game, node.step, outcomes)  # raises the same located error
+        raise
     game._chance = None
     return True
 
@@ -216,29 +200,30 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     # In place: the state shown at a chance node is this game's own (a copy of the game copies it, and
     # the node's `base`, which replays start from, is another state).
     game.state.record(_entries([value]))
-    game._chance = ChanceNode(game.rs, node.base, node.resume, node.outcomes + [value], rest.draws(), rest,
-                              node.at, node.steps)
+    game._chance = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps)
     return True
 
 
-def _run(game: Game, resume: str) -> None:
-    """Run the rules as Game does: a fresh step budget, and any failure inside them a located rules error
-    (NeedChance is no Exception, so it passes through)."""
-    ev = _budget(game, resume, game.state.steps)
+def _run(game: Game, step: Step) -> None:
+    """Run the rules of `step` in the game's state as Game does: the step's budget, and any failure
+    inside them a located rules error (NeedChance is no Exception, so it passes through)."""
+    ev = game._ev
+    ev.limit, ev.depth = step.limit, 0
     try:
-        M.run(ev, M.resolve(ev) if resume == RESOLVE else None)
+        if step.restore is None:
+            M.run(ev, M.resolve(ev) if step.resume == RESOLVE else None)
+            return
+        depth, j, began = step.restore
+        frame = game.state.stack[depth]
+        try:
+            M.run(ev)
+        finally:
+            # A frame's index is where its running stretch began: a replay's stretch began where this
+            # one's did. (Nothing else writes j there: the shuffle before it is no statement that waits.)
+            if frame[3] == j:
+                frame[3] = began
     except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
         raise located(e) from None
-
-
-def _budget(game: Game, resume: str, began: int) -> Any:
-    """The game's evaluator, ready for a step that began at step count `began`: a fresh budget from
-    there, the start's from the game's first statement (step 0), as Game.new's does, though the state
-    may come with the setup's seedless opening already run (prefix.py)."""
-    ev = game._ev
-    ev.limit = game.max_steps if resume == START else began + game.max_steps
-    ev.depth = 0
-    return ev
 
 
 def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
@@ -270,7 +255,7 @@ def apply_outcome(game: Game, value: int) -> None:
 
 def _apply(game: Game, node: ChanceNode, value: int) -> None:
     if not _next_draw(game, node, value) and not _go_on(game, node, value):
-        run_step(game, node.base, node.resume, node.outcomes + [value])
+        run_step(game, node.step, node.outcomes + [value])
 
 
 def apply_chance_action(game: Game, action: Any) -> None:

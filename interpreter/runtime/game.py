@@ -17,8 +17,8 @@ from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
-from meeple.runtime import marks
 from meeple.runtime import saves as S
+from meeple.runtime import shortcuts
 from meeple.runtime.chance import CHANCE
 from meeple.runtime.chancesites import calls_random, draws_after_start
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
@@ -50,7 +50,7 @@ class Game(Readouts):
         cls = self.evaluator_class if state.coverage is None else Evaluator
         self._ev = cls(rs, state)
         self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
-        self._mark: marks.Mark | None = None  # where a step that may draw starts from (marks.py)
+        self._mark: shortcuts.Mark | None = None  # where a step that may draw starts from (shortcuts.py)
         self._late = False  # a script from outside the ruleset may draw after a decision (`before_flow`)
 
     # ------------------------------------------------------------ creation
@@ -69,7 +69,7 @@ class Game(Readouts):
         if not rs.min_players <= players <= rs.max_players:
             raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, not {players}"))
         reuse = chance == "explicit" and not coverage and before_flow is None
-        if reuse and (g := X.reused(cls, rs, players, seed, not narrate)) is not None:
+        if reuse and (g := shortcuts.reused(cls, rs, players, seed, not narrate)) is not None:
             return g
         st = None
         if not coverage:
@@ -82,7 +82,7 @@ class Game(Readouts):
             st.stack.insert(len(st.stack) - (rs.setup is not None), [M.BLOCK, before_flow, {}, 0])
         st.quiet = not narrate
         if reuse:
-            return X.first_start(cls, rs, st)
+            return shortcuts.first_start(cls, rs, st)
         g = cls(rs, st)
         if chance == "explicit":
             g._late = before_flow is not None and calls_random(before_flow)  # the ruleset's analysis cannot know it
@@ -107,7 +107,7 @@ class Game(Readouts):
     def copy(self) -> Game:
         g = type(self)(self.rs, self.state.copy())
         g._chance = self._chance  # never changed in place: applying an outcome makes a new node
-        g._mark, g._late = marks.copied(self._mark), self._late
+        g._mark, g._late = shortcuts.copied(self._mark), self._late
         return g
 
     # ------------------------------------------------------------ decisions
@@ -280,7 +280,7 @@ class Game(Readouts):
         `machine.resume`, with the rules' set-up inlined: every bot's hot path)."""
         st = self.state
         if st.rng.explicit and (draws_after_start(self.rs) or self._late):
-            return marks.resolve(self, opt)  # in case its step draws (explicit chance)
+            return shortcuts.resolve(self, opt)  # in case its step draws (explicit chance)
         ev = self._ev
         ev.limit = st.steps + self.max_steps  # as in _rules, inlined
         ev.depth = 0

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from meeple.errors import IllegalAction, Problem, RuntimeRuleError, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
-from meeple.runtime import marks, results
+from meeple.runtime import results, shortcuts
 from meeple.runtime import saves as S
 from meeple.runtime.data import Player, as_int
 from meeple.runtime.decisions import build_menu
@@ -96,7 +96,7 @@ class Readouts:
             return self._rules(fn, *args)
         finally:
             if st.steps != steps:  # it ran rules, which may have changed what a chance event shows
-                marks.forget(self)
+                shortcuts.forget(self)
             st.steps, st.rng.state = steps, rng
             if cov is not None:
                 st.coverage = cov
@@ -170,7 +170,7 @@ class Readouts:
         # The game's own evaluator, whose reference path runs a node parsed on the fly (nothing is compiled
         # or cached for it); a generated evaluator also refuses what would break the compiled code's
         # assumptions (codegen/flatvars.py), should the expression call a procedure that stores it.
-        marks.forget(self)  # an expression may move components without counting a step
+        shortcuts.forget(self)  # an expression may move components without counting a step
         ev = type(self._ev)(self.rs, self.state)
         ev.limit = self.state.steps + self.max_steps
         try:

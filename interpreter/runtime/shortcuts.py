@@ -1,19 +1,25 @@
-"""Decisions of a game with explicit chance, run in the game's own state (Game._resolve).
+"""Two shortcuts of explicit chance: work a game keeps so as not to run or copy it again.
 
-A step that stops at a random event becomes a chance node, and the node replays the step from the
-state the step started from (explicit.py). A game whose rules may draw after a decision used to copy
-its state before every decision's step, in case the step drew. Most steps draw nothing: a reshuffle,
-or a die rolled deep in a procedure, comes a few times in a game of hundreds of decisions, and the
-copy cost as much as the step of many decisions.
+**A new game starts as a copy of the first one made alike** (Game.new, `reused`). Nothing is drawn
+before a game's first chance node, so what its start runs up to that node depends only on the ruleset,
+the player count and how the game is made (quiet or narrated, its step budget and evaluator), never on
+the seed, which only seeded draws read and the state only records. So the first game made alike runs
+its start, and every later one is a copy of it with its own seed. They share the state their replays
+start from, and a replay gives its state the game's seed (explicit.run_step).
 
-So the step runs in the game's own state, as in a seeded game, and the game keeps a *mark* instead
-(`Game._mark`): a copy of the state one step started from, taken again every MARK_EVERY decisions,
-and the choices of every decision since, in the order they were made. When a step does stop at a
-random event, the state it started from is rebuilt from the mark: a copy of it, with the steps since
-run again, choice by choice (`_rebuilt`). None of those steps drew (a step that draws leaves a chance
-node, and the mark is dropped) and the rules are deterministic, so this is the state the copy would
-have been: the same counters, zones, frames, step count and action log. What the chance node shows is
-the game's own state as the random event found it, as before.
+**A decision runs its step in the game's own state** (Game._resolve, `resolve`). A step that stops at
+a random event becomes a chance node, and the node replays the step from the state the step started
+from (explicit.py). A game whose rules may draw after a decision used to copy its state before every
+decision's step, in case the step drew. Most steps draw nothing: a reshuffle, or a die rolled deep in
+a procedure, comes a few times in a game of hundreds of decisions, and the copy cost as much as the
+step of many decisions. So the step runs in place, as in a seeded game, and the game keeps a *mark*
+instead (`Game._mark`): a copy of the state one step started from, taken again every MARK_EVERY
+decisions, and the choices of every decision since, in the order they were made. When a step does
+stop at a random event, the state it started from is rebuilt from the mark: a copy of it, with the
+steps since run again, choice by choice (`_rebuilt`). None of those steps drew (a step that draws
+leaves a chance node, and the mark is dropped) and the rules are deterministic, so this is the state
+the copy would have been: the same counters, zones, frames, step count and action log. What the
+chance node shows is the game's own state as the random event found it, as before.
 
 The mark is dropped wherever the state may differ from what its steps give: at a chance node, and
 after a query that ran rules or an `evaluate` (`forget`). A copy of the game shares the mark's state,
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.language.model import Ruleset
 from meeple.runtime import explicit as X
 from meeple.runtime import machine as M
 from meeple.runtime.chance import NeedChance
@@ -54,7 +61,7 @@ def resolve(game: Game, opt: list) -> None:
         _run(game, game._ev, st, opt)
     except NeedChance as need:
         game._mark = None
-        X.stopped(game, st, _rebuilt(game, mark), X.RESOLVE, [], need)
+        X.stopped(game, st, X.resolving(game, _rebuilt(game, mark)), [], need)
     except Exception as e:  # noqa: BLE001 - the safety net, as in Game._resolve
         raise located(e) from None
 
@@ -98,3 +105,33 @@ def forget(game: Game) -> None:
     its next step keeps a new mark, and an open chance event replays its step (explicit.forget_place)."""
     game._mark = None
     X.forget_place(game)
+
+
+# ------------------------------------------------------------ new games
+def reused(cls: Any, rs: Ruleset, players: int, seed: int, quiet: bool) -> Game | None:
+    """A new game with explicit chance (no coverage, no `before_flow`) as a copy of the first one made
+    alike (`first_start`), with this game's seed. None until there is a first one."""
+    first = rs.derived().get(_start_key(cls, players, quiet))
+    return None if first is None else _copy_of(cls, rs, first, seed)
+
+
+def _start_key(cls: Any, players: int, quiet: bool) -> tuple:
+    return ("explicit start", players, quiet, cls.max_steps, cls.evaluator_class)
+
+
+def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
+    """Start the first game made alike from `st` (Game.new's state), and keep it for `reused`. A failing
+    start raises here, as it would in any game, and is not kept."""
+    t = cls(rs, st)
+    X.start(t, st)
+    first = rs.derived()[_start_key(cls, st.nplayers, st.quiet)] = (t.state, t._chance)
+    return _copy_of(cls, rs, first, st.seed)
+
+
+def _copy_of(cls: Any, rs: Ruleset, first: tuple, seed: int) -> Game:
+    shown, node = first
+    own = shown.copy()
+    own.seed = seed
+    g = cls(rs, own)
+    g._chance = node  # never changed in place, as copies of a game share it
+    return g
