@@ -272,6 +272,35 @@ def test_a_step_that_fails_after_a_shuffle_in_place_fails_as_its_replay_does(gam
     assert fast == slow and "division by zero" in fast[0][0] and fast[0][0] == fast[0][1]
 
 
+@pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
+def test_a_step_replayed_from_after_a_shuffle_in_place_gives_and_fails_as_from_its_start(game_class, tmp_path,
+                                                                                    monkeypatch):
+    # After the shuffle done in place, the `random_pick` replays the rest of the step only (REST): the
+    # same state, log and error as the whole step run again, and the same again when the error repeats.
+    rs = toy(tmp_path, 'move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)\n'
+                       'roll = random_pick([1, 2, 3])\nlog("Rolled {roll}")\nn = roll // (roll - 2)')
+
+    def run():
+        out = []
+        for pick in (0, 1):  # a roll of 1 (the game starts) and of 2 (a division by zero)
+            g = game_class.new(rs, 2, 1, chance="explicit")
+            g.apply_index(2)
+            g.apply_index(1)  # the shuffle is drawn: it is done in place, and the step stops at the pick
+            assert g.is_chance and len(g.chance_outcomes()) == 3
+            errors = []
+            for _ in range(2 if pick else 1):
+                try:
+                    g.apply_index(pick)
+                except meeple.RuntimeRuleError as e:
+                    errors.append(str(e))
+            out.append((errors, g.to_json(), g.log_for(0)))
+        return out
+    fast, slow = both_ways(monkeypatch, run)
+    assert fast == slow
+    assert fast[0][0] == [] and "Rolled 1" in str(fast[0][2])
+    assert len(fast[1][0]) == 2 and "division by zero" in fast[1][0][0] and fast[1][0][0] == fast[1][0][1]
+
+
 def test_what_evaluate_and_queries_do_at_a_chance_node_is_forgotten_as_a_replay_forgets_it(tmp_path, monkeypatch):
     # Found in review: an action evaluated at a chance node moved a card without counting a step, and a
     # score whose procedure sets a counter changed the state a query put the step count back on; the

@@ -43,13 +43,15 @@ START, RESOLVE, REST = "start", "resolve", "rest"
 
 class Step(NamedTuple):
     """Where a step is replayed from: a state (never run, only copied), how the step goes on from it, the
-    step's budget (the step count it may not pass), and for REST the frame whose index is put back after
-    a run: (its depth, the index it ran from, the index where its stretch began)."""
+    step's budget (the step count it may not pass); for REST, the frame whose index is put back after a
+    run (its depth, the index it ran from, the index where its stretch began) and the outcomes the step
+    drew before `base`, which the action log gets with the others once the step has run."""
 
     base: GameState
     resume: str
     limit: int
     restore: tuple[int, int, int] | None = None
+    drawn: tuple[int, ...] = ()
 
 
 class ChanceNode:
@@ -129,11 +131,11 @@ def run_step(game: Game, step: Step, outcomes: list[int]) -> None:
         # Shown: the state as the random event finds it (the step's effects so far). Applying an outcome
         # reruns the step from `base`, or goes on from here where the step stopped at a shuffle that
         # can be drawn in place (`_go_on`).
-        st.record(_entries(outcomes))
+        st.record(_entries([*step.drawn, *outcomes]))
         stopped(game, st, step, outcomes, need)
         return
     st.rng = ScriptedRng()
-    st.record(_entries(outcomes))
+    st.record(_entries([*step.drawn, *outcomes]))
     game._chance = None
 
 
@@ -167,7 +169,9 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     # The rest of the step replays from here, with the outcomes drawn from now on, rather than from the
     # step's start with all of them: a setup's shuffles in a loop replay the loop, not the setup's
     # earlier shuffles too.
-    rest = Step(st.copy(), REST, node.step.limit, (len(st.stack) - 1, j + 1, began))
+    drawn = (*node.step.drawn, *outcomes)
+    rest = Step(_without_last(st.copy(), len(drawn)), REST, node.step.limit, (len(st.stack) - 1, j + 1, began),
+                drawn)
     try:
         _run(game, rest)
     except NeedChance as need:
@@ -180,6 +184,14 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
         raise
     game._chance = None
     return True
+
+
+def _without_last(st: GameState, n: int) -> GameState:
+    """`st` without the last `n` entries of its action log (a step's outcomes, recorded once it has run,
+    as a replay from its start records them: a step that fails leaves the log as it was before it)."""
+    del st._actions[len(st._actions) - n:]
+    st._keyed = min(st._keyed, len(st._actions))
+    return st
 
 
 def forget_place(game: Game) -> None:
