@@ -18,8 +18,9 @@ from meeple.runtime.state import GameState
 RANDOM_BUILTINS = ("shuffle", "random_pick")
 
 
-def _draws(rs: Ruleset) -> tuple[bool, bool]:
-    """(whether any script calls a random built-in, whether one can run after a decision), worked out
+def _draws(rs: Ruleset) -> tuple[bool, bool, int]:
+    """(whether any script calls a random built-in, whether one can run after a decision, how many such
+    calls the scripts make), worked out
     once per ruleset: in any script but the setup (procedures, phases and handlers, wherever they are
     called from), or in the setup from its first statement that waits for a decision on (what comes
     before that statement has run by the first decision: a setup that shuffles and deals, then asks each
@@ -33,7 +34,7 @@ def _draws(rs: Ruleset) -> tuple[bool, bool]:
             body = rs.setup.body
             first = next((i for i, s in enumerate(body) if id(s) in rs.suspends), len(body))
             late = any(_random(n) for s in body[first:] for n in walk(s))
-        found = cache["draws"] = (bool(sites), late or any(w != "setup" for w in sites))
+        found = cache["draws"] = (bool(sites), late or any(w != "setup" for w in sites), len(sites))
     return found
 
 
@@ -58,6 +59,14 @@ def draws_after_start(rs: Ruleset) -> bool:
     decision (Kuhn poker's deal, a setup's shuffles) resolves its decisions in place, as a seeded game
     does: no saved copy, no replay."""
     return _draws(rs)[1]
+
+
+def several_sites(rs: Ruleset) -> bool:
+    """Whether the scripts call random built-ins in more than one place: a step that went on from a
+    shuffle in place may then meet another random event, which its replay could start from there for
+    (explicit._go_on keeps a copy of the state for it). With one such call, as in a game that shuffles
+    its deck once and deals, no later event can need it."""
+    return _draws(rs)[2] > 1
 
 
 def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] | None:

@@ -29,7 +29,7 @@ from meeple.errors import IllegalAction, Problem
 from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, Draws, NeedChance, ScriptedRng, Shuffling
-from meeple.runtime.chancesites import in_place, may_draw
+from meeple.runtime.chancesites import in_place, may_draw, several_sites
 from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
@@ -168,14 +168,16 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     began, frame[3] = frame[3], j + 1
     # The rest of the step replays from here, with the outcomes drawn from now on, rather than from the
     # step's start with all of them: a setup's shuffles in a loop replay the loop, not the setup's
-    # earlier shuffles too.
-    drawn = (*node.step.drawn, *outcomes)
-    rest = Step(_without_last(st.copy(), len(drawn)), REST, node.step.limit, (len(st.stack) - 1, j + 1, began),
-                drawn)
+    # earlier shuffles too. (Not worth its copy where no other random event can come.)
+    here = (len(st.stack) - 1, j + 1, began)
+    rest = node.step
+    if game._late or several_sites(game.rs):
+        drawn = (*node.step.drawn, *outcomes)
+        rest = Step(_without_last(st.copy(), len(drawn)), REST, node.step.limit, here, drawn)
     try:
-        _run(game, rest)
+        _run(game, Step(st, REST, node.step.limit, here))  # the rest of the step, in the game's own state
     except NeedChance as need:
-        stopped(game, st, rest, [], need)
+        stopped(game, st, rest, [] if rest is not node.step else outcomes, need)
         return True
     except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
         # the state kept the shuffle, and applying the outcome again shuffled twice)
