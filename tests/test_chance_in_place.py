@@ -1,15 +1,16 @@
 """A step with explicit chance goes on from a shuffle in place, and a new game starts from a copy.
 
-Three shortcuts of runtime/explicit.py and chancesites.py, each pinned against what it replaces:
+Shortcuts of runtime/explicit.py, shortcuts.py and chancesites.py, each pinned against what it replaces:
 
 * once the last draw of a shuffle that is a statement of its own (in the block of the frame on top of
   the stack) is known, the step goes on from the statement after it in the game's own state, instead of
-  running again from its start with every outcome (`_go_on`); any other random event is replayed;
+  running again from its start with every outcome (`_go_on`); any other random event is replayed, from
+  after that shuffle;
 * a new game's start, which draws nothing before its first chance node, is run once per ruleset and
-  player count and copied (`reused`);
+  player count and copied (`shortcuts.reused`);
 * a decision runs its step in place, without a copy of the state to replay from, when nothing can
   draw after a decision: no script but the setup draws, and the setup only before it first waits
-  (`draws_after_start`).
+  (`draws_after_start`); and otherwise from a mark rather than a copy (tests/test_marks.py).
 
 Either way the game must be the one a replay gives: the same save (step count included: one engine at
 a time), the same views, logs, chance outcomes and actions, at every step.
