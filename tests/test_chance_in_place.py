@@ -302,6 +302,29 @@ def test_a_step_replayed_from_after_a_shuffle_in_place_gives_and_fails_as_from_i
     assert len(fast[1][0]) == 2 and "division by zero" in fast[1][0][0] and fast[1][0][0] == fast[1][0][1]
 
 
+WAITS = ('choose p "Take the top card?":\n    option "Take":\n        move(first(deck), p.hand)\n'
+         '    option "Pass":\n        pass')
+ONE_SHUFFLE = {  # (setup, flow): the scripts' only random call, in the body of a loop
+    # that waits for P2 alone: P1's shuffle and P2's are drawn in place in one step
+    "twice in one step": ('move(components("card"), deck)\nfor p in players:\n    shuffle(deck)\n'
+                          '    if p == player(1):\n' + textwrap.indent(WAITS, "        "), "pass"),
+    # that waits for each player: one shuffle in place per step, the first in the start
+    "once a step": ('move(components("card"), deck)',
+                    "for p in players:\n    shuffle(deck)\n" + textwrap.indent(WAITS, "    ")),
+}
+
+
+@pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
+@pytest.mark.parametrize("case", sorted(ONE_SHUFFLE))
+def test_a_lone_shuffle_done_in_place_again_draws_from_its_own_outcomes(case, game_class, tmp_path, monkeypatch):
+    # With one random call in the scripts, a shuffle done in place keeps no copy to replay the rest of its
+    # step from: each later shuffle of it must still count its outcomes from the step's replay's start.
+    rs = toy(tmp_path, *ONE_SHUFFLE[case], procedures=False)
+    assert not chancesites.several_sites(rs)
+    fast, slow = both_ways(monkeypatch, lambda: [play(rs, game_class, seed, 40) for seed in range(6)])
+    assert fast == slow
+
+
 def test_what_evaluate_and_queries_do_at_a_chance_node_is_forgotten_as_a_replay_forgets_it(tmp_path, monkeypatch):
     # Found in review: an action evaluated at a chance node moved a card without counting a step, and a
     # score whose procedure sets a counter changed the state a query put the step count back on; the

@@ -163,27 +163,31 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     left = zone[:]
     zone[:] = [left.pop(v) for v in outcomes[pos:]] + left
     st.record(_entries([value]))
-    st.rng = ScriptedRng()  # every outcome so far is in the state now
     frame = st.stack[-1]
     began, frame[3] = frame[3], j + 1
     # The rest of the step replays from here, with the outcomes drawn from now on, rather than from the
     # step's start with all of them: a setup's shuffles in a loop replay the loop, not the setup's
     # earlier shuffles too. (Not worth its copy where no other random event can come.)
     here = (len(st.stack) - 1, j + 1, began)
-    rest = node.step
+    rest, script = node.step, outcomes
     if game._late or several_sites(game.rs):
         drawn = (*node.step.drawn, *outcomes)
-        rest = Step(_without_last(st.copy(), len(drawn)), REST, node.step.limit, here, drawn)
+        rest, script = Step(_without_last(st.copy(), len(drawn)), REST, node.step.limit, here, drawn), []
+    # Every outcome of the script is in the state now; a later shuffle's place in it (NeedChance.at)
+    # counts the outcomes the step's replay starts from.
+    rng = st.rng = ScriptedRng(script)
+    rng.pos = len(script)
     try:
         _run(game, Step(st, REST, node.step.limit, here))  # the rest of the step, in the game's own state
     except NeedChance as need:
-        stopped(game, st, rest, [] if rest is not node.step else outcomes, need)
+        stopped(game, st, rest, script, need)
         return True
     except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
         # the state kept the shuffle, and applying the outcome again shuffled twice)
         game._chance = node.replayed()
         run_step(game, node.step, outcomes)  # raises the same located error
         raise
+    st.rng = ScriptedRng()
     game._chance = None
     return True
 
