@@ -532,6 +532,35 @@ def test_a_holes_parts_are_never_another_nodes():
     assert [type(n).__name__ for n in subnodes(rs, b)] == ["BinOp", "Name", "Name"]
 
 
+def test_a_holes_parts_that_read_a_comprehensions_variable_are_not_evaluated_on_their_own():
+    # They cannot be: the variable is bound only inside. The comprehension itself is evaluated, and its
+    # iterable and the names from outside it are parts of their own.
+    from meeple.runtime.render import subnodes
+
+    rs = load_ruleset(BUNDLED[0])
+    hole = parse_expr("text([q.name for q in players if q.coins > n]) + text([[r for r in q] for q in zs])",
+                      plain_origin("<hole>"))
+    parts = [type(x).__name__ + (f" {x.name}" if type(x).__name__ == "Name" else "") for x in subnodes(rs, hole)]
+    assert parts == ["BinOp", "Call", "Comp", "Name players", "Name n", "Call", "Comp", "Name zs"]
+
+
+@pytest.mark.parametrize("name", ["speicherstadt", "merchants", "camel_up_off_season", "demoludy"])
+def test_a_narrated_game_makes_no_error_to_find_what_its_log_lines_mention(name, monkeypatch):
+    # Found by profiling the OpenSpiel adapter (its games are narrated): Speicherstadt's income line,
+    # `{text([q for q in players if q.bought == 0]) ...}`, evaluated `q` and `q.bought` on their own, and
+    # each made an error with a search for the name meant (difflib), a tenth of the game's time.
+    from meeple.runtime import values
+
+    made = []
+    monkeypatch.setattr(values.ValueOps, "fail", lambda self, node, message, hint=None: made.append(message))
+    game = load_ruleset(name).new_game(4, 3)
+    rng = random.Random(3)
+    while not game.is_over:
+        seat = game.deciders[0]
+        game.apply_index(rng.randrange(game.num_actions(seat)), seat)
+    assert game.state.log and made == []
+
+
 @pytest.mark.parametrize("expr,flat", [
     ("index_of([1, 2], 2)", True), ("abs(-3)", True), ("text([1, 2])", True), ("zone_of(first(pool))", True),
     ("min([3, 1])", True), ("max([c for c in pool], first(pool))", True), ("max([[1], [2]])", False),

@@ -34,8 +34,12 @@ _SKIP = (A.Num, A.Str, A.Const)
 
 def subnodes(rs: Ruleset, expr: Any) -> list:
     """The sub-expressions of a hole that `_mentions` evaluates one by one (the generated engine compiles
-    each of them). Cached in the ruleset, with the hole itself: a cache keyed by id() alone once answered
-    for holes of rulesets that were gone, whose ids new nodes had taken (a hole's mentions missed)."""
+    each of them), leaving out those that read a variable of a comprehension inside the hole: they cannot
+    be evaluated on their own, and the comprehension, which is evaluated, covers them. (Found by
+    profiling the OpenSpiel adapter, whose games are narrated: each of them raised an error and searched
+    for a name it might have meant, a tenth of a game's time in Speicherstadt.) Cached in the ruleset,
+    with the hole itself: a cache keyed by id() alone once answered for holes of rulesets that were
+    gone, whose ids new nodes had taken (a hole's mentions missed)."""
     cache = rs.derived()
     key = ("subnodes", id(expr))
     hit = cache.get(key)
@@ -43,17 +47,36 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
         return hit[1]
     found: list = []
 
-    def walk(n: Any) -> None:
+    def walk(n: Any, bound: frozenset[str]) -> set[str]:
+        """Appends n's evaluable sub-expressions to `found` (in preorder) and returns the names n reads
+        that a comprehension around it, inside the hole, binds."""
         if isinstance(n, (list, tuple)):
+            out: set[str] = set()
             for x in n:
-                walk(x)
-        elif dataclasses.is_dataclass(n) and not isinstance(n, type):
-            if hasattr(n, "span") and not isinstance(n, _SKIP):
-                found.append(n)
+                out |= walk(x, bound)
+            return out
+        if not dataclasses.is_dataclass(n) or isinstance(n, type):
+            return set()
+        at = len(found)
+        keep = hasattr(n, "span") and not isinstance(n, _SKIP)
+        if keep:
+            found.append(n)
+        if isinstance(n, A.Name):
+            reads = {n.name} & bound
+        elif isinstance(n, A.Comp):  # its iterable is read outside the comprehension, the rest inside
+            inner = bound | {n.var}
+            item = walk(n.expr, inner)
+            reads = walk(n.iter, bound) | ((item | walk(n.cond, inner)) - {n.var})
+        else:
+            reads = set()
             for f in dataclasses.fields(n):
                 if f.name != "span":
-                    walk(getattr(n, f.name))
-    walk(expr)
+                    reads |= walk(getattr(n, f.name), bound)
+        if keep and reads:
+            found[at] = None  # reads a comprehension's variable: covered by the comprehension
+        return reads
+    walk(expr, frozenset())
+    found = [n for n in found if n is not None]
     cache[key] = (expr, found)
     return found
 
