@@ -177,7 +177,9 @@ class MeepleState(pyspiel.State):
 
     @property
     def meeple(self) -> Game:
-        """The Meeple game behind this state, shared with its clones: copy it before changing it."""
+        """The Meeple game behind this state, shared with its clones: copy it before changing it. (Handed
+        out, it is frozen: the state's next action copies it instead of going on in place.)"""
+        self.node.freeze()
         return self.node.game
 
     def current_player(self) -> int:
@@ -205,7 +207,7 @@ class MeepleState(pyspiel.State):
         return sorted(out)
 
     def _apply_action(self, action: int) -> None:
-        self.node = self.config.child((*self.node.history, action), self.node, action)
+        self.node = self.config.advance(self.node, action)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleState:
         """A state `player_id` cannot tell from this one (the same information state), with everything
@@ -215,6 +217,7 @@ class MeepleState(pyspiel.State):
         starts empty, as its past is not known."""
         seed = int(_sampled(probability_sampler) * 2**53)
         out = MeepleState(self.get_game())
+        self.node.freeze()  # the new world is made again from it when it is unpickled
         out.node = resampled(self.config, self.node, player_id, seed)
         return out
 

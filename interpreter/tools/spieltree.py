@@ -1,5 +1,11 @@
 """The game tree behind the OpenSpiel adapter (tools/spiel.py): one loaded game's settings, and its
-states as immutable snapshots, each child reached by the same history shared instead of replayed.
+states as snapshots, each child reached by the same history shared instead of replayed.
+
+A snapshot that only one state holds goes on in place: a random playout copies its game once, where it
+copied it at every action (and kept every copy alive through the chain of parents: the garbage collector
+walked them over and over, half of a playout's time). Whatever else comes to read a snapshot (a clone,
+the Meeple game handed out, a resampled world) freezes it first: a frozen snapshot never changes again,
+and the states that go on from it copy it.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ from meeple.tools.observe import Layout
 class _Config:
     """One loaded game: the ruleset, its settings, and the children of states already expanded.
 
-    States are immutable snapshots (`_Node`), so a child reached again by the same history is reused
-    instead of replayed: CFR walks the same tree every iteration. The cache is bounded by its states'
-    size as well as their number: random playouts of a large game reach new histories only, and a
-    cache of 200,000 of its states held gigabytes, which the garbage collector walked over and over."""
+    Frozen states (`_Node.freeze`) are cached by their history, so a child reached again by the same
+    history is reused instead of replayed: CFR clones every state it expands, and walks the same tree
+    every iteration. The cache is bounded by its states' size as well as their number: a cache of 200,000
+    states of a large game held gigabytes, which the garbage collector walked over and over."""
 
     CACHE_LIMIT = 200_000  # states
     CACHE_ENTRIES = 1_000_000  # zones, counters and component places, summed over the cached states (about 100 MB)
@@ -41,28 +47,62 @@ class _Config:
             size = len(st.zones) + len(st.counters) + len(st.loc)
             self.limit = max(1_000, min(self.CACHE_LIMIT, self.CACHE_ENTRIES // max(size, 1)))
             self._root = _Node(self, game, None, -1, ())
+            self._root.private = False  # every new state starts from it
         return self._root
 
     def child(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
         """The state after `action` from `node`, reached by `history` (its actions from the start of the
-        game, or of the resampled world it belongs to: those are never cached)."""
+        game, or of the resampled world it belongs to: those are never cached), as a new snapshot."""
         hit = self.children.get(history) if node.world is None else None
-        if hit is not None:
-            return hit
-        if node.game.is_over:
+        return hit if hit is not None else self._copied(history, node, action)
+
+    def _copied(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
+        g = node.game
+        if g.is_over:
             raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        g = node.game.copy()
-        if g.is_chance:
-            g.apply({"player": CHANCE, "key": str(action)})
-        else:
-            g.apply_index(action, g.deciders[0])
-        actor = node.game.current_player
-        out = _Node(self, g, node, CHANCE if actor is None else actor, history, node.world)
-        if node.world is None:
+        g = g.copy()
+        actor = _play(g, action)
+        return _Node(self, g, node, actor, history, node.world)
+
+    def advance(self, node: _Node, action: int) -> _Node:
+        """The state after `action` from `node`, which only the caller's state holds: its game goes on in
+        place unless it is frozen, or its trails were asked for (the next state's are made from them).
+        The new snapshot's past is replayed from the last intact one (`anchor`) if its trails are asked
+        for. An action refused leaves `node` as it was; a rule that fails part way leaves it replayed."""
+        if not node.private or node._trails is not None:
+            return self.child((*node.history, action), node, action)
+        g = node.game
+        if g.is_over:
+            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+        try:
+            actor = _play(g, action)
+        except IllegalAction:
+            raise
+        except Exception:
+            again = self.replayed(node)  # the game went part of the way: as it was before
+            node.game = again.game if again.private else again.game.copy()
+            raise
+        out = _Node(self, g, None, actor, (*node.history, action), node.world)
+        out.anchor = node.parent if node.parent is not None else node.anchor
+        node.game = None  # type: ignore[assignment]  # it goes on in `out`: nothing may read it here
+        return out
+
+    def keep(self, node: _Node) -> None:
+        """A frozen snapshot, cached by its history: CFR clones every state it expands, and walks the same
+        tree again."""
+        if node.world is None and node.history not in self.children:
             if len(self.children) >= self.limit:
                 self.children.clear()
-            self.children[history] = out
-        return out
+            self.children[node.history] = node
+
+    def replayed(self, node: _Node) -> _Node:
+        """A new snapshot of `node`'s state, played again from an intact one."""
+        base = node.anchor or node.parent
+        if base is None:
+            return self.root() if node.world is None else resampled(self, *node.world)
+        for i in range(len(base.history), len(node.history) - 1):
+            base = self.child(node.history[:i + 1], base, node.history[i])
+        return self._copied(node.history, base, node.history[-1])  # not `node` itself, if it is cached
 
     def __deepcopy__(self, memo: dict) -> _Config:  # shared by every state of the game, never copied
         return self
@@ -103,6 +143,7 @@ def resampled(config: _Config, node: _Node, player: int, seed: int) -> _Node:
     game = node.game.determinize(player, seed)
     game.state.rng = ScriptedRng()  # every game of the adapter has explicit chance (`_Config.root`)
     root = _Node(config, game, None, -1, (), (node, player, seed))
+    root.private = False  # its trails are set: the states that go on from it copy it
     root._note_views([node.trail(p)[:] if p == player else [] for p in range(config.players)])
     return root
 
@@ -121,16 +162,20 @@ _CONFIGS: dict[str, _Config] = {}
 
 
 class _Node:
-    """A state: an immutable snapshot of the Meeple game (never changed once made), its parent, and each
-    seat's trail of views, computed only when an information state is asked for. pyspiel clones a state
-    by deep-copying its attributes; a snapshot is shared instead."""
+    """A state: a snapshot of the Meeple game, the snapshot before it (`parent`, or for one made in place
+    `anchor`, the last intact one before it), and each seat's trail of views, computed only when an
+    information state is asked for. A private snapshot (one state holds it) goes on in place; pyspiel
+    clones a state by deep-copying its attributes, and a snapshot is frozen and shared instead."""
 
-    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent", "world")
+    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "anchor", "config", "game", "history", "parent",
+                 "private", "world")
 
     def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
                  history: tuple[int, ...], world: tuple[_Node, int, int] | None = None) -> None:
         self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
         self.world = world  # what the resampled world this state is in was made from (`resampled`), or None
+        self.private = True  # held by one state only, which may play on in place (`_Config.advance`)
+        self.anchor: _Node | None = None  # made in place: the intact snapshot its past is replayed from
         self._trails: list[list[str]] | None = None
         self._views: dict[int, dict] = {}
         self._texts: dict[int, str] = {}
@@ -165,6 +210,9 @@ class _Node:
             chain = []
             node: _Node | None = self
             while node is not None and node._trails is None:
+                if node.parent is None and node.anchor is not None:  # made in place: its past played again
+                    node._trails = self.config.replayed(node).all_trails()
+                    break
                 chain.append(node)
                 node = node.parent
             for n in reversed(chain):
@@ -177,6 +225,17 @@ class _Node:
         assert self._trails is not None
         return self._trails[seat]
 
+    def all_trails(self) -> list[list[str]]:
+        self.trail(0)
+        assert self._trails is not None
+        return self._trails
+
+    def freeze(self) -> None:
+        """Something besides its state reads this snapshot now: it never changes again (and is cached)."""
+        if self.private:
+            self.private = False
+            self.config.keep(self)
+
     def _note_views(self, trails: list[list[str]]) -> None:
         for p, t in enumerate(trails):
             digest = hashlib.sha256(self.view_text(p).encode()).hexdigest()[:20]
@@ -184,13 +243,24 @@ class _Node:
                 t.append(digest)
         self._trails = trails
 
-    def __deepcopy__(self, memo: dict) -> _Node:
+    def __deepcopy__(self, memo: dict) -> _Node:  # pyspiel's clone: both states share it, frozen
+        self.freeze()
         return self
 
     def __reduce__(self) -> tuple:  # pickled as its history (and resampled world), and replayed when loaded
         if self.world is not None:
             return _world, (self.config.name, self.world, self.history)
         return _node, (self.config.name, self.history)
+
+
+def _play(g: Game, action: int) -> int:
+    """Apply an OpenSpiel action to `g`; the seat that acted (CHANCE for a chance event)."""
+    if g.is_chance:
+        g.apply({"player": CHANCE, "key": str(action)})
+        return CHANCE
+    seat = g.deciders[0]
+    g.apply_index(action, seat)
+    return seat
 
 
 def _unique(labels: list[str]) -> list[str]:
