@@ -37,7 +37,7 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
     each of them), leaving out those that read a variable of a comprehension inside the hole: they cannot
     be evaluated on their own, and the comprehension, which is evaluated, covers them. (Found by
     profiling the OpenSpiel adapter, whose games are narrated: each of them raised an error and searched
-    for a name it might have meant, a tenth of a game's time in Speicherstadt.) Cached in the ruleset,
+    for a name it might have meant, a tenth of a narrated game's time in a bundled game.) Cached in the ruleset,
     with the hole itself: a cache keyed by id() alone once answered for holes of rulesets that were
     gone, whose ids new nodes had taken (a hole's mentions missed)."""
     cache = rs.derived()
