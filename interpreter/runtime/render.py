@@ -15,11 +15,11 @@ and the placeholder names it.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
+from meeple.language.walk import children
 from meeple.runtime.data import Comp, Player
 from meeple.runtime.values import show
 from meeple.runtime.visibility import seers
@@ -50,15 +50,8 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
     def walk(n: Any, bound: frozenset[str]) -> set[str]:
         """Appends n's evaluable sub-expressions to `found` (in preorder) and returns the names n reads
         that a comprehension around it, inside the hole, binds."""
-        if isinstance(n, (list, tuple)):
-            out: set[str] = set()
-            for x in n:
-                out |= walk(x, bound)
-            return out
-        if not dataclasses.is_dataclass(n) or isinstance(n, type):
-            return set()
         at = len(found)
-        keep = hasattr(n, "span") and not isinstance(n, _SKIP)
+        keep = not isinstance(n, _SKIP)
         if keep:
             found.append(n)
         if isinstance(n, A.Name):
@@ -66,12 +59,11 @@ def subnodes(rs: Ruleset, expr: Any) -> list:
         elif isinstance(n, A.Comp):  # its iterable is read outside the comprehension, the rest inside
             inner = bound | {n.var}
             item = walk(n.expr, inner)
-            reads = walk(n.iter, bound) | ((item | walk(n.cond, inner)) - {n.var})
+            reads = walk(n.iter, bound) | ((item | (walk(n.cond, inner) if n.cond is not None else set())) - {n.var})
         else:
             reads = set()
-            for f in dataclasses.fields(n):
-                if f.name != "span":
-                    reads |= walk(getattr(n, f.name), bound)
+            for x in children(n):
+                reads |= walk(x, bound)
         if keep and reads:
             found[at] = None  # reads a comprehension's variable: covered by the comprehension
         return reads

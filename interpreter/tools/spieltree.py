@@ -57,35 +57,28 @@ class _Config:
         return hit if hit is not None else self._copied(history, node, action)
 
     def _copied(self, history: tuple[int, ...], node: _Node, action: int) -> _Node:
-        g = node.game
-        if g.is_over:
-            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        g = g.copy()
+        g = node.game.copy()
         actor = _play(g, action)
         return _Node(self, g, node, actor, history, node.world)
 
     def advance(self, node: _Node, action: int) -> _Node:
         """The state after `action` from `node`, which only the caller's state holds: its game goes on in
         place unless it is frozen, or its trails were asked for (the next state's are made from them).
-        The new snapshot's past is replayed from the last intact one (`anchor`) if its trails are asked
-        for. An action refused leaves `node` as it was; a rule that fails part way leaves it replayed."""
+        The new snapshot's parent is `node`'s, the last intact snapshot: its past is replayed from there
+        if its trails are asked for. An action refused leaves `node` as it was; a rule that fails part
+        way leaves it replayed."""
         if not node.private or node._trails is not None:
             return self.child((*node.history, action), node, action)
         g = node.game
-        if g.is_over:
-            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
         try:
             actor = _play(g, action)
         except IllegalAction:
             raise
         except Exception:
-            again = self.replayed(node)  # the game went part of the way: as it was before
-            node.game = again.game if again.private else again.game.copy()
+            node.game = self.replayed(node).game  # the game went part of the way: as it was before
             raise
-        out = _Node(self, g, None, actor, (*node.history, action), node.world)
-        out.anchor = node.parent if node.parent is not None else node.anchor
-        node.game = None  # type: ignore[assignment]  # it goes on in `out`: nothing may read it here
-        return out
+        node.game = None  # type: ignore[assignment]  # it goes on in the new snapshot: nothing may read it here
+        return _Node(self, g, node.parent, actor, (*node.history, action), node.world)
 
     def keep(self, node: _Node) -> None:
         """A frozen snapshot, cached by its history: CFR clones every state it expands, and walks the same
@@ -96,13 +89,17 @@ class _Config:
             self.children[node.history] = node
 
     def replayed(self, node: _Node) -> _Node:
-        """A new snapshot of `node`'s state, played again from an intact one."""
-        base = node.anchor or node.parent
-        if base is None:
-            return self.root() if node.world is None else resampled(self, *node.world)
-        for i in range(len(base.history), len(node.history) - 1):
-            base = self.child(node.history[:i + 1], base, node.history[i])
-        return self._copied(node.history, base, node.history[-1])  # not `node` itself, if it is cached
+        """A new snapshot of a private `node`'s state (one that has a parent), played again from its parent;
+        never `node` itself, which the cache may hold."""
+        assert node.parent is not None
+        base = self.along(node.parent, node.history[:-1])
+        return self._copied(node.history, base, node.history[-1])
+
+    def along(self, node: _Node, history: tuple[int, ...]) -> _Node:
+        """The state after `history` (which goes on from `node`'s), from the cache or played from `node`."""
+        for i in range(len(node.history), len(history)):
+            node = self.child(history[:i + 1], node, history[i])
+        return node
 
     def __deepcopy__(self, memo: dict) -> _Config:  # shared by every state of the game, never copied
         return self
@@ -112,10 +109,7 @@ class _Config:
 
     def at(self, history: tuple[int, ...]) -> _Node:
         """The state after `history` from the start, replayed (or found among the expanded ones)."""
-        node = self.root()
-        for i in range(len(history)):
-            node = self.child(history[:i + 1], node, history[i])
-        return node
+        return self.along(self.root(), history)
 
 
 def _config(name: str, what: str = "state") -> _Config:
@@ -152,30 +146,26 @@ def _world(name: str, world: tuple[_Node, int, int], history: tuple[int, ...]) -
     """The state after `history` in a resampled world (`world` is what `resampled` was given): unpickled.
     A determinization depends only on what the player sees and on the seed, so it is made again."""
     config = _config(name)
-    node = resampled(config, *world)
-    for i, action in enumerate(history):
-        node = config.child(history[:i + 1], node, action)
-    return node
+    return config.along(resampled(config, *world), history)
 
 
 _CONFIGS: dict[str, _Config] = {}
 
 
 class _Node:
-    """A state: a snapshot of the Meeple game, the snapshot before it (`parent`, or for one made in place
-    `anchor`, the last intact one before it), and each seat's trail of views, computed only when an
-    information state is asked for. A private snapshot (one state holds it) goes on in place; pyspiel
+    """A state: a snapshot of the Meeple game, the last intact snapshot before it (`parent`: the one just
+    before, or for a snapshot made in place an earlier one), and each seat's trail of views, computed
+    only when an information state is asked for. A private snapshot (one state holds it) goes on in place; pyspiel
     clones a state by deep-copying its attributes, and a snapshot is frozen and shared instead."""
 
-    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "anchor", "config", "game", "history", "parent",
-                 "private", "world")
+    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent", "private",
+                 "world")
 
     def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
                  history: tuple[int, ...], world: tuple[_Node, int, int] | None = None) -> None:
         self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
         self.world = world  # what the resampled world this state is in was made from (`resampled`), or None
         self.private = True  # held by one state only, which may play on in place (`_Config.advance`)
-        self.anchor: _Node | None = None  # made in place: the intact snapshot its past is replayed from
         self._trails: list[list[str]] | None = None
         self._views: dict[int, dict] = {}
         self._texts: dict[int, str] = {}
@@ -210,8 +200,10 @@ class _Node:
             chain = []
             node: _Node | None = self
             while node is not None and node._trails is None:
-                if node.parent is None and node.anchor is not None:  # made in place: its past played again
-                    node._trails = self.config.replayed(node).all_trails()
+                if node.parent is not None and len(node.parent.history) < len(node.history) - 1:
+                    again = self.config.replayed(node)  # made in place: its past is played again
+                    again.trail(0)
+                    node._trails = again._trails
                     break
                 chain.append(node)
                 node = node.parent
@@ -224,11 +216,6 @@ class _Node:
                 n._note_views(trails)
         assert self._trails is not None
         return self._trails[seat]
-
-    def all_trails(self) -> list[list[str]]:
-        self.trail(0)
-        assert self._trails is not None
-        return self._trails
 
     def freeze(self) -> None:
         """Something besides its state reads this snapshot now: it never changes again (and is cached)."""
@@ -255,6 +242,8 @@ class _Node:
 
 def _play(g: Game, action: int) -> int:
     """Apply an OpenSpiel action to `g`; the seat that acted (CHANCE for a chance event)."""
+    if g.is_over:
+        raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
     if g.is_chance:
         g.apply({"player": CHANCE, "key": str(action)})
         return CHANCE
