@@ -127,9 +127,28 @@ def test_bad_arguments_are_refused_with_a_typed_error_that_names_them():
                             ({"players": True}, "players= must be a whole number, not True"),
                             ({"players": 3}, "for 2 players, not 3"),
                             ({"utility": "chips"}, "utility must be 'score' or 'win'"),
-                            ({"max_actions": 0}, "max_actions= must be at least 1")):
+                            ({"max_actions": 0}, "max_actions= must be at least 1"),
+                            ({"narrate": "yes"}, "narrate= must be true or false, not 'yes'")):
         with pytest.raises(UsageError, match=message):
             mpz.env("rulesets/reference/kuhn_poker.yaml", **{"players": 2, **kwargs})
+
+
+def test_games_are_quiet_unless_a_log_is_asked_for():
+    # No agent reads a log line (no render mode, empty infos), so the environment's games keep none,
+    # and observe the same as narrated ones; narrate=True keeps the log for a person debugging (`env.unwrapped.game.log_for(seat)`).
+    quiet, told = mpz.raw_env("speicherstadt", players=3), mpz.raw_env("speicherstadt", players=3, narrate=True)
+    for env in (quiet, told):
+        env.reset(seed=4)
+    for _ in range(30):
+        agent = quiet.agent_selection
+        assert told.agent_selection == agent
+        a, b = quiet.observe(agent), told.observe(agent)
+        assert (a["observation"] == b["observation"]).all() and (a["action_mask"] == b["action_mask"]).all()
+        action = int(np.flatnonzero(a["action_mask"])[-1])
+        quiet.step(action)
+        told.step(action)
+    assert quiet.game.state.quiet and not quiet.game.log_for(0)
+    assert not told.game.state.quiet and told.game.log_for(0)
 
 
 def test_reset_with_a_seed_plays_the_game_of_that_seed():

@@ -6,7 +6,7 @@ Worked out once per ruleset from its scripts (and, for a step in progress, from 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
@@ -92,7 +92,7 @@ def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] |
     return where[1], key, pos
 
 
-def shuffle_statement(s: Any) -> bool:
+def shuffle_statement(s: Any) -> TypeGuard[A.ExprStmt]:
     """`shuffle(...)` as a statement of its own: the shuffles a step can go on from in place (and after
     which generated code has a stretch of its own: codegen/resume.py)."""
     return type(s) is A.ExprStmt and type(s.expr) is A.Call and s.expr.func == "shuffle"

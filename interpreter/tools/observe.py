@@ -25,10 +25,13 @@ declared initial value (a 3x3 board declared as nine numbers takes ten cells).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import numpy as np
 from meeple.language.model import Ruleset
+from meeple.runtime.data import Comp, Player, encode
+from meeple.runtime.visibility import can_see
 
 
 def scalar(v: Any, item_no: dict[str, int]) -> float:
@@ -96,6 +99,14 @@ class Layout:
             base = take(len(places) + 3)
             self.comp.append((base, {n: (take(_width(d.initial)), _width(d.initial)) for n, d in counters.items()}))
         self.size = at
+        # For `observe`, which reads the state itself: each component's item, counter keys and slots.
+        self._item = [c.item for c in rs.components]
+        self._cids = list(rs.items.values())  # an item's copies, by the item's place in the catalogue
+        self._item_k = [list(rs.items).index(c.item) for c in rs.components]
+        self._counter_keys = [tuple((f"#{i}.{n}", n) for n in rs.kinds[c.kind].counters)
+                              for i, c in enumerate(rs.components)]
+        self._slots = [tuple((f"#{i}.{n}", self.places[("#", n)], d.visibility)
+                             for n, d in rs.kinds[c.kind].slots.items()) for i, c in enumerate(rs.components)]
 
     def encode(self, view: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -117,6 +128,117 @@ class Layout:
             self._zone(out, ("", n), z, seen)
         self._components(out, seen)
         return out
+
+    def observe(self, game: Any, viewer: int) -> np.ndarray:
+        """`encode(game.view(viewer, texts=False))`, read from the state without building the view: an
+        RL environment observes at every step, and the view's dicts were most of its time. The view stays
+        the definition (tests/test_observe.py holds this to it at every step of every bundled game), so
+        what is visible is decided the same way, by `can_see` and the face-down rule."""
+        viewer = game._seat(viewer)  # refused as `view` refuses it (G009), not written out of its block
+        rs, st = self.rs, game.state
+        at: list[int] = [self.me + viewer, self.phase + self.phases.get(st.phase, len(self.phases))]
+        vals: list[float] = [1.0, 1.0]
+        if st.pending is not None:
+            for s in game.deciders:
+                at.append(self.deciding + s)
+                vals.append(1.0)
+        counters, zones, facedown = st.counters, st.zones, st.facedown
+        put = self._put
+        for n, cells in self.game_counters.items():
+            put(at, vals, cells, counters[n])
+        seen: list[tuple[int, int, int, int]] = []  # (item, place, position, component)
+        owner = game._ev.owner
+        for p in range(st.nplayers):
+            for n, d in rs.player_counters.items():
+                if can_see(d.visibility, p, viewer):
+                    put(at, vals, self.player_counters[(p, n)], counters[f"{p}.{n}"])
+            for n, d in rs.player_zones.items():
+                key = f"{p}.{n}"
+                self._seen(at, vals, seen, zones, facedown, owner, viewer, key, self.places[(str(p), n)],
+                           d.visibility, p, self.zone_sizes[(str(p), n)])
+        for n, d in rs.game_zones.items():
+            self._seen(at, vals, seen, zones, facedown, owner, viewer, n, self.places[("", n)], d.visibility,
+                       None, self.zone_sizes[("", n)])
+        # Copies of an item fill its blocks in order of place and position, as in _components; copies at
+        # one position of alike slots in order of their counters too (stable: else as the view lists them).
+        keys = [x[:3] for x in seen]
+        if len(set(keys)) < len(keys):
+            shared = {k for k, m in Counter(keys).items() if m > 1}
+            seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3]) if x[:3] in shared else ""))
+        else:  # no two copies at one place: the component's id never decides
+            seen.sort()
+        nplaces, cids_of, counter_keys, blocks = len(self.places), self._cids, self._counter_keys, self.comp
+        item, j, cids = -1, 0, cids_of[0] if cids_of else []
+        for k, where, i, c in seen:
+            if k != item:
+                item, j, cids = k, 0, cids_of[k]
+            base, own = blocks[cids[j]]
+            j += 1
+            at += (base + where, base + nplaces, base + nplaces + 1, base + nplaces + 2)
+            vals += (1.0, float(i), 1.0 if c in facedown else 0.0, 1.0)
+            for key, n in counter_keys[c]:
+                put(at, vals, own[n], counters[key])
+        out = np.zeros(self.size, dtype=np.float32)
+        out[at] = vals  # every cell is written once: the blocks do not overlap
+        return out
+
+    def _seen(self, at: list[int], vals: list[float], seen: list, zones: dict, facedown: set, owner: Any,
+              viewer: int, key: str, where: int, vis: str, zone_owner: int | None, size_at: int | None) -> None:
+        """`_zone` over the state: a zone's size, and its visible components (and theirs) into `seen`."""
+        z = zones[key]
+        if size_at is not None:
+            at.append(size_at)
+            vals.append(float(len(z)))
+        if not z or not can_see(vis, zone_owner, viewer):
+            return
+        all_slots, item_k = self._slots, self._item_k
+        for i, c in enumerate(z):
+            if c in facedown and zone_owner != viewer:
+                continue
+            seen.append((item_k[c], where, i, c))
+            slots = all_slots[c]
+            if slots:
+                o_i: Any = False  # the owner, looked up once and only for a slot that holds something
+                for slot_key, slot_where, slot_vis in slots:
+                    if zones[slot_key]:
+                        if o_i is False:
+                            o = owner(c)
+                            o_i = None if o is None else int(o)
+                        self._seen(at, vals, seen, zones, facedown, owner, viewer, slot_key, slot_where,
+                                   slot_vis, o_i, None)
+
+    def _counters_text(self, game: Any, c: int) -> str:
+        """A component's counters as its view gives them (by item), as `_components` orders copies by them."""
+        keys = self._counter_keys[c]
+        if not keys:
+            return "null"
+        items = self._item
+        counters = game.state.counters
+        return json.dumps({n: encode(counters[key], lambda x: items[x]) for key, n in keys}, sort_keys=True)
+
+    def _put(self, at: list[int], vals: list[float], cells: tuple[int, int], v: Any) -> None:
+        """`_write` for a state's value: the same numbers as `scalar` gives its encoding."""
+        first, width = cells
+        at.append(first)
+        vals.append(self._number(v))
+        if width > 1 and type(v) in (list, tuple):
+            for i, x in enumerate(v[:width - 1]):
+                at.append(first + 1 + i)
+                vals.append(self._number(x))
+
+    def _number(self, v: Any) -> float:
+        t = type(v)
+        if t is int or t is float:
+            return float(v)
+        if t is bool:
+            return 1.0 if v else 0.0
+        if t is Player:
+            return float(v + 1)
+        if t is Comp:
+            return float(self.item_no.get(self._item[v], -1) + 1)
+        if t is list or t is tuple or t is dict:
+            return float(len(v))
+        return 0.0  # a text, none, a zone
 
     def _zone(self, out: np.ndarray, place: tuple[str, str], z: Any, seen: list | None = None) -> None:
         """Zone sizes, and the visible components of the zone (and of their slots) into `seen`."""

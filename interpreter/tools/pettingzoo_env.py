@@ -51,11 +51,16 @@ def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> A
 class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped environment
 
     def __init__(self, ruleset: str | PathLike | Ruleset, players: int = 2, *, utility: str = "score",
-                 max_actions: int | None = None) -> None:
+                 max_actions: int | None = None, narrate: bool = False) -> None:
         super().__init__()
         rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
         players = settings(rs, players, utility, max_actions=max_actions)
         self.rs, self.players, self.utility = rs, players, utility
+        # Nothing an agent receives holds a log line (no render mode, empty infos): games are quiet unless
+        # asked, for a person reading `env.unwrapped.game.log`.
+        if type(narrate) is not bool:
+            raise BadArgument(Problem("U060", f"narrate= must be true or false, not {narrate!r}"))
+        self.narrate = narrate
         self.metadata = {"render_modes": [], "is_parallelizable": False,
                          "name": "meeple_" + re.sub(r"[^a-z0-9]+", "_", rs.name.lower()).strip("_")}
         self.num_actions = max_actions or profile(rs, players).num_actions()
@@ -83,7 +88,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
             if self._seeds is None:
                 self._seeds = np.random.default_rng()
             game_seed = int(self._seeds.integers(2**31))
-        self.game = Game.new(self.rs, self.players, game_seed)
+        self.game = Game.new(self.rs, self.players, game_seed, narrate=self.narrate)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -111,7 +116,7 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         mask = np.zeros(self.num_actions, np.int8)
         if seat in self.game.deciders:
             mask[:self.game.num_actions(seat)] = 1
-        return {"observation": self.layout.encode(self.game.view(seat, texts=False)), "action_mask": mask}
+        return {"observation": self.layout.observe(self.game, seat), "action_mask": mask}
 
     def _seat(self, agent: Any) -> int:
         if agent not in self.possible_agents:

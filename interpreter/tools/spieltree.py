@@ -189,9 +189,9 @@ class _Node:
     def tensor(self, seat: int, layout: Layout) -> np.ndarray:
         out = self._tensors.get(seat)
         if out is None:
-            # The view without texts (a vector never holds them): an observer asking only for tensors
-            # (an RL environment) does not pay for labels, prompts and log lines at every state.
-            out = self._tensors[seat] = layout.encode(self.game.view(seat, texts=False))
+            # Read from the state, as the view without texts encodes (observe.py): an observer asking only
+            # for tensors (an RL environment) pays for no view, label, prompt or log line at every state.
+            out = self._tensors[seat] = layout.observe(self.game, seat)
         return out
 
     def trail(self, seat: int) -> list[str]:
