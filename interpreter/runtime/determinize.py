@@ -32,13 +32,14 @@ from typing import Any
 
 from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
-from meeple.runtime.data import Comp, Zone, copy_value, encode
+from meeple.runtime.data import Comp, Zone, encode
 from meeple.runtime.state import GameState, Rng
 from meeple.runtime.views import can_see
 
 # `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
 Game = Any
 
+NAMING = {Comp, Zone, list, dict}  # the types of value that can name a component (renamed by a deal)
 RETRIES = 8  # menus rebuilt from a resampled state can be empty; another deal is tried then
 
 
@@ -59,10 +60,12 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
             if unseen:
                 out.append((key, i, kind if hidden else back))
             if slots:
-                o = ev.owner(c)
-                o_i = None if o is None else int(o)
+                o_i: Any = False  # the owner, looked up only for a slot that holds something
                 for slot_key, vis_ in slots:
                     if zones[slot_key]:  # most slots are empty: nothing in them to deal
+                        if o_i is False:
+                            o = ev.owner(c)
+                            o_i = None if o is None else int(o)
                         zone(slot_key, vis_, o_i, unseen)
 
     for name, d in rs.game_zones.items():
@@ -124,8 +127,8 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
             return Comp(sigma.get(v, v))
         if t is Zone and v.key.startswith("#"):
             return Zone(_ren_key(v.key, sigma))
-        if t is list:
-            return [ren(x) for x in v]
+        if t is list:  # numbers, texts and seats are kept as they are, without a call each
+            return [ren(x) if type(x) in NAMING else x for x in v]
         if t is dict:
             return {ren(k): ren(x) for k, x in v.items()}
         return v
@@ -172,7 +175,7 @@ def _zones(st: GameState, moved: dict[int, Comp], sigma: dict[int, int], inverse
     with `st`, as a copy shares them (a search determinizes at every iteration, and a game's zones
     are mostly public)."""
     zones, loc = st.zones, st.loc
-    changed = {_ren_key(loc[a], sigma) for a in moved if a in loc}
+    changed = {_ren_key(k, sigma) for k in {loc.get(a) for a in moved} if k is not None}
     # The slot zones of a place another component (of the same kind: the same slots) took, unless both
     # are empty (a card in a hidden pile)
     changed.update(kb for a, b in moved.items() for (kb, _), (ka, _) in zip(info[b][2], info[a][2])
@@ -197,23 +200,24 @@ def _ren_key(key: str, sigma: dict[int, int]) -> str:
 
 def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, int]) -> dict[str, Any]:
     rs, st = game.rs, game.state
-    out: dict[str, Any] = {}
-    for key, value in st.counters.items():
-        if key.startswith("#"):
-            # A hidden component's counters move with its place; the new one's are the old one's.
-            head, _, name = key.partition(".")
-            c = int(head[1:])
-            src = f"#{inverse[c]}.{name}" if c in inverse else key
-            out[key] = ren(st.counters[src]) if c in inverse else copy_value(value)
-        elif "." in key:
-            out[key] = copy_value(value)
-        else:
-            out[key] = copy_value(value) if rs.game_counters[key].visibility == "public" else ren(value)
+    counters = st.counters
+    # Values are shared, as a copy shares them (nothing changes a list or map in place: data.copy_values);
+    # only the counters below are dealt or renamed.
+    out = counters.copy()
+    own = _component_counters(rs)
+    for c, a in inverse.items():
+        # A hidden component's counters move with its place; the new one's are the old one's.
+        for key, name in own[c]:
+            if key in out:
+                v = counters[f"#{a}.{name}"] if a != c else out[key]
+                out[key] = ren(v) if type(v) in NAMING else v
+    for key in _secret_game_counters(rs):
+        out[key] = ren(counters[key])
     for name, d in rs.player_counters.items():
         seats = [p for p in range(st.nplayers) if not can_see(d.visibility, p, viewer)]
         if not seats:
             continue
-        values = [st.counters[f"{p}.{name}"] for p in seats]
+        values = [counters[f"{p}.{name}"] for p in seats]
         if all(type(v) is int for v in values):
             dealt: list[Any] = _split(sum(values), len(seats), rng)
         else:
@@ -222,6 +226,20 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
         for p, v in zip(seats, dealt):
             out[f"{p}.{name}"] = v
     return out
+
+
+def _component_counters(rs: Any) -> list[tuple[tuple[str, str], ...]]:
+    """Per component: its counters' keys and names (worked out once per ruleset)."""
+    cache = rs.derived()
+    found = cache.get("determinize counters")
+    if found is None:
+        found = cache["determinize counters"] = [tuple((f"#{c}.{n}", n) for n in rs.kinds[d.kind].counters)
+                                                 for c, d in enumerate(rs.components)]
+    return found
+
+
+def _secret_game_counters(rs: Any) -> list[str]:
+    return [n for n, d in rs.game_counters.items() if d.visibility != "public"]
 
 
 def _split(total: int, n: int, rng: Rng) -> list[int]:
