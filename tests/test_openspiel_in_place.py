@@ -47,6 +47,23 @@ def test_a_random_playout_copies_the_game_once(monkeypatch):
         copies.clear()
 
 
+def test_a_playout_keeps_one_history_that_grows_in_place_and_reads_as_pyspiels():
+    # Each action used to make its history a new tuple, copying the whole past: quadratic in a game's
+    # length. In place, one list grows; asked for, it reads as the actions applied (pyspiel's history).
+    game = mos.load("speicherstadt", players=4)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    applied = [step(state, rng), step(state, rng)]  # the first from the shared start, as a copy
+    grown = state.node._history
+    for _ in range(150):
+        applied.append(step(state, rng))
+        assert state.node._history is grown
+    assert state.node.history == tuple(applied) == tuple(state.history())
+    clone = state.clone()  # read and frozen: the state goes on from a copy, the clone keeps its history
+    step(state, rng)
+    assert clone.node.history == tuple(applied) and state.node.history[:-1] == tuple(applied)
+
+
 def test_a_clone_the_meeple_game_and_a_pickle_stay_as_they_were_while_the_state_plays_on():
     game = mos.load("camel_up_off_season", players=3)
     rng = random.Random(2)

@@ -78,7 +78,12 @@ class _Config:
             node.game = self.replayed(node).game  # the game went part of the way: as it was before
             raise
         node.game = None  # type: ignore[assignment]  # it goes on in the new snapshot: nothing may read it here
-        return _Node(self, g, node.parent, actor, (*node.history, action), node.world)
+        # Its actions go on in place too: a new tuple at every action would copy the whole history each
+        # time (quadratic in a game's length). The list becomes a tuple when the history is read.
+        past = node._history if type(node._history) is list else list(node._history)
+        node._history = ()
+        past.append(action)
+        return _Node(self, g, node.parent, actor, past, node.world)
 
     def keep(self, node: _Node) -> None:
         """A frozen snapshot, cached by its history: CFR clones every state it expands, and walks the same
@@ -158,18 +163,27 @@ class _Node:
     only when an information state is asked for. A private snapshot (one state holds it) goes on in place; pyspiel
     clones a state by deep-copying its attributes, and a snapshot is frozen and shared instead."""
 
-    __slots__ = ("_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "history", "parent", "private",
-                 "world")
+    __slots__ = ("_history", "_tensors", "_texts", "_trails", "_views", "actor", "config", "game", "parent",
+                 "private", "world")
 
     def __init__(self, config: _Config, game: Game, parent: _Node | None, actor: int,
-                 history: tuple[int, ...], world: tuple[_Node, int, int] | None = None) -> None:
-        self.config, self.game, self.parent, self.actor, self.history = config, game, parent, actor, history
+                 history: tuple[int, ...] | list[int], world: tuple[_Node, int, int] | None = None) -> None:
+        self.config, self.game, self.parent, self.actor = config, game, parent, actor
+        self._history = history  # a list while it grows in place (`_Config.advance`), else a tuple
         self.world = world  # what the resampled world this state is in was made from (`resampled`), or None
         self.private = True  # held by one state only, which may play on in place (`_Config.advance`)
         self._trails: list[list[str]] | None = None
         self._views: dict[int, dict] = {}
         self._texts: dict[int, str] = {}
         self._tensors: dict[int, np.ndarray] = {}
+
+    @property
+    def history(self) -> tuple[int, ...]:
+        """The actions from the start of the game (or of the resampled world): the key of the cache."""
+        h = self._history
+        if isinstance(h, list):
+            self._history = h = tuple(h)
+        return h
 
     def view(self, seat: int) -> dict:
         """The seat's view, made once per state: views are the costly part."""
