@@ -136,16 +136,27 @@ def test_the_corner_game_reaches_the_corners(tmp_path):
 
 
 def test_a_wrong_observation_is_caught(tmp_path, monkeypatch):
-    # The comparison can fail: an observer that shows a face-down gem in another seat's hand differs.
+    # The comparison can fail: an observer that sees every zone (another seat's hand, the bag) differs.
+    from meeple.tools import observe
+
     path = tmp_path / "corners.yaml"
     path.write_text(CORNERS, encoding="utf-8")
     rs = load_ruleset(path)
-    real = Layout._seen
-
-    def peeking(self, at, vals, seen, zones, facedown, owner, viewer, key, where, vis, zone_owner, size_at):
-        return real(self, at, vals, seen, zones, set(), owner, viewer, key, where, "public", zone_owner, size_at)
-
-    monkeypatch.setattr(Layout, "_seen", peeking)
+    monkeypatch.setattr(observe, "can_see", lambda visibility, owner, viewer: True)
     with pytest.raises(AssertionError):
         for seed in range(6):
             same_at_every_step(rs, 3, seed)
+
+
+def test_an_observer_ignoring_face_down_cards_is_caught(tmp_path, monkeypatch):
+    # Face down in a zone the seat sees (Kuhn poker's hands): an observer that takes the card for face up
+    # shows the other player's card, and differs.
+    rs = load_ruleset(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")
+    real = Layout._seen
+
+    def facing_up(self, into, nested, zones, facedown, *rest):
+        return real(self, into, nested, zones, set(), *rest)
+
+    monkeypatch.setattr(Layout, "_seen", facing_up)
+    with pytest.raises(AssertionError):
+        same_at_every_step(rs, 2, seed=1)

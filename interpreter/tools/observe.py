@@ -109,6 +109,17 @@ class Layout:
                               for i, c in enumerate(rs.components)]
         self._slots = [tuple((f"#{i}.{n}", self.places[("#", n)], d.visibility)
                              for n, d in rs.kinds[c.kind].slots.items()) for i, c in enumerate(rs.components)]
+        # The counters (state key, cells, visibility, owning seat), and the zones (key, place, visibility,
+        # owning seat, size cell) in the view's order: each seat's, then the game's.
+        self._counter_walk: list[tuple[str, tuple[int, int], str, int | None]] = [
+            (n, cells, "public", None) for n, cells in self.game_counters.items()] + [
+            (f"{p}.{n}", self.player_counters[(p, n)], d.visibility, p)
+            for p in range(players) for n, d in rs.player_counters.items()]
+        self._zone_walk: list[tuple[str, int, str, int | None, int]] = [
+            (f"{p}.{n}", self.places[(str(p), n)], d.visibility, p, self.zone_sizes[(str(p), n)])
+            for p in range(players) for n, d in rs.player_zones.items()]
+        self._zone_walk += [(n, self.places[("", n)], d.visibility, None, self.zone_sizes[("", n)])
+                            for n, d in rs.game_zones.items()]
 
     def encode(self, view: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
@@ -137,7 +148,9 @@ class Layout:
         the definition (tests/test_observe.py holds this to it at every step of every bundled game), so
         what is visible is decided the same way, by `can_see` and the face-down rule."""
         viewer = game._seat(viewer)  # refused as `view` refuses it (G009), not written out of its block
-        rs, st = self.rs, game.state
+        st = game.state
+        if st.nplayers != self.players:
+            raise ValueError(f"a layout for {self.players} players cannot observe a game of {st.nplayers}")
         at: list[int] = [self.me + viewer, self.phase + self.phases.get(st.phase, len(self.phases))]
         vals: list[float] = [1.0, 1.0]
         if st.pending is not None:
@@ -146,27 +159,35 @@ class Layout:
                 vals.append(1.0)
         counters, zones, facedown = st.counters, st.zones, st.facedown
         put = self._put
-        for n, cells in self.game_counters.items():
-            put(at, vals, cells, counters[n])
-        seen: list[tuple[int, int, int, int]] = []  # (item, place, position, component)
+        for key, cells, vis, seat in self._counter_walk:
+            if vis == "public" or can_see(vis, seat, viewer):
+                v = counters[key]
+                if type(v) is int and cells[1] == 1:  # most counters: one number
+                    at.append(cells[0])
+                    vals.append(float(v))
+                else:
+                    put(at, vals, cells, v)
+        # (item, place, position, component) of each component in sight: in the zones, and in their slots
+        seen: list[tuple[int, int, int, int]] = []
+        nested: list[tuple[int, int, int, int]] = []
         owner = game._ev.owner
-        for p in range(st.nplayers):
-            for n, d in rs.player_counters.items():
-                if can_see(d.visibility, p, viewer):
-                    put(at, vals, self.player_counters[(p, n)], counters[f"{p}.{n}"])
-            for n, d in rs.player_zones.items():
-                key = f"{p}.{n}"
-                self._seen(at, vals, seen, zones, facedown, owner, viewer, key, self.places[(str(p), n)],
-                           d.visibility, p, self.zone_sizes[(str(p), n)])
-        for n, d in rs.game_zones.items():
-            self._seen(at, vals, seen, zones, facedown, owner, viewer, n, self.places[("", n)], d.visibility,
-                       None, self.zone_sizes[("", n)])
-        # Copies of an item fill its blocks in order of place and position, as in _components; copies at
-        # one position of alike slots in order of their counters too (stable: else as the view lists them).
-        keys = [x[:3] for x in seen]
-        if len(set(keys)) < len(keys):
-            shared = {k for k, m in Counter(keys).items() if m > 1}
-            seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3]) if x[:3] in shared else ""))
+        for key, where, vis, seat, size_at in self._zone_walk:
+            z = zones[key]
+            at.append(size_at)
+            vals.append(float(len(z)))
+            if z and can_see(vis, seat, viewer):
+                self._seen(seen, nested, zones, facedown, owner, viewer, z, where, seat)
+        # Copies of an item fill its blocks in order of place and position, as in _components. Only slots
+        # can hold two at one position (alike slots of alike components): those in order of their counters
+        # too, else as the view lists them (a stable sort).
+        if nested:
+            keys = [x[:3] for x in nested]
+            seen += nested
+            if len(set(keys)) < len(keys):
+                shared = {k for k, m in Counter(keys).items() if m > 1}
+                seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3]) if x[:3] in shared else ""))
+            else:
+                seen.sort()
         else:  # no two copies at one place: the component's id never decides
             seen.sort()
         nplaces, cids_of, counter_keys, blocks = len(self.places), self._cids, self._counter_keys, self.comp
@@ -184,30 +205,26 @@ class Layout:
         out[at] = vals  # every cell is written once: the blocks do not overlap
         return out
 
-    def _seen(self, at: list[int], vals: list[float], seen: list, zones: dict, facedown: set, owner: Any,
-              viewer: int, key: str, where: int, vis: str, zone_owner: int | None, size_at: int | None) -> None:
-        """`_zone` over the state: a zone's size, and its visible components (and theirs) into `seen`."""
-        z = zones[key]
-        if size_at is not None:
-            at.append(size_at)
-            vals.append(float(len(z)))
-        if not z or not can_see(vis, zone_owner, viewer):
-            return
+    def _seen(self, into: list, nested: list, zones: dict, facedown: set, owner: Any, viewer: int, z: list,
+              where: int, zone_owner: int | None) -> None:
+        """`_zone` over the state, for a zone the viewer sees: its components the viewer sees into `into`,
+        and theirs, in the slots it sees, into `nested`."""
         all_slots, item_k = self._slots, self._item_k
         for i, c in enumerate(z):
             if c in facedown and zone_owner != viewer:
                 continue
-            seen.append((item_k[c], where, i, c))
+            into.append((item_k[c], where, i, c))
             slots = all_slots[c]
             if slots:
                 o_i: Any = False  # the owner, looked up once and only for a slot that holds something
                 for slot_key, slot_where, slot_vis in slots:
-                    if zones[slot_key]:
+                    inner = zones[slot_key]
+                    if inner:
                         if o_i is False:
                             o = owner(c)
                             o_i = None if o is None else int(o)
-                        self._seen(at, vals, seen, zones, facedown, owner, viewer, slot_key, slot_where,
-                                   slot_vis, o_i, None)
+                        if can_see(slot_vis, o_i, viewer):
+                            self._seen(nested, nested, zones, facedown, owner, viewer, inner, slot_where, o_i)
 
     def _counters_text(self, game: Any, c: int) -> str:
         """A component's counters as its view gives them (by item), as `_components` orders copies by them."""
