@@ -25,18 +25,22 @@ from meeple.errors import UsageError
 @click.option("--chance", type=click.Choice(["seeded", "explicit"]), default="seeded", show_default=True,
               help="explicit: every random event is a chance node, sampled by its probabilities (the forward "
                    "model of a search over chance nodes; OpenSpiel's games are measured so).")
+@click.option("--observe", is_flag=True,
+              help="Make the deciding seat's observation vector before each decision, as a learning loop "
+                   "does (the PettingZoo and OpenSpiel adapters' vector; with --openspiel, OpenSpiel's "
+                   "observation_tensor). Needs NumPy.")
 @click.option("--narrate", is_flag=True,
               help="Narrate the games as `meeple play` does (log lines rendered for each seat, score notes). "
                    "By default they are quiet, as in `meeple simulate`: peers keep no log either.")
 @format_option
 def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, peer: str | None,
-          openspiel: str | None, micro: bool, chance: str, narrate: bool, fmt: str) -> None:
+          openspiel: str | None, micro: bool, chance: str, observe: bool, narrate: bool, fmt: str) -> None:
     """Measure random-play speed of RULESET on one core: games/s and decisions/s, in CPU time.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
     --openspiel the other engine is measured right after, and the ratio Meeple/peer is printed."""
     from meeple.tools import bench as B
-    from meeple.tools.simulate import bench as run
+    from meeple.tools import peers as P
     from meeple.tools.simulate import check_players
 
     rs = load(ruleset)
@@ -49,21 +53,26 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     if chance == "explicit" and (peer is not None or micro):
         # A hand-written peer draws from its seed, and --micro times the seeded API: no like for like.
         raise usage(f"{'--peer' if peer is not None else '--micro'} measures seeded games: leave out --chance explicit")
-    module = B.load_peer(peer) if peer is not None else None
-    spiel = B.load_openspiel(openspiel) if openspiel is not None else None
+    if observe and (peer is not None or micro):
+        # A hand-written peer makes no observations, and --micro times the Game API's calls alone.
+        raise usage(f"{'--peer' if peer is not None else '--micro'} measures play without observations: "
+                    "leave out --observe")
+    observer = B.observer(rs) if observe else None
+    module = P.load_peer(peer) if peer is not None else None
+    spiel = P.load_openspiel(openspiel) if openspiel is not None else None
     peers: list[B.Speed] = []
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
     try:
         if chance == "explicit":
             rows = B.bench_explicit(rs, list(players) or list(range(rs.min_players, rs.max_players + 1)), games,
-                                    seconds, narrate=narrate)
+                                    seconds, narrate=narrate, observer=observer)
         else:
-            rows = run(rs, list(players) or None, games, seconds, narrate=narrate)
+            rows = B.bench(rs, list(players) or None, games, seconds, narrate=narrate, observer=observer)
         try:
             for r in rows if module is not None else []:
-                peers.append(B.bench_peer(module, r.players, games, seconds))
+                peers.append(P.bench_peer(module, r.players, games, seconds))
             if spiel is not None:
-                peers.append(B.bench_openspiel(spiel, games, seconds))
+                peers.append(P.bench_openspiel(spiel, games, seconds, observe=observe))
         except UsageError as e:
             failed = e
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
@@ -78,13 +87,15 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
 
     if fmt == "json":
         click.echo(json.dumps({
-            "ruleset": rs.name, "narrated": narrate, "chance": chance, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
+            "ruleset": rs.name, "narrated": narrate, "chance": chance, "observed": observe, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
             "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
         if failed is not None:
             raise failed
         return
     chances = ", chance events as decisions" if chance == "explicit" else ""
-    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games{chances}")
+    observed = ", an observation vector before each decision" if observe else ""
+    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games{chances}"
+               f"{observed}")
     head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
     if micro:
         head += ["new_game µs", "copy µs", "apply_index µs"]

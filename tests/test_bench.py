@@ -1,4 +1,5 @@
-"""`meeple bench --peer`: a peer engine that breaks its protocol is reported after Meeple's rows."""
+"""`meeple bench`: its loops (seeded, explicit chance, with observations) and its peers; a peer engine that
+breaks its protocol is reported after Meeple's rows."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
 from meeple.tools import bench as B
+from meeple.tools import peers as P
 
 PEERS = {
     "empty": ("def legal_actions(self): return []\n", "legal_actions() returned no actions"),
@@ -51,17 +53,17 @@ def test_broken_peer_json_keeps_rows(tmp_path):
 
 
 def test_endless_peer_game_is_stopped_by_the_decision_cap(tmp_path, monkeypatch):
-    monkeypatch.setattr(B, "MAX_PEER_DECISIONS", 5000)
-    module = B.load_peer(peer_file(tmp_path, "loop", "def is_terminal(self): return False\n"))
-    with pytest.raises(B.UsageError, match=r"loop.* game 0 \(3 players\) did not end within 5,000 decisions"):
-        B.bench_peer(module, 3, games=2, seconds=100)
+    monkeypatch.setattr(P, "MAX_PEER_DECISIONS", 5000)
+    module = P.load_peer(peer_file(tmp_path, "loop", "def is_terminal(self): return False\n"))
+    with pytest.raises(P.UsageError, match=r"loop.* game 0 \(3 players\) did not end within 5,000 decisions"):
+        P.bench_peer(module, 3, games=2, seconds=100)
 
 
 def test_endless_peer_game_is_stopped_by_the_time_budget(tmp_path):
     slow = "def apply(self, a):\n    for _ in range(2000): pass\n"
-    module = B.load_peer(peer_file(tmp_path, "slow", slow))
-    with pytest.raises(B.UsageError, match=r"did not end within the time budget of 0.05 CPU seconds"):
-        B.bench_peer(module, 2, games=None, seconds=0.05)
+    module = P.load_peer(peer_file(tmp_path, "slow", slow))
+    with pytest.raises(P.UsageError, match=r"did not end within the time budget of 0.05 CPU seconds"):
+        P.bench_peer(module, 2, games=None, seconds=0.05)
 
 
 def test_an_openspiel_game_that_fails_while_playing_is_reported_after_meeples_rows(monkeypatch):
@@ -75,7 +77,7 @@ def test_an_openspiel_game_that_fails_while_playing_is_reported_after_meeples_ro
         def new_initial_state(self):
             raise RuntimeError("SpielFatalError: boom")
 
-    monkeypatch.setattr(B, "load_openspiel", lambda name: Broken())
+    monkeypatch.setattr(P, "load_openspiel", lambda name: Broken())
     r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/tic_tac_toe.yaml", "-n", "2", "--openspiel", "x"])
     assert r.exit_code == 2, r.output
     assert "players  games  decisions" in r.stdout  # Meeple's rows are not lost
@@ -103,3 +105,46 @@ def test_explicit_chance_plays_the_same_games_as_the_game_api_and_samples_every_
 def test_explicit_chance_is_refused_with_what_measures_seeded_games(extra):
     r = CliRunner().invoke(meeple, ["bench", "speicherstadt", "--chance", "explicit", "-n", "1", *extra])
     assert r.exit_code == 2 and "measures seeded games: leave out --chance explicit" in r.stderr, r.output
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_observe_makes_the_deciding_seats_vector_before_every_decision(monkeypatch, chance):
+    # What a learning loop pays at each step: the observation the PettingZoo and OpenSpiel adapters give.
+    pytest.importorskip("numpy")
+    from meeple.tools.observe import Layout
+
+    made = []
+    real = Layout.observe
+    monkeypatch.setattr(Layout, "observe", lambda self, g, seat: made.append((seat, g.deciders)) or real(self, g, seat))
+    r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--observe", "--chance", chance,
+                                    "-n", "30", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["observed"] is True and out["rows"][0]["games"] == 30
+    assert len(made) == out["rows"][0]["decisions"] and all(seat in deciders for seat, deciders in made)
+    text = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--observe", "-n", "5"])
+    assert "an observation vector before each decision" in text.stdout
+
+
+def test_observe_is_compared_with_openspiels_observation_tensors():
+    pytest.importorskip("pyspiel")
+    r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--observe", "-n", "20",
+                                    "--openspiel", "python_kuhn_poker", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    [peer] = json.loads(r.stdout)["peers"]
+    assert peer["engine"] == "OpenSpiel python_kuhn_poker" and peer["games"] == 20 and peer["ratio"] > 0
+
+
+@pytest.mark.parametrize("extra", [["--peer", "peer.py"], ["--micro"]])
+def test_observe_is_refused_with_what_measures_play_without_observations(extra):
+    r = CliRunner().invoke(meeple, ["bench", "speicherstadt", "--observe", "-n", "1", *extra])
+    assert r.exit_code == 2 and "measures play without observations: leave out --observe" in r.stderr, r.output
+
+
+def test_observe_without_numpy_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "meeple.tools.observe", None)  # importing it fails, as without NumPy
+    r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--observe", "-n", "1"])
+    assert r.exit_code == 2 and "--observe needs NumPy" in r.stderr and "meeple[pettingzoo]" in r.stderr, r.output
+    assert "games/s" not in r.stdout

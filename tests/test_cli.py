@@ -270,11 +270,11 @@ def test_an_unknown_openspiel_game_is_refused_before_anything_is_measured(monkey
     # The refusal used to come after Meeple's own benchmark, and carried OpenSpiel's list of every game
     # (over a hundred lines).
     pytest.importorskip("pyspiel")
-    import meeple.tools.simulate
+    import meeple.tools.bench
 
     def measured(*args, **kwargs):
         raise AssertionError("Meeple's benchmark ran before the peer was checked")
-    monkeypatch.setattr(meeple.tools.simulate, "bench", measured)
+    monkeypatch.setattr(meeple.tools.bench, "bench", measured)
     r = run("bench", "tic_tac_toe", "--seconds", 60, "--openspiel", "python_tic_tac_to")
     assert r.exit_code == 2 and "AssertionError" not in r.output
     assert "OpenSpiel has no game 'python_tic_tac_to'" in r.output and "did you mean `python_tic_tac_toe`" in r.output
@@ -284,12 +284,12 @@ def test_an_unknown_openspiel_game_is_refused_before_anything_is_measured(monkey
 def test_ctrl_c_stops_a_benchmark_with_the_interrupt_code_and_no_figures(monkeypatch):
     """Ctrl-C exits 130 as in simulate, compare and ladder, not with click's "Aborted!" and 1 (invalid
     input); a ratio needs both engines measured in full, so nothing cut short is shown."""
-    import meeple.tools.simulate
+    import meeple.tools.bench
 
     def stopped(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(meeple.tools.simulate, "bench", stopped)
+    monkeypatch.setattr(meeple.tools.bench, "bench", stopped)
     r = run("bench", "speicherstadt", "-p", 2)
     assert r.exit_code == 130 and "interrupted" in r.output and "Aborted" not in r.output
     assert "games/s" not in r.output

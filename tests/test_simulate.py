@@ -6,7 +6,8 @@ import os
 import pytest
 from meeple.errors import RuntimeRuleError, UsageError
 from meeple.runtime.rules import load_ruleset
-from meeple.tools.simulate import bench, default_players, game_seed, play_game, simulate
+from meeple.tools.bench import bench
+from meeple.tools.simulate import default_players, game_seed, play_game, simulate
 from support import BROKEN, PICK
 
 

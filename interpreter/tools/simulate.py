@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -250,51 +249,3 @@ def summarise(rs: Ruleset, players: int, seed: int, names: list[str], tally: Tal
     return Summary(rs.name, players, n, seed, names, seats, _length_unit(rs), tally.lengths.mean,
                    tally.lengths.stdev, tally.decisions / n, seconds, n / per_s, tally.decisions / per_s, workers,
                    backend, records or [], tally.silent, tally.all_tied)
-
-
-
-@dataclass
-class BenchRow:
-    players: int
-    games: int
-    decisions: int
-    seconds: float
-    games_per_s: float
-    decisions_per_s: float
-
-    def to_json(self) -> dict:
-        return dataclasses.asdict(self)
-
-
-def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None = None,
-          seconds: float = 2.0, narrate: bool = False) -> list[BenchRow]:
-    """Random play on one core: `games` games per player count, or as many as fit in `seconds` of CPU
-    time (CPU time, so that other processes on a shared machine do not slow the figure down). Games are
-    quiet, as simulations play them (no per-seat text nobody reads), unless `narrate`.
-
-    The loop is the one peer engines are measured with (tools/bench.py): game i is seeded with i, and
-    one random generator picks uniformly among the legal actions, so the figure is the engine's, not
-    the bots' bookkeeping (nor `simulate`'s seeds, each a hash: about 1 µs a game)."""
-    rows = []
-    for n in players_list or list(range(rs.min_players, rs.max_players + 1)):
-        check_players(rs, n)
-        done = decisions = 0
-        prand = random.Random(n).random
-        start = time.process_time()
-        while True:
-            game = rs.new_game(n, done, narrate=narrate)
-            while not game.is_over:
-                for seat in game.deciders:
-                    game.apply_index(int(prand() * game.num_actions(seat)), seat)
-                    decisions += 1
-                if decisions > MAX_DECISIONS * (done + 1):
-                    raise E.RuntimeRuleError(Problem(
-                        "R010", f"a game did not end after {MAX_DECISIONS} decisions (players {n})",
-                        hint="a loop in the flow may offer choices forever"))
-            done += 1
-            elapsed = time.process_time() - start
-            if (games is not None and done >= games) or (games is None and elapsed >= seconds):
-                break
-        elapsed = max(elapsed, 1e-9)
-        rows.append(BenchRow(n, done, decisions, elapsed, done / elapsed, decisions / elapsed))
-    return rows
