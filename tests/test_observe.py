@@ -160,3 +160,20 @@ def test_an_observer_ignoring_face_down_cards_is_caught(tmp_path, monkeypatch):
     monkeypatch.setattr(Layout, "_seen", facing_up)
     with pytest.raises(AssertionError):
         same_at_every_step(rs, 2, seed=1)
+
+
+def test_a_seat_that_is_not_one_is_refused_as_the_view_refuses_it():
+    from meeple.errors import UsageError
+
+    rs = load_ruleset(ROOT / "rulesets" / "reference" / "kuhn_poker.yaml")
+    layout, g = Layout(rs, 2), rs.new_game(2, 0)
+    for seat in (2, 1.0, True):
+        with pytest.raises(UsageError, match="is not a seat"):
+            g.view(seat, texts=False)
+        with pytest.raises(UsageError, match="is not a seat"):
+            layout.observe(g, seat)
+    with pytest.raises(UsageError, match="is not a seat"):  # a spectator's view has no seat to mark
+        layout.observe(g, -1)
+    with pytest.raises(ValueError, match="a layout for 3 players cannot observe a game of 2"):
+        Layout(load_ruleset(ROOT / "rulesets" / "speicherstadt.yaml"), 3).observe(
+            load_ruleset(ROOT / "rulesets" / "speicherstadt.yaml").new_game(2, 0), 0)
