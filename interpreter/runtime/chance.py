@@ -26,7 +26,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.walk import walk
 from meeple.runtime.data import Comp, encode
-from meeple.runtime.state import Rng
+from meeple.runtime.state import Rng, component_keys
 
 CHANCE = -1  # the seat of the chance player in actions: {"player": CHANCE, "key": "2", "label": ...}
 
@@ -233,7 +233,7 @@ def identity(ev: Any, x: Any) -> tuple:
         kind = rs.kinds[d.kind]
         if not kind.slots and not kind.counters:  # most cards: what the general case gives, sooner
             return ("item", d.item, (), x in st.facedown)
-        slots, counters = _own_keys(rs, x)
+        slots, counters = component_keys(rs)[x]
         zones = st.zones
         for k in slots:
             if zones[k]:
@@ -241,14 +241,3 @@ def identity(ev: Any, x: Any) -> tuple:
         values = st.counters
         return ("item", d.item, tuple([repr(encode(values[k])) for k in counters]), x in st.facedown)
     return ("value", repr(encode(x)))
-
-
-def _own_keys(rs: Any, x: Comp) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The keys of a component's slots and counters in the state (cached: a replay of a setup shuffles
-    a bag of a hundred cubes again, asking each one)."""
-    cache = rs.derived().setdefault("own keys", {})
-    keys = cache.get(x)
-    if keys is None:
-        kind = rs.kinds[rs.components[x].kind]
-        keys = cache[x] = (tuple(f"#{x}.{s}" for s in kind.slots), tuple(f"#{x}.{n}" for n in kind.counters))
-    return keys

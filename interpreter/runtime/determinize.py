@@ -33,7 +33,7 @@ from typing import Any
 from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
 from meeple.runtime.data import Comp, Zone, encode
-from meeple.runtime.state import GameState, Rng
+from meeple.runtime.state import GameState, Rng, component_keys
 from meeple.runtime.views import can_see
 
 # `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
@@ -204,15 +204,17 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
     # Values are shared, as a copy shares them (nothing changes a list or map in place: data.copy_values);
     # only the counters below are dealt or renamed.
     out = counters.copy()
-    own = _component_counters(rs)
+    own = component_keys(rs)
     for c, a in inverse.items():
-        # A hidden component's counters move with its place; the new one's are the old one's.
-        for key, name in own[c]:
+        # A hidden component's counters move with its place; the new one's are the old one's (of the same
+        # kind: the same counters, in the same order).
+        for key, src in zip(own[c][1], own[a][1]):
             if key in out:
-                v = counters[f"#{a}.{name}"] if a != c else out[key]
+                v = counters[src]
                 out[key] = ren(v) if type(v) in NAMING else v
-    for key in _secret_game_counters(rs):
-        out[key] = ren(counters[key])
+    for key, d in rs.game_counters.items():
+        if d.visibility != "public":
+            out[key] = ren(counters[key])
     for name, d in rs.player_counters.items():
         seats = [p for p in range(st.nplayers) if not can_see(d.visibility, p, viewer)]
         if not seats:
@@ -226,20 +228,6 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
         for p, v in zip(seats, dealt):
             out[f"{p}.{name}"] = v
     return out
-
-
-def _component_counters(rs: Any) -> list[tuple[tuple[str, str], ...]]:
-    """Per component: its counters' keys and names (worked out once per ruleset)."""
-    cache = rs.derived()
-    found = cache.get("determinize counters")
-    if found is None:
-        found = cache["determinize counters"] = [tuple((f"#{c}.{n}", n) for n in rs.kinds[d.kind].counters)
-                                                 for c, d in enumerate(rs.components)]
-    return found
-
-
-def _secret_game_counters(rs: Any) -> list[str]:
-    return [n for n, d in rs.game_counters.items() if d.visibility != "public"]
 
 
 def _split(total: int, n: int, rng: Rng) -> list[int]:

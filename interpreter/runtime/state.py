@@ -184,6 +184,19 @@ class GameState:
         return g
 
 
+def component_keys(rs: Ruleset) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Per component (by id): the state keys of its slots and of its counters, in its kind's order (the
+    same order for every component of a kind). Worked out once per ruleset: shuffles and determinizations
+    ask for them at every draw and every deal."""
+    cache = rs.derived()
+    keys = cache.get("component keys")
+    if keys is None:
+        keys = cache["component keys"] = [
+            (tuple(f"#{c}.{s}" for s in rs.kinds[d.kind].slots), tuple(f"#{c}.{n}" for n in rs.kinds[d.kind].counters))
+            for c, d in enumerate(rs.components)]
+    return keys
+
+
 def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) -> GameState:
     """A new game's state before its first statement: counters at their initial values, every component
     in the box, and setup then flow ready to run. What does not depend on the seed is built once per

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, Player, encode
+from meeple.runtime.data import encode
 from meeple.runtime.visibility import can_see
 
 
@@ -104,7 +104,7 @@ class Layout:
         # For `observe`, which reads the state itself: each component's item, counter keys and slots.
         self._item = [c.item for c in rs.components]
         self._cids = list(rs.items.values())  # an item's copies, by the item's place in the catalogue
-        self._item_k = [list(rs.items).index(c.item) for c in rs.components]
+        self._item_k = [self.item_no[c.item] for c in rs.components]
         self._counter_keys = [tuple((f"#{i}.{n}", n) for n in rs.kinds[c.kind].counters)
                               for i, c in enumerate(rs.components)]
         self._slots = [tuple((f"#{i}.{n}", self.places[("#", n)], d.visibility)
@@ -161,12 +161,7 @@ class Layout:
         put = self._put
         for key, cells, vis, seat in self._counter_walk:
             if vis == "public" or can_see(vis, seat, viewer):
-                v = counters[key]
-                if type(v) is int and cells[1] == 1:  # most counters: one number
-                    at.append(cells[0])
-                    vals.append(float(v))
-                else:
-                    put(at, vals, cells, v)
+                put(at, vals, cells, counters[key])
         # (item, place, position, component) of each component in sight: in the zones, and in their slots
         seen: list[tuple[int, int, int, int]] = []
         nested: list[tuple[int, int, int, int]] = []
@@ -183,8 +178,9 @@ class Layout:
         if nested:
             keys = [x[:3] for x in nested]
             seen += nested
-            if len(set(keys)) < len(keys):
-                shared = {k for k, m in Counter(keys).items() if m > 1}
+            counts = Counter(keys)
+            if len(counts) < len(keys):
+                shared = {k for k, m in counts.items() if m > 1}
                 seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3]) if x[:3] in shared else ""))
             else:
                 seen.sort()
@@ -236,28 +232,23 @@ class Layout:
         return json.dumps({n: encode(counters[key], lambda x: items[x]) for key, n in keys}, sort_keys=True)
 
     def _put(self, at: list[int], vals: list[float], cells: tuple[int, int], v: Any) -> None:
-        """`_write` for a state's value: the same numbers as `scalar` gives its encoding."""
+        """`_write` for a state's value: the number `scalar` gives its encoding (a component is named by
+        its item, as in a seat's view)."""
         first, width = cells
         at.append(first)
-        vals.append(self._number(v))
-        if width > 1 and type(v) in (list, tuple):
+        t = type(v)
+        if t is int:  # most counters: a number, encoded as itself
+            vals.append(float(v))
+            return
+        if t is list and width == 1:  # a list in one cell: its length, whatever its items encode to
+            vals.append(float(len(v)))
+            return
+        name = self._item.__getitem__
+        vals.append(scalar(encode(v, name), self.item_no))
+        if width > 1 and t in (list, tuple):
             for i, x in enumerate(v[:width - 1]):
                 at.append(first + 1 + i)
-                vals.append(self._number(x))
-
-    def _number(self, v: Any) -> float:
-        t = type(v)
-        if t is int or t is float:
-            return float(v)
-        if t is bool:
-            return 1.0 if v else 0.0
-        if t is Player:
-            return float(v + 1)
-        if t is Comp:
-            return float(self.item_no.get(self._item[v], -1) + 1)
-        if t is list or t is tuple or t is dict:
-            return float(len(v))
-        return 0.0  # a text, none, a zone
+                vals.append(scalar(encode(x, name), self.item_no))
 
     def _zone(self, out: np.ndarray, place: tuple[str, str], z: Any, seen: list | None = None) -> None:
         """Zone sizes, and the visible components of the zone (and of their slots) into `seen`."""
