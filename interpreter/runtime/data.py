@@ -53,6 +53,20 @@ class Zone:
         return f"Zone({self.key})"
 
 
+# What a zone's key says of its owner (ValueOps.owner asks at every trigger): a seat's zone ("0.hand")
+# that player, a component's slot ("#12.cargo") that component, a game zone none. Keys are rulesets'
+# zone names, so the table stays small; the key's text alone decides, so rulesets share it.
+OWNERS: dict[str, Player | Comp | None] = {}
+
+
+def key_owner(key: str) -> Player | Comp | None:
+    head = key.split(".", 1)[0]
+    o = Player(int(head)) if head.isdigit() else Comp(int(head[1:])) if head.startswith("#") else None
+    if len(OWNERS) < 100_000:  # bounded however many rulesets a process loads
+        OWNERS[key] = o
+    return o
+
+
 def copy_value(v: Any) -> Any:
     """A deep copy of lists and maps: for data handed out of the engine (a save's log), which its
     receiver may change."""

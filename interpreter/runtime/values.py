@@ -14,7 +14,7 @@ from meeple.checker.decls import did_you_mean as near  # for scripts the checker
 from meeple.errors import Problem, RuntimeRuleError
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.data import OWNERS, Comp, Player, Zone, key_owner
 from meeple.runtime.limits import MAX_INT, MAX_ITEMS, MAX_NESTING, number_message, size_message, tree_size
 from meeple.runtime.printing import show, type_name  # also imported from here
 from meeple.runtime.state import GameState
@@ -117,15 +117,14 @@ class ValueOps:
         raise self.fail(node, f"cannot read `{name}` of {type_name(obj)}")
 
     def owner(self, c: int) -> Player | None:
-        key = self.st.loc.get(int(c))
+        loc = self.st.loc
+        key = loc.get(int(c))
         while key is not None:
-            head = key.split(".", 1)[0]
-            if head.isdigit():
-                return Player(int(head))
-            if head.startswith("#"):
-                key = self.st.loc.get(int(head[1:]))
+            o = OWNERS[key] if key in OWNERS else key_owner(key)
+            if type(o) is Comp:
+                key = loc.get(o)  # a component's slot: whoever owns the component
                 continue
-            return None
+            return o if type(o) is Player else None
         return None
 
     def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:

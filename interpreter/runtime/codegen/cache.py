@@ -99,7 +99,7 @@ def _bind(rs: Ruleset) -> Generated:
     nodes = number_nodes(rs)
     env: dict[str, Any] = dict(support.HELPERS)
     env.update(resume.HELPERS)
-    env.update(N=nodes, SH=tables.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], HB={}, OPTS={})
+    env.update(N=nodes, SH=tables.shower(rs), CP=[Comp(i) for i in range(len(rs.components))], OPTS={}, h_handlers=tables.handlers_of)
     exec(code, env)  # noqa: S102 - our own generated code, from the ruleset's AST, never from input text
     for var, (prefix, name) in env["SHARED"]:
         if prefix == "AT":
@@ -120,7 +120,7 @@ def _bind(rs: Ruleset) -> Generated:
 
     def by_id(d: dict[int, Any]) -> dict[int, Any]:
         return {id(nodes[k]): v for k, v in d.items()}
-    env["HB"].update(by_id(t["HB"]))
+    env["HT"] = tables.handler_tables(rs, by_id(t["HB"]))
     clauses = by_id(t["OC"])
     events = set(rs.events) | {ev for c in rs.components for ev in c.options}
     env["OPTS"].update({ev: [tuple(clauses[id(o)] for o in c.options.get(ev, ())) for c in rs.components]

@@ -201,11 +201,14 @@ class StmtEmitter(AssignEmitter):
             f.w(f"ev._phase({self.node(s)}, None)")
 
     def _s_Trigger(self, s: A.Trigger, f: Fn) -> None:
-        f.w(f"for _c, _h in ev.handlers({s.event!r}, {self.expr(s.target, f)}, {self.node(s)}):")
-        f.w(f"    h_enter(ev, {self.node(s)})")
+        # Each component's handler by its number (codegen/tables.handler_tables): no search by event
+        f.w(f"for _c, _fn in h_handlers(ev, HT.get({s.event!r}), {self.expr(s.target, f)}, {self.node(s)}):")
+        f.w("    if ev.depth >= MAXD:")
+        f.w(f"        ev.enter({self.node(s)})  # raises the located depth error")
+        f.w("    ev.depth += 1")
         f.w("    ev.sources.append(_c)")
         f.w("    try:")
-        f.w("        HB[id(_h)](ev, _c, ev.owner(_c))")
+        f.w("        _fn(ev, _c, ev.owner(_c))")
         f.w("    finally:")
         f.w("        ev.depth -= 1")
         f.w("        ev.sources.pop()")

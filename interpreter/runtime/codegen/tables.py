@@ -121,3 +121,27 @@ def counter_keyer(rs: Ruleset, name: str) -> Callable[[Any, Any, Any], str]:
             return ckeys[o]
         return ev.counter_key(o, name, n)
     return key
+
+
+def handler_tables(rs: Ruleset, generated: dict[int, Any]) -> dict[str, list]:
+    """Per event, each component's generated handler (`HB_<k>`, by the `id()` of its block), or None
+    where it has none: `trigger` then finds a component's handler by its number. A handler that may
+    wait for a decision has no function; a trigger that can reach one is run by the frame machine."""
+    return {event: [generated.get(id(c.on[event])) if event in c.on else None for c in rs.components]
+            for event in {e for c in rs.components for e in c.on}}
+
+
+def handlers_of(ev: Any, table: list | None, target: Any, n: Any) -> list[tuple[Comp, Any]]:
+    """The (component, function) pairs `trigger` runs, in order: ValueOps.handlers by the table. Every
+    one is found before any runs, so what a handler moves cannot change which run."""
+    if type(target) is Zone:
+        target = ev.st.zones[target.key]
+    elif type(target) is not list:
+        target = [target]
+    out = []
+    for c in target:
+        if type(c) is not Comp:
+            ev.handlers("", [c], n)  # raises the reference's error
+        if table is not None and (fn := table[c]) is not None:
+            out.append((c, fn))
+    return out
