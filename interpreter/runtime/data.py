@@ -54,7 +54,7 @@ class Zone:
 
 
 # What a zone's key says of its owner (ValueOps.owner asks at every trigger): a seat's zone ("0.hand")
-# that player, a component's slot ("#12.cargo") that component, a game zone none. Keys are rulesets'
+# that player, a component's slot ("#12.inside") that component, a game zone none. Keys are rulesets'
 # zone names, so the table stays small; the key's text alone decides, so rulesets share it.
 OWNERS: dict[str, Player | Comp | None] = {}
 
