@@ -29,7 +29,7 @@ from meeple.runtime.narrate import Move
 from meeple.runtime.prefix import start_state
 from meeple.runtime.readouts import Readouts, index_of, whole
 from meeple.runtime.state import GameState, initial_state
-from meeple.runtime.views import action_keys, option_index
+from meeple.runtime.views import action_keys, chosen_option
 
 Action = dict  # {"player": seat (0-based), "key": stable id, "label": readable text}
 
@@ -202,8 +202,18 @@ class Game(Readouts):
                 and (player is None or (type(player) is int and player == players[0]))
                 and 0 <= i < len(opts := pending["options"][players[0]])):
             pending["chosen"][players[0]] = i
-            st._actions.append((players[0], opts[i]))  # keyed when the log is read (GameState.actions)
-            self._resolve(opts[i])
+            opt = opts[i]
+            st._actions.append((players[0], opt))  # keyed when the log is read (GameState.actions)
+            if st.rng.explicit or not st.quiet:
+                self._resolve(opt)
+                return
+            ev = self._ev  # _resolve, inlined for a quiet seeded game: every playout's every step
+            ev.limit = st.steps + self.max_steps
+            ev.depth = 0
+            try:
+                M.resume(ev, opt)
+            except Exception as e:  # noqa: BLE001 - as in _resolve
+                raise located(e) from None
             return
         if type(i) is not int:
             i = index_of(i)
@@ -225,46 +235,11 @@ class Game(Readouts):
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
         An illegal action raises IllegalAction with the reason, and the state does not change."""
-        st = self.state
         if self._chance is not None:
             X.apply_chance_action(self, action)
             return
-        if st.pending is None:
-            raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
-        if isinstance(action, bool):
-            raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-        action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
-        if type(action) is int:
-            legal = self.legal_actions()
-            if not 0 <= action < len(legal):
-                raise IllegalAction(Problem("G004", f"there are {len(legal)} actions, so {action} is not one of them"))
-            action = legal[action]
-        elif type(action) is str:
-            matches = [a for a in self.legal_actions() if a["label"] == action]
-            if not matches:
-                raise IllegalAction(Problem("G006", f"no legal action is labelled {action!r}"))
-            if len(matches) > 1 and len({a["player"] for a in matches}) > 1:
-                raise IllegalAction(Problem("G007", f"several players have an action labelled {action!r}; "
-                                                    "pass the action itself"))
-            action = matches[0]
-        if not isinstance(action, dict) or "player" not in action or "key" not in action:
-            raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
-                                                "and `key`), an index or a label"))
-        seat, key = action["player"], action["key"]
-        seat = k if (k := as_int(seat)) is not None else seat  # NumPy's whole numbers too
-        if type(seat) is not int or type(key) is not str:
-            # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
-            raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))
-        if seat not in self.deciders:
-            who = ", ".join(f"P{s + 1}" for s in self.deciders)
-            raise IllegalAction(Problem("G003", f"it is not {'the chance seat' if seat == CHANCE else f'P{seat + 1}'}"
-                                                f"'s turn now (waiting for {who})"))
-        self._menus()
-        i = option_index(st.pending["options"][seat], key, self._ev, seat)
-        if i is not None:
-            self._choose(seat, i, st.pending["options"][seat][i])
-            return
-        raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
+        seat, i = chosen_option(self, action)  # raises IllegalAction with the reason
+        self._choose(seat, i, self.state.pending["options"][seat][i])
 
     def _choose(self, seat: int, i: int, opt: list) -> None:
         st = self.state

@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meeple.runtime.data import Player, encode, option_key
+from meeple.errors import IllegalAction, Problem
+from meeple.runtime.chance import CHANCE
+from meeple.runtime.data import Player, as_int, encode, option_key
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
 from meeple.runtime.visibility import Evaluator, can_see, visible
@@ -61,6 +63,45 @@ def option_index(options: list, key: str, ev: Evaluator, viewer: int) -> int | N
         if key in keys:
             return keys.index(key)
     return None
+
+
+def chosen_option(game: Game, action: Any) -> tuple[int, int]:
+    """The seat and the option index that `Game.apply(action)` names: an action from `legal_actions()`,
+    an index into it, or an exact label. Refused with the reason (IllegalAction) otherwise."""
+    if game.state.pending is None:
+        raise IllegalAction(Problem("G002", "the game is over: no action is legal"))
+    if isinstance(action, bool):
+        raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
+    action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
+    if type(action) is int:
+        legal = game.legal_actions()
+        if not 0 <= action < len(legal):
+            raise IllegalAction(Problem("G004", f"there are {len(legal)} actions, so {action} is not one of them"))
+        action = legal[action]
+    elif type(action) is str:
+        matches = [a for a in game.legal_actions() if a["label"] == action]
+        if not matches:
+            raise IllegalAction(Problem("G006", f"no legal action is labelled {action!r}"))
+        if len(matches) > 1 and len({a["player"] for a in matches}) > 1:
+            raise IllegalAction(Problem("G007", f"several players have an action labelled {action!r}; "
+                                                "pass the action itself"))
+        action = matches[0]
+    if not isinstance(action, dict) or "player" not in action or "key" not in action:
+        raise IllegalAction(Problem("G005", "an action must be an action from legal_actions() (with `player` "
+                                            "and `key`), an index or a label"))
+    seat, key = action["player"], action["key"]
+    seat = k if (k := as_int(seat)) is not None else seat  # NumPy's whole numbers too
+    if type(seat) is not int or type(key) is not str:
+        # 0.0 and True equal 0 in Python, but they are not seats: the action log holds exact values.
+        raise IllegalAction(Problem("G005", "an action's `player` must be a seat number and its `key` a string"))
+    if seat not in game.deciders:
+        who = ", ".join(f"P{s + 1}" for s in game.deciders)
+        raise IllegalAction(Problem("G003", f"it is not {'the chance seat' if seat == CHANCE else f'P{seat + 1}'}"
+                                            f"'s turn now (waiting for {who})"))
+    i = option_index(game.menu(seat), key, game._ev, seat)  # menu(): worked out now if a look-ahead left it
+    if i is None:
+        raise IllegalAction(Problem("G008", f"{action.get('label') or action['key']!r} is not a legal action now"))
+    return seat, i
 
 
 def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:

@@ -166,9 +166,11 @@ class Builder(ResumeEmitter):
                 self.options(item, f, f"[{i}, VALS, -1, 0]")
             else:
                 f.w(f"_src = {self.expr(item.source, f)}")
+                f.w(f"_oc = OPTS[{item.event!r}]")
                 f.w(f"for _c in ([_src] if type(_src) is Comp else h_it(ev, _src, {self.node(item.source)})):")
-                f.w(f"    for _j, _fn in enumerate(OPTS[{item.event!r}][_c]):")
-                f.w(f"        _fn(ev, _c, out, {i}, _j)")
+                f.w("    if _oc[_c]:  # most components add no option")
+                f.w("        for _j, _fn in enumerate(_oc[_c]):")
+                f.w(f"            _fn(ev, _c, out, {i}, _j)")
         self.function(f"def MN_{k}(ev, S):", f, tail="return out", node=ch)
         self.table["MENU"].append(f"{k}: MN_{k}")
 
