@@ -28,15 +28,22 @@ def _random_pick(ev, a, n, s):
 
 
 # ------------------------------------------------------------------ actions
+_COMPS = {Comp}
+
+
 def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     """Many distinct components at once (a setup moving a whole kind): one pass over each source zone
     instead of a `list.remove` per component, with the same result as moving them one by one."""
-    if any(type(c) is not Comp for c in comps) or len(set(comps)) != len(comps):
+    if set(map(type, comps)) != _COMPS or len(moved := set(comps)) != len(comps):
         return False
     st = ev.st
     loc = st.loc
-    moved = set(comps)
-    for old in {loc.get(c) for c in comps} - {None}:
+    olds = set(map(loc.get, comps))
+    if len(olds) == 1 and None not in olds and len(st.zones[old := next(iter(olds))]) == len(comps):
+        st.writable(old).clear()  # the whole of one zone (a pile moved onto a deck): no search
+        olds.clear()
+    olds.discard(None)
+    for old in olds:
         z = st.writable(old)
         z[:] = [x for x in z if x not in moved]
     if top:
