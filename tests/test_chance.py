@@ -241,7 +241,12 @@ def test_each_draw_of_a_shuffle_offers_what_grouping_the_items_left_offers(items
         draws = shuffling.draws()
         again = Draws(shuffling.items, shuffling.keys)
         assert (draws.groups, draws.total) == (again.groups, again.total)
-        shuffling = shuffling.after(rnd.choice(draws.groups)[0])
+        value = rnd.choice(draws.groups)[0]
+        left = shuffling.keys[:value] + shuffling.keys[value + 1:]
+        shuffling = shuffling.after(value)
+        # It ends exactly when the items left are all alike (no choice left): two kinds, the last of
+        # one drawn, included (the shortcut in `after`).
+        assert (shuffling is None) == (len(set(left)) <= 1)
 
 
 def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):

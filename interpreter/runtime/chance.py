@@ -94,9 +94,12 @@ class Shuffling:
 
     def after(self, value: int) -> Shuffling | None:
         """The shuffle once the item at `value` is drawn; None when no choice is left in it."""
+        groups = self.draws().groups
+        if len(groups) == 2 and groups[0 if groups[0][0] == value else 1][1] == 1:
+            return None  # the last of its kind drawn from two kinds: one kind is left (a deal's last card)
         items, keys = self.items[:], self.keys[:]
         del items[value], keys[value]
-        groups = _without(self.draws().groups, value, self.keys[value], items, keys)
+        groups = _without(groups, value, self.keys[value], items, keys)
         return Shuffling(items, keys, Draws.of(groups, len(items))) if len(groups) > 1 else None
 
     def draws(self) -> Draws:
@@ -135,7 +138,7 @@ class ScriptedRng(Rng):
     explicit = True
 
     def __init__(self, script: Sequence[int] = ()) -> None:
-        super().__init__(0)
+        self.state = 0  # Rng's, unused: a scripted draw reads its script (set here, not by a call up)
         self.script = list(script)
         self.pos = 0
 

@@ -25,9 +25,9 @@ def _draws(rs: Ruleset) -> tuple[bool, bool, int]:
     called from), or in the setup from its first statement that waits for a decision on (what comes
     before that statement has run by the first decision: a setup that shuffles and deals, then asks each
     player for a first choice)."""
-    cache = rs.derived()
-    found = cache.get("draws")
+    found = rs._compiled.get("draws") if rs._compiled is not None else None  # rs.derived(), without a call
     if found is None:
+        cache = rs.derived()
         sites = [what for what, root in rs.scripts() for n in walk(root) if _random(n)]
         late = False
         if rs.setup is not None and id(rs.setup) in rs.suspends:
