@@ -85,22 +85,34 @@ class Shuffling:
     so a game can offer them without running its step again: only the whole shuffle's outcomes are
     needed for the replay, which then runs once per shuffle rather than once per card."""
 
-    __slots__ = ("_draws", "items", "keys")
+    __slots__ = ("_after", "_draws", "items", "keys")
 
-    def __init__(self, items: list, keys: list, draws: Draws | None = None) -> None:
+    def __init__(self, items: list, keys: list, draws: Draws | None = None, first: bool = False) -> None:
         self.items = items
         self.keys = keys
         self._draws = draws
+        # The draw a step stopped at (`first`) keeps what each outcome leaves: new games of one ruleset
+        # with explicit chance all start from one shared chance node (shortcuts.reused), and each would
+        # work it out again. Only that draw: a cache at every draw would grow a tree of every order drawn.
+        self._after: dict[int, Shuffling | None] | None = {} if first else None
 
     def after(self, value: int) -> Shuffling | None:
-        """The shuffle once the item at `value` is drawn; None when no choice is left in it."""
+        """The shuffle once the item at `value` is drawn; None when no choice is left in it. Nothing
+        changes a Shuffling once made, so the one returned may be shared."""
+        known = self._after
+        if known is not None and value in known:
+            return known[value]
         groups = self.draws().groups
         if len(groups) == 2 and groups[0 if groups[0][0] == value else 1][1] == 1:
-            return None  # the last of its kind drawn from two kinds: one kind is left (a deal's last card)
-        items, keys = self.items[:], self.keys[:]
-        del items[value], keys[value]
-        groups = _without(groups, value, self.keys[value], items, keys)
-        return Shuffling(items, keys, Draws.of(groups, len(items))) if len(groups) > 1 else None
+            nxt = None  # the last of its kind drawn from two kinds: one kind is left (a deal's last card)
+        else:
+            items, keys = self.items[:], self.keys[:]
+            del items[value], keys[value]
+            groups = _without(groups, value, self.keys[value], items, keys)
+            nxt = Shuffling(items, keys, Draws.of(groups, len(items))) if len(groups) > 1 else None
+        if known is not None:
+            known[value] = nxt
+        return nxt
 
     def draws(self) -> Draws:
         if self._draws is None:
@@ -180,7 +192,7 @@ class ScriptedRng(Rng):
         out = []
         while len(kinds) > 1:
             if self.pos >= len(script):
-                self._draw(left, keys, Shuffling(left, keys))  # raises NeedChance
+                self._draw(left, keys, Shuffling(left, keys, first=True))  # raises NeedChance
             i = script[self.pos]
             if not (0 <= i < len(keys) and keys.index(keys[i]) == i):  # the first item of its group
                 raise ValueError(f"{i} is not an outcome of this chance event")

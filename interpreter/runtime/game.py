@@ -65,7 +65,8 @@ class Game(Readouts):
         note where points came from."""
         if chance not in ("seeded", "explicit"):
             raise UsageError(Problem("G011", f"chance must be 'seeded' or 'explicit', not {chance!r}"))
-        players, seed = whole(players, "the number of players"), whole(seed, "the seed")
+        if type(players) is not int or type(seed) is not int:  # a search's every new game passes ints
+            players, seed = whole(players, "the number of players"), whole(seed, "the seed")
         if not rs.min_players <= players <= rs.max_players:
             raise UsageError(Problem("G001", f"{rs.name} is for {rs.player_counts} players, not {players}"))
         reuse = chance == "explicit" and not coverage and before_flow is None
@@ -204,10 +205,10 @@ class Game(Readouts):
             pending["chosen"][players[0]] = i
             opt = opts[i]
             st._actions.append((players[0], opt))  # keyed when the log is read (GameState.actions)
-            if st.rng.explicit or not st.quiet:
+            if not st.quiet or st.rng.explicit and (draws_after_start(self.rs) or self._late):
                 self._resolve(opt)
                 return
-            ev = self._ev  # _resolve, inlined for a quiet seeded game: every playout's every step
+            ev = self._ev  # _resolve, inlined for a quiet game that draws nothing now: every playout's every step
             ev.limit = st.steps + self.max_steps
             ev.depth = 0
             try:
