@@ -433,14 +433,14 @@ def test_an_explicit_game_starts_from_the_setups_seedless_opening_with_the_same_
 
 def test_new_games_share_what_a_shuffles_first_draw_leaves_and_nothing_else(tmp_path):
     # Every new game with explicit chance starts from one chance node (shortcuts.reused), whose shuffle
-    # keeps what each outcome leaves: the second game gets the same next draw, not a new one. What the
+    # keeps what each outcome leaves: the second game gets the same next node, not a new one. What the
     # games then do is their own: the outcomes one is offered do not change with the other's draws.
     rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)')
     a, b = rs.new_game(2, 1, chance="explicit"), rs.new_game(2, 2, chance="explicit")
     offered = [(x["label"], p) for x, p in b.chance_outcomes()]
     a.apply_index(0)
     b.apply_index(0)
-    assert a._chance.shuffle is b._chance.shuffle is not None
+    assert a._chance is b._chance and a._chance.shuffle is not None  # the node itself, shared
     first = [(x["label"], p) for x, p in b.chance_outcomes()]
     while a.is_chance:
         a.apply_index(len(a.chance_outcomes()) - 1)

@@ -53,7 +53,7 @@ class Draws:
     """The outcomes of one random event, as counts: exact fractions and labels are made only when a
     caller asks for them (a random playout only counts the outcomes and picks one)."""
 
-    __slots__ = ("groups", "total")
+    __slots__ = ("_floats", "groups", "total")
 
     def __init__(self, items: Sequence[Any], keys: Sequence[Hashable]) -> None:
         # One outcome per group of identical items: the index of its first item, its count, the item.
@@ -66,12 +66,21 @@ class Draws:
                 g[1] += 1
         self.groups = list(groups.values())
         self.total = len(items)
+        self._floats: list[tuple[int, float]] | None = None
 
     @classmethod
     def of(cls, groups: list[list], total: int) -> Draws:
         d = cls.__new__(cls)
-        d.groups, d.total = groups, total
+        d.groups, d.total, d._floats = groups, total, None
         return d
+
+    def floats(self) -> list[tuple[int, float]]:
+        """Each outcome's value and probability as a float (a playout samples by them), made once: the
+        draws of a shared chance node are every new game's (Shuffling.after). A new list each call."""
+        if self._floats is None:
+            n = self.total
+            self._floats = [(v, c / n) for v, c, _ in self.groups]
+        return self._floats[:]
 
     def outcomes(self) -> list[tuple[int, Fraction, Any]]:
         n = self.total
@@ -95,6 +104,10 @@ class Shuffling:
         # with explicit chance all start from one shared chance node (shortcuts.reused), and each would
         # work it out again. Only that draw: a cache at every draw would grow a tree of every order drawn.
         self._after: dict[int, Shuffling | None] | None = {} if first else None
+
+    @property
+    def first(self) -> bool:
+        return self._after is not None
 
     def after(self, value: int) -> Shuffling | None:
         """The shuffle once the item at `value` is drawn; None when no choice is left in it. Nothing

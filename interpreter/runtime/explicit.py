@@ -30,10 +30,10 @@ from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, Draws, NeedChance, ScriptedRng, Shuffling
 from meeple.runtime.chancesites import in_place, may_draw, several_sites
-from meeple.runtime.data import as_int
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
 from meeple.runtime.values import show
+from meeple.runtime.views import chosen_outcome
 
 Game = Any  # runtime.game.Game, which imports this module
 # How a step runs from the state it replays from: the setup and flow from the start, the choice
@@ -57,7 +57,7 @@ class Step(NamedTuple):
 class ChanceNode:
     """An open chance event: the step to rerun (`step`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("_options", "at", "draws", "outcomes", "rs", "shuffle", "step", "steps")
+    __slots__ = ("_next", "_options", "at", "draws", "outcomes", "rs", "shuffle", "step", "steps")
 
     def __init__(self, rs: Ruleset, step: Step, outcomes: list[int], draws: Draws,
                  shuffle: Shuffling | None = None, at: tuple[int, str, int] | None = None,
@@ -73,6 +73,9 @@ class ChanceNode:
         self.at = at
         self.steps = steps
         self._options: list[tuple[int, Fraction, str]] | None = None
+        # The next draws of the shuffle, as the draw a step stopped at keeps them (Shuffling.after):
+        # every new game starts from one such node, and would make the same next node again.
+        self._next: dict[int, ChanceNode] | None = {} if shuffle is not None and shuffle.first else None
 
     @property
     def base(self) -> GameState:
@@ -218,7 +221,13 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     # In place: the state shown at a chance node is this game's own (a copy of the game copies it, and
     # the node's `base`, which replays start from, is another state).
     game.state.record(_entries([value]))
-    game._chance = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps)
+    known = node._next
+    nxt = known.get(value) if known is not None else None
+    if nxt is None:
+        nxt = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps)
+        if known is not None:
+            known[value] = nxt
+    game._chance = nxt
     return True
 
 
@@ -255,10 +264,7 @@ def probabilities(game: Game) -> list[tuple[int, float]]:
     """Each outcome's value and probability as a float, without labels (the OpenSpiel adapter's
     `chance_outcomes`, at every draw of a playout)."""
     node = game._chance
-    if node is None:
-        return []
-    n = node.draws.total
-    return [(v, c / n) for v, c, _ in node.draws.groups]
+    return [] if node is None else node.draws.floats()
 
 
 def apply_outcome(game: Game, value: int) -> None:
@@ -282,22 +288,4 @@ def apply_chance_action(game: Game, action: Any) -> None:
     if type(action) is int and node is not None and 0 <= action < len(node.draws.groups):
         _apply(game, node, node.value(action))  # an index, as a playout gives: no label is made, no check
         return
-    if isinstance(action, bool):
-        raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
-    action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
-    acts = [a for a, _ in chance_actions(game)] if isinstance(action, (int, str)) else []  # an action needs no labels
-    if isinstance(action, int):
-        if not 0 <= action < len(acts):
-            raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))
-        action = acts[action]
-    elif isinstance(action, str):
-        matches = [a for a in acts if a["label"] == action]
-        if not matches:
-            raise IllegalAction(Problem("G006", f"no chance outcome is labelled {action!r}"))
-        action = matches[0]
-    if not isinstance(action, dict) or action.get("player") != CHANCE:
-        raise IllegalAction(Problem("G003", "this is a chance event: only a chance outcome can be applied"))
-    key = action.get("key")
-    if not isinstance(key, str) or not key.isdigit():
-        raise IllegalAction(Problem("G008", f"{key!r} is not an outcome of this chance event"))
-    apply_outcome(game, int(key))
+    apply_outcome(game, chosen_outcome(game, action))  # raises IllegalAction with the reason

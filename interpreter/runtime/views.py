@@ -104,6 +104,30 @@ def chosen_option(game: Game, action: Any) -> tuple[int, int]:
     return seat, i
 
 
+def chosen_outcome(game: Game, action: Any) -> int:
+    """The chance outcome that `Game.apply(action)` names at a chance event: an outcome's action from
+    `chance_outcomes()`, an index into them, or an exact label. Refused with the reason otherwise."""
+    if isinstance(action, bool):
+        raise IllegalAction(Problem("G005", "an action must be an action, an index or a label"))
+    action = k if (k := as_int(action)) is not None else action  # NumPy's whole numbers too
+    acts = [a for a, _ in game.chance_outcomes()] if isinstance(action, (int, str)) else []  # an action needs no labels
+    if isinstance(action, int):
+        if not 0 <= action < len(acts):
+            raise IllegalAction(Problem("G004", f"there are {len(acts)} outcomes, so {action} is not one of them"))
+        action = acts[action]
+    elif isinstance(action, str):
+        matches = [a for a in acts if a["label"] == action]
+        if not matches:
+            raise IllegalAction(Problem("G006", f"no chance outcome is labelled {action!r}"))
+        action = matches[0]
+    if not isinstance(action, dict) or action.get("player") != CHANCE:
+        raise IllegalAction(Problem("G003", "this is a chance event: only a chance outcome can be applied"))
+    key = action.get("key")
+    if not isinstance(key, str) or not key.isdigit():
+        raise IllegalAction(Problem("G008", f"{key!r} is not an outcome of this chance event"))
+    return int(key)
+
+
 def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     """What `viewer` may see, as plain data. `viewer=None` is everything, for audiences allowed to see it
     all (a finished game's replay, a bots-only table): face-down components marked as such, every counter,
