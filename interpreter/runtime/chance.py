@@ -76,11 +76,12 @@ class Draws:
 
     def floats(self) -> list[tuple[int, float]]:
         """Each outcome's value and probability as a float (a playout samples by them), made once: the
-        draws of a shared chance node are every new game's (Shuffling.after). A new list each call."""
+        draws of a shared chance node are every new game's (Shuffling.after). One list, which callers
+        read and never change."""
         if self._floats is None:
             n = self.total
             self._floats = [(v, c / n) for v, c, _ in self.groups]
-        return self._floats[:]
+        return self._floats
 
     def outcomes(self) -> list[tuple[int, Fraction, Any]]:
         n = self.total

@@ -262,7 +262,7 @@ def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
 
 def probabilities(game: Game) -> list[tuple[int, float]]:
     """Each outcome's value and probability as a float, without labels (the OpenSpiel adapter's
-    `chance_outcomes`, at every draw of a playout)."""
+    `chance_outcomes`, at every draw of a playout). Shared by the games at this event: read it only."""
     node = game._chance
     return [] if node is None else node.draws.floats()
 

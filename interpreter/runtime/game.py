@@ -205,16 +205,7 @@ class Game(Readouts):
             pending["chosen"][players[0]] = i
             opt = opts[i]
             st._actions.append((players[0], opt))  # keyed when the log is read (GameState.actions)
-            if not st.quiet or st.rng.explicit and (draws_after_start(self.rs) or self._late):
-                self._resolve(opt)
-                return
-            ev = self._ev  # _resolve, inlined for a quiet game that draws nothing now: every playout's every step
-            ev.limit = st.steps + self.max_steps
-            ev.depth = 0
-            try:
-                M.resume(ev, opt)
-            except Exception as e:  # noqa: BLE001 - as in _resolve
-                raise located(e) from None
+            self._resolve(opt)
             return
         if type(i) is not int:
             i = index_of(i)
