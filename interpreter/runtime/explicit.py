@@ -96,8 +96,8 @@ class ChanceNode:
         return self.draws.groups[i][0]
 
 
-def _entries(outcomes: list[int]) -> list[dict]:
-    return [{"player": CHANCE, "key": str(v)} for v in outcomes]
+def _entries(outcomes: list[int]) -> list[tuple[int, int]]:
+    return [(CHANCE, v) for v in outcomes]  # keyed when the log is read (GameState.actions), as choices are
 
 
 def start(game: Game, st: GameState) -> None:

@@ -139,8 +139,8 @@ class GameState:
         if self._keyed < n:
             for i in range(self._keyed, n):
                 e = log[i]
-                if type(e) is tuple:
-                    log[i] = {"player": e[0], "key": option_key(e[1])}
+                if type(e) is tuple:  # a chance outcome's key is its number (explicit.py)
+                    log[i] = {"player": e[0], "key": str(e[1]) if type(e[1]) is int else option_key(e[1])}
             self._keyed = n
         return [dict(a) for a in log]
 
@@ -148,8 +148,9 @@ class GameState:
     def actions(self, log: list[dict]) -> None:
         self._actions, self._keyed = log, 0
 
-    def record(self, entries: list[dict]) -> None:
-        """Add keyed entries to the action log (chance outcomes of an explicit-chance game)."""
+    def record(self, entries: list[tuple[int, int]]) -> None:
+        """Add entries to the action log: chance outcomes of an explicit-chance game, as (seat, outcome),
+        keyed when the log is read (`actions`)."""
         self._actions.extend(entries)
 
     def writable(self, key: str) -> list:
