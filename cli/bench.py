@@ -50,13 +50,13 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         check_games(games)
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
-    if chance == "explicit" and (peer is not None or micro):
-        # A hand-written peer draws from its seed, and --micro times the seeded API: no like for like.
-        raise usage(f"{'--peer' if peer is not None else '--micro'} measures seeded games: leave out --chance explicit")
-    if observe and (peer is not None or micro):
-        # A hand-written peer makes no observations, and --micro times the Game API's calls alone.
-        raise usage(f"{'--peer' if peer is not None else '--micro'} measures play without observations: "
-                    "leave out --observe")
+    # A hand-written peer draws from its seed and makes no observations, and --micro times the seeded
+    # Game API's calls alone: neither compares like for like with chance nodes or observations.
+    alone = "--peer" if peer is not None else "--micro" if micro else None
+    for asked, flag, what in ((chance == "explicit", "--chance explicit", "seeded games"),
+                              (observe, "--observe", "play without observations")):
+        if asked and alone is not None:
+            raise usage(f"{alone} measures {what}: leave out {flag}")
     observer = B.observer(rs) if observe else None
     module = P.load_peer(peer) if peer is not None else None
     spiel = P.load_openspiel(openspiel) if openspiel is not None else None
