@@ -148,3 +148,22 @@ def test_observe_without_numpy_says_what_to_install(monkeypatch):
     r = CliRunner().invoke(meeple, ["bench", "rulesets/reference/kuhn_poker.yaml", "--observe", "-n", "1"])
     assert r.exit_code == 2 and "--observe needs NumPy" in r.stderr and "meeple[pettingzoo]" in r.stderr, r.output
     assert "games/s" not in r.stdout
+
+
+@pytest.mark.parametrize("chance", ["seeded", "explicit"])
+def test_a_benchmarked_game_that_never_ends_is_located_at_the_decision_it_keeps_offering(tmp_path, monkeypatch, chance):
+    # Found in review: `meeple bench` said R010 with no place in the YAML, as `simulate` once did.
+    from meeple.errors import RuntimeRuleError
+    from meeple.runtime.rules import load_ruleset
+
+    path = tmp_path / "forever.yaml"
+    path.write_text("meeple: 1\nname: Forever\nplayers: {min: 2, max: 2}\nflow: |\n  while true:\n"
+                    "      choose player(0) \"Again?\":\n          option \"Again\":\n              pass\n"
+                    "scoring:\n  score: \"0\"\n")
+    monkeypatch.setattr(B, "MAX_DECISIONS", 20)
+    run = B.bench if chance == "seeded" else B.bench_explicit
+    with pytest.raises(RuntimeRuleError) as e:
+        run(load_ruleset(path), [2], games=1, seconds=1)
+    p = e.value.problems[0]
+    assert p.code == "R010" and "within 20 decisions (players 2, seed 0)" in p.message
+    assert p.span is not None and str(p.span).endswith("forever.yaml:6:7")

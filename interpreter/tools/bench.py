@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.errors import Problem, RuntimeRuleError, UsageError
+from meeple.errors import Problem, UsageError
 from meeple.runtime.explicit import probabilities
 from meeple.runtime.rules import Ruleset
-from meeple.tools.simulate import MAX_DECISIONS, check_players
+from meeple.tools.simulate import MAX_DECISIONS, check_players, endless
 
 Observer = Callable[[int], Callable[[Any, int], Any]]  # a player count -> what to call before each decision
 
@@ -116,12 +116,8 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
     """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
     probabilities as OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance
     nodes runs, compared like for like. Decisions are the players' (`observer`: as `bench`'s)."""
-    rows = []
-    for n in players_list:
-        prand = random.Random(n).random
-        observe = observer(n) if observer is not None else None
-
-        def play(i: int, n: int = n, prand: Callable[[], float] = prand, observe: Any = observe) -> int:
+    def player(n: int, prand: Callable[[], float], observe: Any) -> Callable[[int], int]:
+        def play(i: int) -> int:
             g = rs.new_game(n, i, narrate=narrate, chance="explicit")
             k = 0
             while not g.is_over:
@@ -134,9 +130,20 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
                     g.apply_index(int(prand() * g.num_actions(seat)), seat)
                     k += 1
                 if k > MAX_DECISIONS:
-                    raise RuntimeRuleError(Problem("R010", f"a game did not end within {MAX_DECISIONS} "
-                                                           f"decisions (players {n})"))
+                    raise endless(g, MAX_DECISIONS, n, i)
             return k
+        return play
+    return _rows(players_list, games, seconds, player, observer)
+
+
+def _rows(players_list: list[int], games: int | None, seconds: float,
+          player: Callable[[int, Callable[[], float], Any], Callable[[int], int]],
+          observer: Observer | None) -> list[BenchRow]:
+    """A row per player count: `player(n, prand, observe)` gives the function that plays game i and
+    returns its decisions, all of one player count drawing from one random generator."""
+    rows = []
+    for n in players_list:
+        play = player(n, random.Random(n).random, observer(n) if observer is not None else None)
         done, decisions, elapsed = timed_loop(play, games, seconds)
         elapsed = max(elapsed, 1e-9)
         rows.append(BenchRow(n, done, decisions, elapsed, done / elapsed, decisions / elapsed))
@@ -166,29 +173,22 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
     one random generator picks uniformly among the legal actions, so the figure is the engine's, not
     the bots' bookkeeping (nor `simulate`'s seeds, each a hash: about 1 µs a game); `observer` what a
     learning loop calls before each decision (`Layout(rs, n).observe`)."""
-    rows = []
-    for n in players_list or list(range(rs.min_players, rs.max_players + 1)):
+    counts = players_list or list(range(rs.min_players, rs.max_players + 1))
+    for n in counts:
         check_players(rs, n)
-        observe = observer(n) if observer is not None else None
-        done = decisions = 0
-        prand = random.Random(n).random
-        start = time.process_time()
-        while True:
-            game = rs.new_game(n, done, narrate=narrate)
+
+    def player(n: int, prand: Callable[[], float], observe: Any) -> Callable[[int], int]:
+        def play(i: int) -> int:
+            game = rs.new_game(n, i, narrate=narrate)
+            k = 0
             while not game.is_over:
                 for seat in game.deciders:
                     if observe is not None:
                         observe(game, seat)
                     game.apply_index(int(prand() * game.num_actions(seat)), seat)
-                    decisions += 1
-                if decisions > MAX_DECISIONS * (done + 1):
-                    raise RuntimeRuleError(Problem(
-                        "R010", f"a game did not end after {MAX_DECISIONS} decisions (players {n})",
-                        hint="a loop in the flow may offer choices forever"))
-            done += 1
-            elapsed = time.process_time() - start
-            if (games is not None and done >= games) or (games is None and elapsed >= seconds):
-                break
-        elapsed = max(elapsed, 1e-9)
-        rows.append(BenchRow(n, done, decisions, elapsed, done / elapsed, decisions / elapsed))
-    return rows
+                    k += 1
+                if k > MAX_DECISIONS:
+                    raise endless(game, MAX_DECISIONS, n, i)
+            return k
+        return play
+    return _rows(counts, games, seconds, player, observer)

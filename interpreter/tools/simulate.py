@@ -131,13 +131,18 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
                 game.apply_index(agents[seat].choose(game, seat), seat)
                 decisions += 1
             if decisions > max_decisions:
-                raise E.RuntimeRuleError(Problem(
-                    "R010", f"the game did not end within {max_decisions} decisions (players {nplayers}, "
-                            f"seed {seed}); this decision was still being offered", _open_decision(game),
-                    hint="a loop in the flow may offer choices forever"))
+                raise endless(game, max_decisions, nplayers, seed)
     except E.RuntimeRuleError as e:
         raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions) from None
     return game, decisions
+
+
+def endless(game: Game, max_decisions: int, nplayers: int, seed: int) -> E.RuntimeRuleError:
+    """R010: a game that was still offering choices after `max_decisions`, located at the open one."""
+    return E.RuntimeRuleError(Problem(
+        "R010", f"the game did not end within {max_decisions} decisions (players {nplayers}, seed {seed}); "
+                "this decision was still being offered", _open_decision(game),
+        hint="a loop in the flow may offer choices forever"))
 
 
 def _open_decision(game: Game) -> Any:
