@@ -41,11 +41,11 @@ def _move_many(ev, comps: list, key: str, top: bool) -> bool:
     olds = set(map(loc.get, comps))
     if len(olds) == 1 and None not in olds and len(st.zones[old := next(iter(olds))]) == len(comps):
         st.writable(old).clear()  # the whole of one zone (a pile moved onto a deck): no search
-        olds.clear()
-    olds.discard(None)
-    for old in olds:
-        z = st.writable(old)
-        z[:] = [x for x in z if x not in moved]
+    else:
+        olds.discard(None)
+        for old in olds:
+            z = st.writable(old)
+            z[:] = [x for x in z if x not in moved]
     if top:
         st.writable(key)[0:0] = comps[::-1]
     else:

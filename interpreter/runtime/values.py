@@ -129,18 +129,19 @@ class ValueOps:
 
     def handlers(self, event: str, target: Any, node: Any) -> list[tuple[Comp, A.Block]]:
         """The (component, handler) pairs that `trigger event on target` runs, in order."""
+        components = self.rs.components
+        return [(c, h) for c in self.triggered(target, node) if (h := components[c].on.get(event)) is not None]
+
+    def triggered(self, target: Any, node: Any) -> list[Comp]:
+        """The components `trigger ... on target` names, in order: a zone's, a list's, or the one; each
+        a component (generated code finds their handlers by table: codegen/tables.handlers_of)."""
         if type(target) is Zone:
             target = self.st.zones[target.key]
         comps = target if type(target) is list else [target]
-        out: list[tuple[Comp, A.Block]] = []
-        components = self.rs.components
         for c in comps:  # nothing changes the list while this reads it
             if type(c) is not Comp:
                 raise self.fail(node, f"`trigger` needs components, not {type_name(c)}")
-            h = components[c].on.get(event)
-            if h is not None:
-                out.append((c, h))
-        return out
+        return comps
 
     def handler_scope(self, c: int) -> dict:
         return {"self": Comp(c), "owner": self.owner(c)}

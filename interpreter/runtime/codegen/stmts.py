@@ -203,9 +203,7 @@ class StmtEmitter(AssignEmitter):
     def _s_Trigger(self, s: A.Trigger, f: Fn) -> None:
         # Each component's handler by its number (codegen/tables.handler_tables): no search by event
         f.w(f"for _c, _fn in h_handlers(ev, HT.get({s.event!r}), {self.expr(s.target, f)}, {self.node(s)}):")
-        f.w("    if ev.depth >= MAXD:")
-        f.w(f"        ev.enter({self.node(s)})  # raises the located depth error")
-        f.w("    ev.depth += 1")
+        f.w(f"    h_enter(ev, {self.node(s)})")
         f.w("    ev.sources.append(_c)")
         f.w("    try:")
         f.w("        _fn(ev, _c, ev.owner(_c))")

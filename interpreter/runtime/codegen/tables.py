@@ -134,14 +134,5 @@ def handler_tables(rs: Ruleset, generated: dict[int, Any]) -> dict[str, list]:
 def handlers_of(ev: Any, table: list | None, target: Any, n: Any) -> list[tuple[Comp, Any]]:
     """The (component, function) pairs `trigger` runs, in order: ValueOps.handlers by the table. Every
     one is found before any runs, so what a handler moves cannot change which run."""
-    if type(target) is Zone:
-        target = ev.st.zones[target.key]
-    elif type(target) is not list:
-        target = [target]
-    out = []
-    for c in target:
-        if type(c) is not Comp:
-            ev.handlers("", [c], n)  # raises the reference's error
-        if table is not None and (fn := table[c]) is not None:
-            out.append((c, fn))
-    return out
+    comps = ev.triggered(target, n)
+    return [] if table is None else [(c, fn) for c in comps if (fn := table[c]) is not None]
