@@ -60,6 +60,40 @@ def test_runtime_errors_in_generated_code_point_into_the_yaml(tmp_path, label, l
     assert (spans[0].file, spans[0].line, spans[0].col) == (str(path), line, col)
 
 
+SHOWS_A_NUMBER = """\
+meeple: 1
+name: Shows a number
+players: {min: 2, max: 2}
+flow: |
+  choose player(0) "Go":
+      option "Go":
+          x = "round {1 + nplayers}"
+scoring:
+  score: "0"
+"""
+
+
+def test_a_python_failure_inside_generated_code_is_located_at_the_script_it_runs(tmp_path, monkeypatch):
+    # Generated functions keep no node in a local: limits.located finds the one a function runs by its
+    # code object (limits.CODE_NODES). A failure that slips past every check (here: the helper that
+    # shows a number in a text, made to fail) is reported at the script the chosen option runs.
+    from meeple.runtime.codegen import tables
+
+    def broken_shower(rs):
+        def show(x):
+            raise ZeroDivisionError("broken")
+        return show
+    monkeypatch.setattr(tables, "shower", broken_shower)
+    path = tmp_path / "shows.yaml"
+    path.write_text(SHOWS_A_NUMBER)
+    g = load_ruleset(path).new_game(2)
+    with pytest.raises(RuntimeRuleError) as info:
+        g.apply("Go")
+    p = info.value.problems[0]
+    assert p.code == "R003" and "broken" in p.message
+    assert (p.span.file, p.span.line, p.span.col) == (str(path), 7, 11)
+
+
 def test_generated_modules_are_cached_by_content(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path))
     rs = load_ruleset("kuhn_poker")

@@ -10,6 +10,7 @@ caught where the game API calls into the rules and reported at the script line t
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Any
 
 from meeple.errors import MeepleError, Problem, RuntimeRuleError, Span
@@ -21,6 +22,11 @@ MAX_FRAMES = 1_000  # frames of statements that may wait for a decision (each su
 MAX_ITEMS = 1_000_000  # elements of a list, a map or a range; characters of a string
 MAX_NESTING = 64  # lists and maps inside lists and maps
 MAX_INT = MAX_NUMBER  # 2**53 - 1: numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
+
+# The script node each generated function runs (codegen/cache.py fills it as it binds a module): a
+# failure inside one is located there without the function keeping the node in a local at every call.
+# Weak keys: a module's code objects go with its ruleset.
+CODE_NODES: weakref.WeakKeyDictionary[types.CodeType, Any] = weakref.WeakKeyDictionary()
 
 STEPS_MESSAGE = "the rules ran more than 2,000,000 statements without a decision: a loop that never ends?"
 DEPTH_MESSAGE = f"procedures nested more than {MAX_DEPTH} deep: a procedure that calls itself without end?"
@@ -83,12 +89,12 @@ def size_message(what: str, n: int) -> str:
 
 def _node_span(frame: types.FrameType) -> Span | None:
     """The span of an AST node that this Python frame was working on (an argument, local or closure cell
-    of either evaluator), if any."""
+    of either evaluator; else, in a generated function, the node it runs: CODE_NODES), if any."""
     try:
         values = list(frame.f_locals.values())
     except Exception:  # noqa: BLE001 - a frame we cannot inspect has nothing to tell
         return None
-    for v in values:
+    for v in [*values, CODE_NODES.get(frame.f_code)]:
         span = getattr(v, "span", None) if type(v).__module__ == "meeple.language.ast" else None
         if isinstance(span, Span):
             return span

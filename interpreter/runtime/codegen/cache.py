@@ -26,6 +26,7 @@ from meeple.runtime.codegen.module import Builder
 from meeple.runtime.codegen.roots import number_nodes
 from meeple.runtime.data import Comp, Zone
 from meeple.runtime.library import REGISTRY
+from meeple.runtime.limits import CODE_NODES
 
 
 @functools.cache
@@ -117,6 +118,7 @@ def _bind(rs: Ruleset) -> Generated:
         else:
             env[var] = tables.attr_table(rs, prefix, name)
     t = env["TABLES"]
+    CODE_NODES.update((fn.__code__, nodes[k]) for fn, k in t.pop("AT").items())
 
     def by_id(d: dict[int, Any]) -> dict[int, Any]:
         return {id(nodes[k]): v for k, v in d.items()}

@@ -49,7 +49,7 @@ class Builder(ResumeEmitter):
         self.shared_names: dict[str, tuple[str, str]] = {}
         self.out: list[str] = []
         self.menu_lists: set[str] = set()
-        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": []}
+        self.table: dict[str, list[str]] = {"E": [], "SEG": [], "STEP": [], "RES": [], "MENU": [], "BLK": [], "HB": [], "OC": [], "OPEN": [], "AT": []}
 
     def idx(self, n: Any) -> int:
         return self.index[id(n)]
@@ -72,8 +72,7 @@ class Builder(ResumeEmitter):
         # the counters in a local only where they are read or written
         lines = [*where, header, "    st = ev.st", *(["    CT = st.counters"] if _CT.search(body) else []), *pre]
         if node is not None:
-            # An AST node among the locals: a Python failure in this function is reported there (limits.located).
-            lines.append(f"    _at = N[{self.idx(node)}]")
+            self.located(header, node)
         if f.mode == "py":
             init = sorted(f.locals - set(params))
             if init:
@@ -94,6 +93,12 @@ class Builder(ResumeEmitter):
         if tail is not None:
             lines.append("    " + tail)
         self.out.append("\n".join(lines) + "\n")
+
+    def located(self, header: str, node: Any) -> None:
+        """A Python failure in the function `header` defines is reported at `node` (limits.located finds
+        it by the function's code object, in limits.CODE_NODES: no local to set at every call)."""
+        name = header[4:header.index("(")]
+        self.table["AT"].append(f"{name}: {self.idx(node)}")
 
     def py_function(self, name: str, params: tuple[str, ...], body: A.Block, call: bool = False) -> None:
         """A procedure (`call`: it gets the calling node, counts a step and a level of depth), a phase or a
