@@ -8,6 +8,8 @@ import click
 from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
 from meeple.errors import UsageError
 
+MAX_ROUNDS = 99
+
 
 @click.command()
 @click.argument("ruleset")
@@ -32,9 +34,13 @@ from meeple.errors import UsageError
 @click.option("--narrate", is_flag=True,
               help="Narrate the games as `meeple play` does (log lines rendered for each seat, score notes). "
                    "By default they are quiet, as in `meeple simulate`: peers keep no log either.")
+@click.option("--rounds", type=int, default=1, show_default=True,
+              help="Measure Meeple and the peer alternately this many times and report the median round, "
+                   "with the ratio of every round: one run on a shared machine moves by 10-30%.")
 @format_option
 def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: float, peer: str | None,
-          openspiel: str | None, micro: bool, chance: str, observe: bool, narrate: bool, fmt: str) -> None:
+          openspiel: str | None, micro: bool, chance: str, observe: bool, narrate: bool, rounds: int,
+          fmt: str) -> None:
     """Measure random-play speed of RULESET on one core: games/s and decisions/s, in CPU time.
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
@@ -50,6 +56,8 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         check_games(games)
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
         raise usage(f"--seconds must be more than 0 and at most {MAX_SECONDS:,.0f}, not {seconds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise usage(f"--rounds must be at least 1 and at most {MAX_ROUNDS}, not {rounds}")
     # A hand-written peer draws from its seed and makes no observations, and --micro times the seeded
     # Game API's calls alone: neither compares like for like with chance nodes or observations.
     alone = "--peer" if peer is not None else "--micro" if micro else None
@@ -60,35 +68,47 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     observer = B.observer(rs) if observe else None
     module = P.load_peer(peer) if peer is not None else None
     spiel = P.load_openspiel(openspiel) if openspiel is not None else None
-    peers: list[B.Speed] = []
+    counts = list(players) or list(range(rs.min_players, rs.max_players + 1))
+    rounds_rows: list[list[B.BenchRow]] = []  # Meeple's rows of each round
+    rounds_peers: list[list[B.Speed]] = []  # the peers' of each round, measured right after Meeple's
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
     try:
-        if chance == "explicit":
-            rows = B.bench_explicit(rs, list(players) or list(range(rs.min_players, rs.max_players + 1)), games,
-                                    seconds, narrate=narrate, observer=observer)
-        else:
-            rows = B.bench(rs, list(players) or None, games, seconds, narrate=narrate, observer=observer)
-        try:
-            for r in rows if module is not None else []:
-                peers.append(P.bench_peer(module, r.players, games, seconds))
-            if spiel is not None:
-                peers.append(P.bench_openspiel(spiel, games, seconds, observe=observe))
-        except UsageError as e:
-            failed = e
+        for _ in range(rounds):
+            if chance == "explicit":
+                rounds_rows.append(B.bench_explicit(rs, counts, games, seconds, narrate=narrate, observer=observer))
+            else:
+                rounds_rows.append(B.bench(rs, counts, games, seconds, narrate=narrate, observer=observer))
+            rounds_peers.append([])
+            try:
+                for n in counts if module is not None else []:
+                    rounds_peers[-1].append(P.bench_peer(module, n, games, seconds))
+                if spiel is not None:
+                    rounds_peers[-1].append(P.bench_openspiel(spiel, games, seconds, observe=observe))
+            except UsageError as e:
+                failed = e
+                break
+        rows = B.median_rows(rounds_rows)
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     except KeyboardInterrupt:
         # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
         click.echo("interrupted: a benchmark stopped part-way reports nothing", err=True)
         click.get_current_context().exit(INTERRUPTED)
-
-    def ratio(p: B.Speed) -> float | None:
-        mine = next((r for r in rows if r.players == p.players), None)
-        return mine.games_per_s / p.games_per_s if mine is not None and p.games_per_s else None
+    # A peer's row is its median round; its ratio the median of the rounds' ratios, each of Meeple and the
+    # peer measured one after the other (the machine's speed moves between rounds, less within one).
+    # Only a failing peer's round can be cut short, the last one: the peers measured before it still count
+    # when it is the first.
+    expected = (len(counts) if module is not None else 0) + (spiel is not None)
+    complete = [ps for ps in rounds_peers if len(ps) == expected] or rounds_peers[:1]
+    peers = B.median_speeds(complete)
+    per_round = [B.round_ratios(rounds_rows, complete, j) for j in range(len(peers))]
+    ratios = [B.median(xs) if xs else None for xs in per_round]
 
     if fmt == "json":
         click.echo(json.dumps({
             "ruleset": rs.name, "narrated": narrate, "chance": chance, "observed": observe, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
-            "peers": [dict(p.to_json(), ratio=ratio(p)) for p in peers]}, indent=2))
+            "rounds": rounds,
+            "peers": [dict(p.to_json(), ratio=ratios[j], round_ratios=per_round[j]) for j, p in enumerate(peers)]},
+            indent=2))
         if failed is not None:
             raise failed
         return
@@ -112,7 +132,14 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
         click.echo("")
         click.echo(table(["engine", "players", "games", "seconds", "games/s", "decisions/s", "Meeple ratio"],
                          [[p.engine, str(p.players), str(p.games), f"{p.seconds:.2f}", f"{p.games_per_s:.1f}",
-                           f"{p.decisions_per_s:.0f}", "-" if ratio(p) is None else f"{ratio(p):.2f}x"]
-                          for p in peers]))
+                           f"{p.decisions_per_s:.0f}", "-" if ratios[j] is None else f"{ratios[j]:.2f}x"]
+                          for j, p in enumerate(peers)]))
+        if rounds > 1:
+            click.echo(f"\nmedians of {rounds} rounds, Meeple then the peer in each; the ratio of each round:")
+            for j, p in enumerate(peers):
+                click.echo(f"  {p.engine} ({p.players} players): "
+                           + " ".join(f"{x:.2f}x" for x in per_round[j]))
+    elif rounds > 1:
+        click.echo(f"\nmedians of {rounds} rounds")
     if failed is not None:
         raise failed

@@ -4,6 +4,7 @@ breaks its protocol is reported after Meeple's rows."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 
 import pytest
@@ -167,3 +168,56 @@ def test_a_benchmarked_game_that_never_ends_is_located_at_the_decision_it_keeps_
     p = e.value.problems[0]
     assert p.code == "R010" and "within 20 decisions (players 2, seed 0)" in p.message
     assert p.span is not None and str(p.span).endswith("forever.yaml:6:7")
+
+
+def test_rounds_report_the_median_round_and_every_rounds_ratio(tmp_path):
+    # Meeple and the peer alternate, round by round; the ratio shown is the median of the rounds' ratios.
+    path = peer_file(tmp_path, "ok", "def is_terminal(self): return True\n")
+    r = CliRunner().invoke(meeple, ["bench", "tic_tac_toe", "-n", "3", "--peer", path, "--rounds", "3",
+                                    "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["rounds"] == 3
+    peer = out["peers"][0]
+    assert len(peer["round_ratios"]) == 3
+    assert peer["ratio"] == sorted(peer["round_ratios"])[1]
+    text = CliRunner().invoke(meeple, ["bench", "tic_tac_toe", "-n", "3", "--peer", path, "--rounds", "2"])
+    assert text.exit_code == 0, text.output
+    assert "medians of 2 rounds, Meeple then the peer in each" in text.stdout
+    assert re.search(r"okpeer\.py \(2 players\): \d+\.\d\dx \d+\.\d\dx$", text.stdout.rstrip())
+
+
+def test_median_helpers_pick_a_measured_round_and_pair_rounds_by_player_count():
+    def row(n, gps):
+        return B.BenchRow(n, int(gps), 1, 1.0, gps, 1.0)
+    rounds = [[row(2, 10.0), row(3, 5.0)], [row(2, 30.0), row(3, 4.0)], [row(2, 20.0), row(3, 6.0)]]
+    assert [r.games_per_s for r in B.median_rows(rounds)] == [20.0, 5.0]
+    assert B.median([3.0, 1.0]) == 1.0 and B.median([3.0, 1.0, 2.0]) == 2.0  # the lower of two: measured
+    peers = [[B.Speed("p", 3, 1, 1, 0.5)], [B.Speed("p", 3, 1, 1, 0.25)], [B.Speed("p", 3, 1, 1, 1.0)]]
+    assert B.round_ratios(rounds, peers, 0) == [2.5, 1.0, 6.0]  # Meeple's 3-player row of each round
+    assert B.median_speeds(peers)[0].seconds == 0.5
+
+
+def test_a_peer_failing_in_a_later_round_keeps_the_rounds_before(tmp_path):
+    path = tmp_path / "laterpeer.py"
+    path.write_text("made = [0]\n\nclass Game:\n"
+                    "    def __init__(self, players, seed):\n"
+                    "        made[0] += 1\n"
+                    "        if made[0] > 2:\n"
+                    "            raise ValueError('tired')\n"
+                    "    def legal_actions(self): return [0]\n"
+                    "    def apply(self, a): pass\n"
+                    "    def is_terminal(self): return True\n")
+    r = CliRunner().invoke(meeple, ["bench", "tic_tac_toe", "-n", "2", "--peer", str(path), "--rounds", "3",
+                                    "--format", "json"])
+    assert r.exit_code == 2
+    out = json.loads(r.stdout)
+    assert len(out["peers"][0]["round_ratios"]) == 1  # the first round's; the second failed
+    assert "raised ValueError: tired" in r.stderr
+
+
+@pytest.mark.parametrize("rounds", ["0", "100", "x"])
+def test_rounds_out_of_range_are_refused(rounds):
+    r = CliRunner().invoke(meeple, ["bench", "tic_tac_toe", "-n", "1", "--rounds", rounds])
+    assert r.exit_code == 2
+    assert "Traceback" not in r.output

@@ -150,6 +150,33 @@ def _rows(players_list: list[int], games: int | None, seconds: float,
     return rows
 
 
+def median(xs: list[float]) -> float:
+    """The middle value (the lower of the two middle ones for an even count: a value that was measured)."""
+    return sorted(xs)[(len(xs) - 1) // 2]
+
+
+def median_rows(rounds: list[list[BenchRow]]) -> list[BenchRow]:
+    """Each player count's row of median games/s over the rounds (`meeple bench --rounds`)."""
+    return [sorted(same, key=lambda r: r.games_per_s)[(len(same) - 1) // 2] for same in zip(*rounds)]
+
+
+def median_speeds(rounds: list[list[Speed]]) -> list[Speed]:
+    """Each peer's row of median games/s over the rounds."""
+    return [sorted(same, key=lambda p: p.games_per_s)[(len(same) - 1) // 2] for same in zip(*rounds)]
+
+
+def round_ratios(rows: list[list[BenchRow]], peers: list[list[Speed]], j: int) -> list[float]:
+    """Meeple's games/s over peer j's, round by round, at the peer's player count: each pair measured
+    one right after the other."""
+    out = []
+    for mine, theirs in zip(rows, peers):
+        p = theirs[j]
+        m = next((r for r in mine if r.players == p.players), None)
+        if m is not None and p.games_per_s:
+            out.append(m.games_per_s / p.games_per_s)
+    return out
+
+
 @dataclass
 class BenchRow:
     players: int
