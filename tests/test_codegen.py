@@ -94,6 +94,26 @@ def test_a_python_failure_inside_generated_code_is_located_at_the_script_it_runs
     assert (p.span.file, p.span.line, p.span.col) == (str(path), 7, 11)
 
 
+def test_a_failure_is_located_in_its_own_file_when_another_holds_the_same_text(tmp_path, monkeypatch):
+    # Two files of one text make generated code objects that compare equal: each game's failure is
+    # still located in its own file (limits.CODE_NODES goes by identity).
+    from meeple.runtime.codegen import tables
+
+    def broken_shower(rs):
+        def show(x):
+            raise ZeroDivisionError("broken")
+        return show
+    monkeypatch.setattr(tables, "shower", broken_shower)
+    games = []
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(SHOWS_A_NUMBER)
+        games.append(load_ruleset(tmp_path / name).new_game(2))  # both modules bound
+    for name, g in zip(("a.yaml", "b.yaml"), games):
+        with pytest.raises(RuntimeRuleError) as info:
+            g.apply("Go")
+        assert info.value.problems[0].span.file == str(tmp_path / name)
+
+
 def test_generated_modules_are_cached_by_content(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path))
     rs = load_ruleset("kuhn_poker")

@@ -23,10 +23,30 @@ MAX_ITEMS = 1_000_000  # elements of a list, a map or a range; characters of a s
 MAX_NESTING = 64  # lists and maps inside lists and maps
 MAX_INT = MAX_NUMBER  # 2**53 - 1: numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
 
-# The script node each generated function runs (codegen/cache.py fills it as it binds a module): a
-# failure inside one is located there without the function keeping the node in a local at every call.
-# Weak keys: a module's code objects go with its ruleset.
-CODE_NODES: weakref.WeakKeyDictionary[types.CodeType, Any] = weakref.WeakKeyDictionary()
+class CodeNodes:
+    """The script node each generated function runs, by its code object (codegen/cache.py adds them as
+    it binds a module): a failure inside one is located there without the function keeping the node in
+    a local at every call. By identity, not equality: code objects compare equal by content, and two
+    loads of one ruleset, or two files of the same text, make equal ones. An entry goes with its code
+    object, which goes with its ruleset."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[weakref.ref, Any]] = {}
+
+    def add(self, code: types.CodeType, node: Any) -> None:
+        key = id(code)
+
+        def gone(ref: weakref.ref, key: int = key) -> None:
+            if self._by_id.get(key, (None,))[0] is ref:  # not a newer code object at the same address
+                del self._by_id[key]
+        self._by_id[key] = (weakref.ref(code, gone), node)
+
+    def get(self, code: types.CodeType) -> Any:
+        entry = self._by_id.get(id(code))
+        return entry[1] if entry is not None and entry[0]() is code else None
+
+
+CODE_NODES = CodeNodes()
 
 STEPS_MESSAGE = "the rules ran more than 2,000,000 statements without a decision: a loop that never ends?"
 DEPTH_MESSAGE = f"procedures nested more than {MAX_DEPTH} deep: a procedure that calls itself without end?"

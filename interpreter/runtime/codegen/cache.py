@@ -118,7 +118,8 @@ def _bind(rs: Ruleset) -> Generated:
         else:
             env[var] = tables.attr_table(rs, prefix, name)
     t = env["TABLES"]
-    CODE_NODES.update((fn.__code__, nodes[k]) for fn, k in t.pop("AT").items())
+    for fn, k in t.pop("AT").items():
+        CODE_NODES.add(fn.__code__, nodes[k])
 
     def by_id(d: dict[int, Any]) -> dict[int, Any]:
         return {id(nodes[k]): v for k, v in d.items()}
