@@ -73,17 +73,22 @@ scoring:
 """
 
 
-def test_a_python_failure_inside_generated_code_is_located_at_the_script_it_runs(tmp_path, monkeypatch):
-    # Generated functions keep no node in a local: limits.located finds the one a function runs by its
-    # code object (limits.CODE_NODES). A failure that slips past every check (here: the helper that
-    # shows a number in a text, made to fail) is reported at the script the chosen option runs.
+@pytest.fixture
+def broken_shower(monkeypatch):
+    """The helper that shows a number in a text, made to fail: a Python failure past every check."""
     from meeple.runtime.codegen import tables
 
-    def broken_shower(rs):
+    def shower(rs):
         def show(x):
             raise ZeroDivisionError("broken")
         return show
-    monkeypatch.setattr(tables, "shower", broken_shower)
+    monkeypatch.setattr(tables, "shower", shower)
+
+
+def test_a_python_failure_inside_generated_code_is_located_at_the_script_it_runs(tmp_path, broken_shower):
+    # Generated functions keep no node in a local: limits.located finds the one a function runs by its
+    # code object (limits.CODE_NODES). A failure that slips past every check is reported at the
+    # script the chosen option runs.
     path = tmp_path / "shows.yaml"
     path.write_text(SHOWS_A_NUMBER)
     g = load_ruleset(path).new_game(2)
@@ -94,16 +99,9 @@ def test_a_python_failure_inside_generated_code_is_located_at_the_script_it_runs
     assert (p.span.file, p.span.line, p.span.col) == (str(path), 7, 11)
 
 
-def test_a_failure_is_located_in_its_own_file_when_another_holds_the_same_text(tmp_path, monkeypatch):
+def test_a_failure_is_located_in_its_own_file_when_another_holds_the_same_text(tmp_path, broken_shower):
     # Two files of one text make generated code objects that compare equal: each game's failure is
     # still located in its own file (limits.CODE_NODES goes by identity).
-    from meeple.runtime.codegen import tables
-
-    def broken_shower(rs):
-        def show(x):
-            raise ZeroDivisionError("broken")
-        return show
-    monkeypatch.setattr(tables, "shower", broken_shower)
     games = []
     for name in ("a.yaml", "b.yaml"):
         (tmp_path / name).write_text(SHOWS_A_NUMBER)
