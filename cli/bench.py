@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 
 import click
 from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
@@ -87,7 +88,7 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
             except UsageError as e:
                 failed = e
                 break
-        rows = B.median_rows(rounds_rows)
+        rows = B.median_rounds(rounds_rows)
         micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     except KeyboardInterrupt:
         # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
@@ -99,9 +100,9 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     # when it is the first.
     expected = (len(counts) if module is not None else 0) + (spiel is not None)
     complete = [ps for ps in rounds_peers if len(ps) == expected] or rounds_peers[:1]
-    peers = B.median_speeds(complete)
+    peers = B.median_rounds(complete)
     per_round = [B.round_ratios(rounds_rows, complete, j) for j in range(len(peers))]
-    ratios = [B.median(xs) if xs else None for xs in per_round]
+    ratios = [statistics.median_low(xs) if xs else None for xs in per_round]
 
     if fmt == "json":
         click.echo(json.dumps({

@@ -180,7 +180,7 @@ def test_rounds_report_the_median_round_and_every_rounds_ratio(tmp_path):
     assert out["rounds"] == 3
     peer = out["peers"][0]
     assert len(peer["round_ratios"]) == 3
-    assert peer["ratio"] == sorted(peer["round_ratios"])[1]
+    assert peer["ratio"] == sorted(peer["round_ratios"])[1]  # the median round's ratio
     text = CliRunner().invoke(meeple, ["bench", "tic_tac_toe", "-n", "3", "--peer", path, "--rounds", "2"])
     assert text.exit_code == 0, text.output
     assert "medians of 2 rounds, Meeple then the peer in each" in text.stdout
@@ -191,11 +191,11 @@ def test_median_helpers_pick_a_measured_round_and_pair_rounds_by_player_count():
     def row(n, gps):
         return B.BenchRow(n, int(gps), 1, 1.0, gps, 1.0)
     rounds = [[row(2, 10.0), row(3, 5.0)], [row(2, 30.0), row(3, 4.0)], [row(2, 20.0), row(3, 6.0)]]
-    assert [r.games_per_s for r in B.median_rows(rounds)] == [20.0, 5.0]
-    assert B.median([3.0, 1.0]) == 1.0 and B.median([3.0, 1.0, 2.0]) == 2.0  # the lower of two: measured
+    assert [r.games_per_s for r in B.median_rounds(rounds)] == [20.0, 5.0]
+    assert [r.games_per_s for r in B.median_rounds(rounds[:2])] == [10.0, 4.0]  # the lower of two: measured
     peers = [[B.Speed("p", 3, 1, 1, 0.5)], [B.Speed("p", 3, 1, 1, 0.25)], [B.Speed("p", 3, 1, 1, 1.0)]]
     assert B.round_ratios(rounds, peers, 0) == [2.5, 1.0, 6.0]  # Meeple's 3-player row of each round
-    assert B.median_speeds(peers)[0].seconds == 0.5
+    assert B.median_rounds(peers)[0].seconds == 0.5
 
 
 def test_a_peer_failing_in_a_later_round_keeps_the_rounds_before(tmp_path):

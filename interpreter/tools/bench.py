@@ -150,19 +150,10 @@ def _rows(players_list: list[int], games: int | None, seconds: float,
     return rows
 
 
-def median(xs: list[float]) -> float:
-    """The middle value (the lower of the two middle ones for an even count: a value that was measured)."""
-    return sorted(xs)[(len(xs) - 1) // 2]
-
-
-def median_rows(rounds: list[list[BenchRow]]) -> list[BenchRow]:
-    """Each player count's row of median games/s over the rounds (`meeple bench --rounds`)."""
+def median_rounds(rounds: list[list[Any]]) -> list[Any]:
+    """Each column's row (a BenchRow or a peer's Speed) of median games/s over the rounds (`meeple bench
+    --rounds`): the lower of the two middle ones for an even count, so that it is a round measured."""
     return [sorted(same, key=lambda r: r.games_per_s)[(len(same) - 1) // 2] for same in zip(*rounds)]
-
-
-def median_speeds(rounds: list[list[Speed]]) -> list[Speed]:
-    """Each peer's row of median games/s over the rounds."""
-    return [sorted(same, key=lambda p: p.games_per_s)[(len(same) - 1) // 2] for same in zip(*rounds)]
 
 
 def round_ratios(rows: list[list[BenchRow]], peers: list[list[Speed]], j: int) -> list[float]:
