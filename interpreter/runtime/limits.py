@@ -23,6 +23,7 @@ MAX_ITEMS = 1_000_000  # elements of a list, a map or a range; characters of a s
 MAX_NESTING = 64  # lists and maps inside lists and maps
 MAX_INT = MAX_NUMBER  # 2**53 - 1: numbers stay exact in JSON everywhere (and far from Python's 4,300-digit limit)
 
+
 class CodeNodes:
     """The script node each generated function runs, by its code object (codegen/cache.py adds them as
     it binds a module): a failure inside one is located there without the function keeping the node in

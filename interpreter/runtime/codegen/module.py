@@ -72,7 +72,7 @@ class Builder(ResumeEmitter):
         # the counters in a local only where they are read or written
         lines = [*where, header, "    st = ev.st", *(["    CT = st.counters"] if _CT.search(body) else []), *pre]
         if node is not None:
-            self.located(header, node)
+            self.located(header[4:header.index("(")], node)  # "def NAME(...):"
         if f.mode == "py":
             init = sorted(f.locals - set(params))
             if init:
@@ -94,10 +94,9 @@ class Builder(ResumeEmitter):
             lines.append("    " + tail)
         self.out.append("\n".join(lines) + "\n")
 
-    def located(self, header: str, node: Any) -> None:
-        """A Python failure in the function `header` defines is reported at `node` (limits.located finds
+    def located(self, name: str, node: Any) -> None:
+        """A Python failure in the generated function `name` is reported at `node` (limits.located finds
         it by the function's code object, in limits.CODE_NODES: no local to set at every call)."""
-        name = header[4:header.index("(")]
         self.table["AT"].append(f"{name}: {self.idx(node)}")
 
     def py_function(self, name: str, params: tuple[str, ...], body: A.Block, call: bool = False) -> None:

@@ -191,7 +191,7 @@ class ResumeEmitter(StartEmitter):
             self.table["RES"].append(f"{k}: ({''.join(f'RV_{k}_{i}, ' for i, _ in own)})")
             return
         lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}(ev, F, opt):"]
-        self.located(lines[1], ch)
+        self.located(f"RV_{k}", ch)
         # an option a component adds: its body on the stack, under a CALL frame, as `resolve` does
         lines += ["    if opt[2] >= 0:", "        return h_added(ev, F, opt)"]
         lines += ["    S = F[2]", "    _i = opt[0]"]
@@ -249,7 +249,7 @@ class ResumeEmitter(StartEmitter):
         binds = tuple(f"    S[{fo.var!r}] = opt[1][{j}]" for j, fo in enumerate(item.fors))
         if self._stops(body):
             kb = self.idx(body)
-            self.located(f"def RV_{k}_{i}(", ch)
+            self.located(f"RV_{k}_{i}", ch)
             lines = [f"# {ch.span.file}:{ch.span.line}:{ch.span.col}", f"def RV_{k}_{i}(ev, F, opt):",
                      "    S = F[2]", *binds, f"    _F = [{BLOCK}, N[{kb}], S, 0]",
                      "    ev.st.stack.append(_F)", *self.hop_lines(f"SG_{kb}_0(ev, _F)", "    ")]
