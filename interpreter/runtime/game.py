@@ -224,6 +224,27 @@ class Game(Readouts):
             raise IllegalAction(Problem("G004", f"there are {len(opts)} options, so {i} is not one of them"))
         self._choose(player, i, opts[i])
 
+    def step(self, i: int) -> int:
+        """Apply the i-th action of the (first) deciding seat, or the chance outcome at a chance event,
+        as `apply_index(i)` does (an illegal one is refused alike), and return how many actions the next
+        decision offers, as `num_actions()` does: 0 once the game is over. A random playout then costs one
+        call per decision, not four (`is_over`, `deciders`, `num_actions`, `apply_index`):
+
+            n = game.num_actions()
+            while n:
+                n = game.step(rng.randrange(n))
+        """
+        self.apply_index(i)
+        pending = self.state.pending
+        if self._chance is None:
+            if pending is None:
+                return 0
+            players = pending["players"]
+            # the common case, as apply_index's: one decider, who has not chosen, options worked out
+            if len(players) == 1 and not pending["chosen"] and (opts := pending["options"]) is not None:
+                return len(opts[players[0]])
+        return self.num_actions()
+
     def apply(self, action: Action | int | str) -> None:
         """Apply an action: a dict from legal_actions(), an index into it, or an exact label.
         An illegal action raises IllegalAction with the reason, and the state does not change."""

@@ -120,15 +120,15 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
         def play(i: int) -> int:
             g = rs.new_game(n, i, narrate=narrate, chance="explicit")
             k = 0
-            while not g.is_over:
+            m = g.num_actions()
+            while m:
                 if g.is_chance:
-                    g.apply_index(weighted(probabilities(g), prand()))  # no labels, no fractions
+                    m = g.step(weighted(probabilities(g), prand()))  # no labels, no fractions
                     continue
-                for seat in g.deciders:
-                    if observe is not None:
-                        observe(g, seat)
-                    g.apply_index(int(prand() * g.num_actions(seat)), seat)
-                    k += 1
+                if observe is not None:
+                    observe(g, g.current_player)
+                m = g.step(int(prand() * m))
+                k += 1
                 if k > MAX_DECISIONS:
                     raise endless(g, MAX_DECISIONS, n, i)
             return k
@@ -199,12 +199,12 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
         def play(i: int) -> int:
             game = rs.new_game(n, i, narrate=narrate)
             k = 0
-            while not game.is_over:
-                for seat in game.deciders:
-                    if observe is not None:
-                        observe(game, seat)
-                    game.apply_index(int(prand() * game.num_actions(seat)), seat)
-                    k += 1
+            m = game.num_actions()
+            while m:  # Game.step: one call a decision (sealed choices too: the next seat to choose)
+                if observe is not None:
+                    observe(game, game.current_player)
+                m = game.step(int(prand() * m))
+                k += 1
                 if k > MAX_DECISIONS:
                     raise endless(game, MAX_DECISIONS, n, i)
             return k
