@@ -126,16 +126,23 @@ def toy(tmp_path, setup, flow="pass", procedures=True):
 
 
 # (setup, flow, how many times a step runs again from its start in a game: once a shuffle is drawn
-# that is not a statement of the frame on top, and once per `random_pick`)
+# that is not a statement of the frame on top, and once per `random_pick`; None: at most once a game,
+# when the option that shuffles is chosen)
 CASES = {
     "a shuffle of the setup's own": ('move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)',
                                      "pass", 0),
     "the setup's last statement": ('move(components("card"), deck)\nshuffle(deck)', "pass", 0),
     "two in a row": ('move(components("card"), deck)\nshuffle(deck)\nmove(list(deck), pile)\nshuffle(pile)',
                      "pass", 0),
-    "in an if, inline": ('move(components("card"), deck)\nif nplayers == 2:\n    shuffle(deck)', "pass", 1),
-    "in a loop, inline": (('move(components("card"), deck)\nfor p in players:\n    shuffle(deck)\n    '
-                          'move(first(deck), p.hand)'), "pass", 2),
+    # The setup's loops and branches that hold a shuffle run as frames (checker/suspension.py), so that
+    # the step goes on from each shuffle in them; before, this loop's game ran the setup twice more.
+    "in an if of the setup": ('move(components("card"), deck)\nif nplayers == 2:\n    shuffle(deck)', "pass", 0),
+    "in a loop of the setup": (('move(components("card"), deck)\nfor p in players:\n    shuffle(deck)\n    '
+                               'move(first(deck), p.hand)'), "pass", 0),
+    "in an if of an option, inline": ('move(components("card"), deck)',
+                                      ('choose player(0) "Shuffle?":\n    option "Shuffle":\n'
+                                       '        if nplayers == 2:\n            shuffle(deck)\n'
+                                       '    option "Not":\n        pass'), None),
     "in a procedure run inline": ('move(components("card"), deck)\ndeal(player(0))', "pass", 1),
     "in a procedure that waits": ('move(components("card"), deck)', "for p in players:\n    pick(p)", 0),
     "in a loop whose body waits": ('move(components("card"), deck)',
@@ -157,13 +164,16 @@ def test_a_shuffle_goes_on_in_place_only_from_a_statement_of_the_frame_on_top(ca
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
                         lambda game, step, outcomes: runs.extend(outcomes[:1]) or real(game, step, outcomes))
+    replayed = 0
     for seed in range(6):
         runs.clear()
         fast = play(rs, game_class, seed, 60)
-        assert fast[-1]["over"] and len(runs) == replays
+        assert fast[-1]["over"] and len(runs) == (replays if replays is not None else len(runs) and 1)
+        replayed += len(runs)
         with monkeypatch.context() as m:
             replaying(m)
             assert play(rs, game_class, seed, 60) == fast
+    assert replays is not None or replayed  # the option that shuffles inline (once a game) was chosen
 
 
 def test_a_new_game_starts_as_a_copy_with_its_own_seed(tmp_path):
@@ -350,3 +360,28 @@ def test_what_evaluate_and_queries_do_at_a_chance_node_is_forgotten_as_a_replay_
     fast, slow = both_ways(monkeypatch, run)
     assert fast == slow and fast[1]["state"]["counters"]["n"] == 0
 
+
+
+def test_the_setups_loops_that_shuffle_are_frames_and_wait_for_no_decision():
+    # Speicherstadt shuffles each season of its deck in a loop of the setup: the loop (and the setup)
+    # run as frames, so that explicit chance goes on from each shuffle; they still wait for no decision,
+    # so the game's decisions resolve in place (no draw can follow one), as before they were frames.
+    rs = load_ruleset("speicherstadt")
+    framed = [type(n).__name__ for n in rs.nodes if id(n) in rs.shuffle_frames]
+    assert sorted(framed) == ["Block", "For"]
+    assert rs.shuffle_frames <= rs.suspends and id(rs.setup) in rs.shuffle_frames
+    assert not chancesites.draws_after_start(rs)
+    assert load_ruleset("merchants").shuffle_frames == set()  # its shuffles are statements of the setup's own
+
+
+def test_a_new_game_with_explicit_chance_runs_its_setup_once(monkeypatch):
+    rs = load_ruleset("speicherstadt")
+    rs.new_game(4, 0, chance="explicit")  # the first start, which later games copy
+    runs = []
+    real = explicit.run_step
+    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes: runs.append(1) or real(game, step, outcomes))
+    g = rs.new_game(4, 1, chance="explicit")
+    rng = random.Random(1)
+    while g.is_chance:  # the setup's five shuffles, card by card
+        g.apply_index(rng.randrange(g.num_actions()))
+    assert not runs and g.deciders == [0]

@@ -652,3 +652,19 @@ def test_a_view_evaluates_nothing_through_the_reference_tree_walker(name, monkey
     for seat in (None, -1, 0, 1, 2, 3):
         g.view(seat)
     assert walked == []
+
+
+def test_the_generated_modules_key_covers_the_analysis_of_what_runs_as_frames(monkeypatch):
+    # Which statements run as frames (checker/suspension.py) shapes the generated stretches: a changed
+    # analysis must not reuse a module generated under the old one (found in review).
+    from meeple.runtime.codegen import cache
+
+    seen = []
+    monkeypatch.setattr(cache, "files_digest", lambda files, root: seen.extend(files) or "x")
+    cache.generator_version.cache_clear()
+    try:
+        cache.generator_version()
+    finally:
+        cache.generator_version.cache_clear()
+    names = {f.name for f in seen}
+    assert {"suspension.py", "prefix.py", "render.py", "resume.py", "starts.py"} <= names

@@ -5,7 +5,7 @@ machine runs those; the rest run directly), and procedures that suspend and call
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from meeple.errors import Problem
 from meeple.language import ast as A
@@ -95,8 +95,48 @@ def _suspension(rs: Ruleset) -> None:
                 for it in ch.items:
                     if type(it) is A.Option:
                         stmt(it.body)
-    rs.suspends = susp
+    rs.shuffle_frames = shuffle_frames(rs.setup, susp)
+    rs.suspends = susp | rs.shuffle_frames
     rs.suspending_procs = proc_susp
+
+
+def shuffle_statement(s: Any) -> TypeGuard[A.ExprStmt]:
+    """`shuffle(...)` as a statement of its own: the shuffles a game with explicit chance can go on from
+    in place once drawn (runtime/chancesites.py), and after which generated code has a stretch of its
+    own (codegen/resume.py)."""
+    return type(s) is A.ExprStmt and type(s.expr) is A.Call and s.expr.func == "shuffle"
+
+
+def shuffle_frames(setup: A.Block | None, susp: set[int]) -> set[int]:
+    """The setup's loops and branches (and the setup itself) that hold a `shuffle` statement and wait
+    for no decision (not in `susp`). They run as frames all the same: a game with explicit chance then
+    goes on from each such shuffle once it is drawn, where it would otherwise run the setup again from
+    its start for each one (a deck built season by season, each season shuffled in a loop). A seeded
+    game pays a few frames once, at its start."""
+    out: set[int] = set()
+
+    def holds(b: A.Block, nested: bool) -> bool:
+        found = False
+        s: Any
+        for s in b.body:
+            t = type(s)
+            if t is A.If:
+                inner = holds(s.then, True) | (holds(s.orelse, True) if s.orelse is not None else False)
+            elif t in (A.For, A.While, A.Repeat):
+                inner = holds(s.body, True)
+            elif t is A.Block:
+                inner = holds(s, True)
+            else:
+                found |= nested and shuffle_statement(s)
+                continue
+            if inner and id(s) not in susp:
+                out.add(id(s))
+            found |= inner
+        return found
+
+    if setup is not None and holds(setup, False) and id(setup) not in susp:
+        out.add(id(setup))
+    return out
 
 
 def _suspending_recursion(rs: Ruleset) -> list[Problem]:

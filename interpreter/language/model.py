@@ -88,6 +88,8 @@ class Ruleset:
     node_ids: dict[int, int] = field(default_factory=dict)  # python id(node) -> stable index
     nodes: list[Any] = field(default_factory=list)  # stable index -> node
     suspending_procs: set[str] = field(default_factory=set)
+    # ids of the statements among `suspends` that wait for no decision (checker/suspension.py)
+    shuffle_frames: set[int] = field(default_factory=set)
     warnings: list[Any] = field(default_factory=list)
     _digest: str | None = None
     _compiled: Any = None  # what is derived from the ruleset once and kept while it lives: see `derived`
@@ -106,6 +108,7 @@ class Ruleset:
         state = {f.name: getattr(self, f.name) for f in fields(self)}
         state["node_ids"] = None
         state["suspends"] = sorted(self.node_ids[i] for i in self.suspends)
+        state["shuffle_frames"] = sorted(self.node_ids[i] for i in self.shuffle_frames)
         state["_compiled"] = None
         return state
 
@@ -114,6 +117,7 @@ class Ruleset:
             object.__setattr__(self, name, value)
         self.node_ids = {id(n): i for i, n in enumerate(self.nodes)}
         self.suspends = {id(self.nodes[i]) for i in state["suspends"]}
+        self.shuffle_frames = {id(self.nodes[i]) for i in state["shuffle_frames"]}
 
     def derived(self) -> dict[Any, Any]:
         """The ruleset's cache of what is worked out from it once, not per game: generated code, tables,

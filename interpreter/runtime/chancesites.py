@@ -6,8 +6,9 @@ Worked out once per ruleset from its scripts (and, for a step in progress, from 
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
+from meeple.checker.suspension import shuffle_statement
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import walk
@@ -32,7 +33,8 @@ def _draws(rs: Ruleset) -> tuple[bool, bool, int]:
         late = False
         if rs.setup is not None and id(rs.setup) in rs.suspends:
             body = rs.setup.body
-            first = next((i for i, s in enumerate(body) if id(s) in rs.suspends), len(body))
+            frames = rs.shuffle_frames  # framed for explicit chance only: they wait for no decision
+            first = next((i for i, s in enumerate(body) if id(s) in rs.suspends and id(s) not in frames), len(body))
             late = any(_random(n) for s in body[first:] for n in walk(s))
         found = cache["draws"] = (bool(sites), late or any(w != "setup" for w in sites), len(sites))
     return found
@@ -73,9 +75,10 @@ def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] |
     """Where a step that stopped at a shuffle's first draw can go on from, without a replay: a shuffle
     that is a statement of its own in the block of the frame on top of the stack, at or after where
     that frame's stretch began. Then nothing of the step is on Python's stack but that stretch (a
-    `shuffle` in an `if`, a loop or a procedure run inline belongs to another block), and everything
-    the step did before it is in the state: its variables in the frame's scope, its frames below.
-    None otherwise (a `random_pick`, a shuffle inside an expression or inline code): a replay."""
+    `shuffle` in an `if`, a loop or a procedure run inline belongs to another block; the setup's ifs
+    and loops that shuffle run as frames for this: checker/suspension.py), and everything the step did
+    before it is in the state: its variables in the frame's scope, its frames below. None otherwise (a
+    `random_pick`, a shuffle inside an expression or inline code): a replay."""
     if need.at is None or need.shuffle is None or not st.stack:
         return None
     call, key, pos = need.at
@@ -90,12 +93,6 @@ def in_place(ev: Any, st: GameState, need: NeedChance) -> tuple[int, str, int] |
             and j not in ev.segments.get(where[0], ()):
         return None
     return where[1], key, pos
-
-
-def shuffle_statement(s: Any) -> TypeGuard[A.ExprStmt]:
-    """`shuffle(...)` as a statement of its own: the shuffles a step can go on from in place (and after
-    which generated code has a stretch of its own: codegen/resume.py)."""
-    return type(s) is A.ExprStmt and type(s.expr) is A.Call and s.expr.func == "shuffle"
 
 
 def _shuffle_statements(rs: Ruleset) -> dict[int, tuple[int, int]]:

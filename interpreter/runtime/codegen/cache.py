@@ -34,10 +34,12 @@ def generator_version() -> str:
     """The generator's own source is part of the key: a changed generator never reuses old modules.
     Computed on first use, so that commands which never play (validate) do not pay for it."""
     here = Path(__file__).resolve().parent
-    # prefix.py decides where a setup's seedless opening ends, which the generated stretches follow, and
-    # render.py which sub-expressions of a log line's holes are compiled (`subnodes`)
-    return files_digest([*sorted(here.glob("*.py")), here.parent / "prefix.py", here.parent / "render.py"],
-                        here.parent)
+    # prefix.py decides where a setup's seedless opening ends, which the generated stretches follow,
+    # render.py which sub-expressions of a log line's holes are compiled (`subnodes`), and the checker's
+    # suspension.py which statements run as frames (found in review: it was not part of the key)
+    checker = here.parent.parent / "checker" / "suspension.py"
+    return files_digest([*sorted(here.glob("*.py")), here.parent / "prefix.py", here.parent / "render.py", checker],
+                        here.parent.parent)
 
 
 @dataclass

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.checker.suspension import shuffle_statement
 from meeple.language import ast as A
-from meeple.runtime.chancesites import shuffle_statement
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.starts import StartEmitter
 from meeple.runtime.decisions import no_option, not_a_player, start_added_option

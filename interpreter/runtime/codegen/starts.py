@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.checker.suspension import shuffle_statement
 from meeple.language import ast as A
 from meeple.runtime.codegen.operators import Fn
 from meeple.runtime.codegen.stmts import StmtEmitter
@@ -49,9 +50,23 @@ class StartEmitter(StmtEmitter):
             f.w(f"_F = [{BLOCK}, {self.node(b)}, {scope}, 0]")
             f.w("_stk.append(_F)")
             self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
+        elif self._shuffles(b):
+            self.framed(b, scope, f)
         else:  # it cannot stop: run it without its frame (a signal in it unwinds the frames below alike)
             f.w(f"SG_{self.idx(b)}_0(ev, {scope})")
             f.w("return None")
+
+    @staticmethod
+    def _shuffles(b: A.Block) -> bool:
+        return any(shuffle_statement(s) for s in b.body)
+
+    def framed(self, b: A.Block, scope: str, f: Fn) -> None:
+        """A block that waits for no decision but shuffles in a statement of its own: its frame is
+        pushed and the machine runs it, so that a game with explicit chance stops at the shuffle with
+        the block on top of the stack, and goes on from the statement after it once the shuffle is
+        drawn (runtime/chancesites.py), as the reference does, rather than running its step again."""
+        f.w(f"_stk.append([{BLOCK}, {self.node(b)}, {scope}, 0])")
+        f.w("return None")
 
     def start(self, s: Any, f: Fn) -> None:
         t = type(s)
@@ -140,6 +155,8 @@ class StartEmitter(StmtEmitter):
             f.w(f"_F = [{BLOCK}, {self.node(b)}, S, 0]")
             f.w("_stk.append(_F)")
             self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
+        elif self._shuffles(b):
+            self.framed(b, "S", f)
         else:  # never waits: run it as the machine would run its frame, without the frame
             f.w(f"SG_{self.idx(b)}_0(ev, S)")
 
