@@ -22,6 +22,33 @@ scoring:
 """
 
 
+# A sealed auction: the highest bid scores, and every bid is paid.
+BIDS = """\
+meeple: 1
+name: Bids
+players: {min: 2, max: 3}
+counters:
+  game: {round: 0}
+  player: {coins: 5, points: 0}
+flow: |
+  repeat 3:
+      round += 1
+      bids = {}
+      simultaneous q in players:
+          choose q "Your secret bid":
+              option "Bid {n}" for n in between(0, q.coins):
+                  bids[q] = n
+      best = max([bids[p] for p in players])
+      for p in players:
+          pay(p.coins, bids[p])
+          if bids[p] == best:
+              score(p.points, 1)
+scoring:
+  score: p.points
+  tiebreak: [p.coins]
+"""
+
+
 # Runs fine until the third player must choose from an empty menu (R002).
 BROKEN = """\
 meeple: 1

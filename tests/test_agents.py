@@ -15,6 +15,7 @@ from meeple.tools.agents import (
 )
 from meeple.tools.halving import HalvingAgent
 from meeple.tools.simulate import play_game
+from support import BIDS  # a sealed auction
 
 SHORT_HINT = f"the form is {MCTS_SPEC} (docs/agents.md)"
 
@@ -33,31 +34,6 @@ scoring:
   score: p.points
 """
 
-# A sealed auction: the highest bid scores, and every bid is paid.
-BIDS = """\
-meeple: 1
-name: Bids
-players: {min: 2, max: 3}
-counters:
-  game: {round: 0}
-  player: {coins: 5, points: 0}
-flow: |
-  repeat 3:
-      round += 1
-      bids = {}
-      simultaneous q in players:
-          choose q "Your secret bid":
-              option "Bid {n}" for n in between(0, q.coins):
-                  bids[q] = n
-      best = max([bids[p] for p in players])
-      for p in players:
-          pay(p.coins, bids[p])
-          if bids[p] == best:
-              score(p.points, 1)
-scoring:
-  score: p.points
-  tiebreak: [p.coins]
-"""
 
 
 @pytest.fixture(scope="module")

@@ -8,31 +8,11 @@ from meeple.errors import IllegalAction
 from meeple.runtime.explicit import probabilities
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.bench import weighted
+from support import BIDS  # a sealed auction: every bid paid, the highest scores
 
 GAMES = [("speicherstadt", 4), ("merchants", 3), ("camel_up_off_season", 4), ("demoludy", 4),
          ("rulesets/reference/kuhn_poker.yaml", 2), ("rulesets/reference/leduc_poker.yaml", 2),
          ("rulesets/reference/tic_tac_toe.yaml", 2), ("rulesets/reference/connect_four.yaml", 2)]
-
-# A sealed bid each round: several seats decide at one decision point.
-BIDS = """\
-meeple: 1
-name: Bids
-players: {min: 2, max: 3}
-counters:
-  player: {coins: 3, points: 0}
-flow: |
-  repeat 2:
-      bids = {}
-      simultaneous q in players:
-          choose q "Your secret bid":
-              option "Bid {n}" for n in between(0, q.coins):
-                  bids[q] = n
-      for p in players:
-          pay(p.coins, bids[p])
-          score(p.points, bids[p])
-scoring:
-  score: p.points
-"""
 
 
 def by_index(game, draw):
@@ -72,12 +52,12 @@ def test_a_sealed_choice_is_stepped_seat_by_seat(tmp_path):
     rs = load_ruleset(tmp_path / "bids.yaml")
     g = rs.new_game(3, 1)
     assert g.deciders == [0, 1, 2]
-    assert g.step(3) == 4  # P1 bid 3; P2, who decides next, has four bids (0 to 3)
+    assert g.step(5) == 6  # P1 bid 5; P2, who decides next, has six bids (0 to 5)
     assert g.deciders == [1, 2]
-    assert g.step(0) == 4
+    assert g.step(0) == 6
     assert g.step(1) == 1  # the last bid resolves the round: P1 has no coin left, one bid (0)
     assert g.deciders == [0, 1, 2]
-    assert [g.state.counters[f"{s}.points"] for s in range(3)] == [3, 0, 1]
+    assert [g.state.counters[f"{s}.points"] for s in range(3)] == [1, 0, 0]
     assert by_step(g, random.Random(0).random).is_over
 
 
