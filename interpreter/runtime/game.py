@@ -168,7 +168,10 @@ class Game(Readouts):
         if type(player) is int and player in opts and player not in chosen:  # a bot's every decision
             return len(opts[player])
         if player is None:
-            player = next(iter([s for s in pending["players"] if s not in chosen]))
+            players = pending["players"]
+            if len(players) == 1 and not chosen:  # a playout's every decision (`step`)
+                return len(opts[players[0]])
+            player = next(iter([s for s in players if s not in chosen]))
         else:  # NumPy's whole numbers are seats; anything else is refused. Not deciding, or already chose
             player = self._seat(player)  # (a sealed choice): no action of its own
         return len(opts[player]) if player in opts and player not in chosen else 0
@@ -235,14 +238,6 @@ class Game(Readouts):
                 n = game.step(rng.randrange(n))
         """
         self.apply_index(i)
-        pending = self.state.pending
-        if self._chance is None:
-            if pending is None:
-                return 0
-            players = pending["players"]
-            # the common case, as apply_index's: one decider, who has not chosen, options worked out
-            if len(players) == 1 and not pending["chosen"] and (opts := pending["options"]) is not None:
-                return len(opts[players[0]])
         return self.num_actions()
 
     def apply(self, action: Action | int | str) -> None:
