@@ -22,6 +22,7 @@ from meeple.runtime.rules import Ruleset
 from meeple.tools.simulate import MAX_DECISIONS, check_players, endless
 
 Observer = Callable[[int], Callable[[Any, int], Any]]  # a player count -> what to call before each decision
+Player = Callable[[int, Callable[[], float], Any], Callable[[int], int]]  # (n, random draw, observe) -> play game i
 
 
 @dataclass
@@ -116,14 +117,24 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
     """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
     probabilities as OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance
     nodes runs, compared like for like. Decisions are the players' (`observer`: as `bench`'s)."""
+    return _rows(players_list, games, seconds, _playouts(rs, "explicit", narrate), observer)
+
+
+def _playouts(rs: Ruleset, chance: str, narrate: bool) -> Player:
+    """What `_rows` plays: game i of n players (seeded with i), each decision drawn uniformly by
+    `Game.step`, one call a decision (sealed choices too: the next seat to choose), with `observe` called
+    first; with chance="explicit", each chance event sampled by its probabilities (no labels, no
+    fractions). A game returns how many decisions the players made."""
+    explicit = chance == "explicit"
+
     def player(n: int, prand: Callable[[], float], observe: Any) -> Callable[[int], int]:
         def play(i: int) -> int:
-            g = rs.new_game(n, i, narrate=narrate, chance="explicit")
+            g = rs.new_game(n, i, narrate=narrate, chance=chance)
             k = 0
             m = g.num_actions()
             while m:
-                if g.is_chance:
-                    m = g.step(weighted(probabilities(g), prand()))  # no labels, no fractions
+                if explicit and g.is_chance:
+                    m = g.step(weighted(probabilities(g), prand()))
                     continue
                 if observe is not None:
                     observe(g, g.current_player)
@@ -133,11 +144,10 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
                     raise endless(g, MAX_DECISIONS, n, i)
             return k
         return play
-    return _rows(players_list, games, seconds, player, observer)
+    return player
 
 
-def _rows(players_list: list[int], games: int | None, seconds: float,
-          player: Callable[[int, Callable[[], float], Any], Callable[[int], int]],
+def _rows(players_list: list[int], games: int | None, seconds: float, player: Player,
           observer: Observer | None) -> list[BenchRow]:
     """A row per player count: `player(n, prand, observe)` gives the function that plays game i and
     returns its decisions, all of one player count drawing from one random generator."""
@@ -195,18 +205,4 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
     for n in counts:
         check_players(rs, n)
 
-    def player(n: int, prand: Callable[[], float], observe: Any) -> Callable[[int], int]:
-        def play(i: int) -> int:
-            game = rs.new_game(n, i, narrate=narrate)
-            k = 0
-            m = game.num_actions()
-            while m:  # Game.step: one call a decision (sealed choices too: the next seat to choose)
-                if observe is not None:
-                    observe(game, game.current_player)
-                m = game.step(int(prand() * m))
-                k += 1
-                if k > MAX_DECISIONS:
-                    raise endless(game, MAX_DECISIONS, n, i)
-            return k
-        return play
-    return _rows(counts, games, seconds, player, observer)
+    return _rows(counts, games, seconds, _playouts(rs, "seeded", narrate), observer)
