@@ -69,7 +69,7 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     observer = B.observer(rs) if observe else None
     module = P.load_peer(peer) if peer is not None else None
     spiel = P.load_openspiel(openspiel) if openspiel is not None else None
-    counts = list(players) or list(range(rs.min_players, rs.max_players + 1))
+    counts = B.player_counts(rs, players)
     rounds_rows: list[list[B.BenchRow]] = []  # Meeple's rows of each round
     rounds_peers: list[list[B.Speed]] = []  # the peers' of each round, measured right after Meeple's
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows

@@ -117,7 +117,7 @@ def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seco
     """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
     probabilities as OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance
     nodes runs, compared like for like. Decisions are the players' (`observer`: as `bench`'s)."""
-    return _rows(players_list, games, seconds, _playouts(rs, "explicit", narrate), observer)
+    return _rows(player_counts(rs, players_list), games, seconds, _playouts(rs, "explicit", narrate), observer)
 
 
 def _playouts(rs: Ruleset, chance: str, narrate: bool) -> Player:
@@ -201,8 +201,13 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
     one random generator picks uniformly among the legal actions, so the figure is the engine's, not
     the bots' bookkeeping (nor `simulate`'s seeds, each a hash: about 1 µs a game); `observer` what a
     learning loop calls before each decision (`Layout(rs, n).observe`)."""
-    counts = players_list or list(range(rs.min_players, rs.max_players + 1))
+    return _rows(player_counts(rs, players_list), games, seconds, _playouts(rs, "seeded", narrate), observer)
+
+
+def player_counts(rs: Ruleset, players: list[int] | tuple[int, ...] | None) -> list[int]:
+    """The player counts to measure: those asked for (each one the ruleset's, else a UsageError), or
+    every count the ruleset supports."""
+    counts = list(players or range(rs.min_players, rs.max_players + 1))
     for n in counts:
         check_players(rs, n)
-
-    return _rows(counts, games, seconds, _playouts(rs, "seeded", narrate), observer)
+    return counts
