@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import json
 import statistics
+from dataclasses import dataclass, field
+from typing import Any
 
 import click
 from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
 from meeple.errors import UsageError
 
 MAX_ROUNDS = 99
+
+
+@dataclass
+class Measured:
+    """What a run of `meeple bench` measured: Meeple's median rows, the peers' median rows with their
+    ratios (the median one and each round's), the micro-timings, and a peer that broke its protocol."""
+
+    rows: list[Any]
+    peers: list[Any] = field(default_factory=list)
+    ratios: list[float | None] = field(default_factory=list)
+    per_round: list[list[float]] = field(default_factory=list)
+    micros: dict[int, dict[str, float]] = field(default_factory=dict)
+    failed: UsageError | None = None
 
 
 @click.command()
@@ -53,6 +68,32 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     rs = load(ruleset)
     for n in players:
         check_players(rs, n)
+    _check_options(games, seconds, rounds, peer, micro, chance, observe)
+    try:
+        m = _measure(rs, B.player_counts(rs, players), games, seconds, rounds, chance, narrate, micro,
+                     B.observer(rs) if observe else None,
+                     P.load_peer(peer) if peer is not None else None,
+                     P.load_openspiel(openspiel) if openspiel is not None else None, observe)
+    except KeyboardInterrupt:
+        # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
+        click.echo("interrupted: a benchmark stopped part-way reports nothing", err=True)
+        click.get_current_context().exit(INTERRUPTED)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "ruleset": rs.name, "narrated": narrate, "chance": chance, "observed": observe,
+            "rows": [dict(r.to_json(), **m.micros.get(r.players, {})) for r in m.rows],
+            "rounds": rounds,
+            "peers": [dict(p.to_json(), ratio=m.ratios[j], round_ratios=m.per_round[j])
+                      for j, p in enumerate(m.peers)]},
+            indent=2))
+    else:
+        _report(rs.name, m, rounds, chance, observe, narrate, micro)
+    if m.failed is not None:
+        raise m.failed
+
+
+def _check_options(games: int | None, seconds: float, rounds: int, peer: str | None, micro: bool,
+                   chance: str, observe: bool) -> None:
     if games is not None:
         check_games(games)
     if not 0 < seconds <= MAX_SECONDS:  # also refuses nan, which compares false with everything
@@ -66,34 +107,31 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
                               (observe, "--observe", "play without observations")):
         if asked and alone is not None:
             raise usage(f"{alone} measures {what}: leave out {flag}")
-    observer = B.observer(rs) if observe else None
-    module = P.load_peer(peer) if peer is not None else None
-    spiel = P.load_openspiel(openspiel) if openspiel is not None else None
-    counts = B.player_counts(rs, players)
+
+
+def _measure(rs: Any, counts: list[int], games: int | None, seconds: float, rounds: int, chance: str,
+             narrate: bool, micro: bool, observer: Any, module: Any, spiel: Any, observe: bool) -> Measured:
+    """Meeple, then each peer, `rounds` times over; the median round of each, and the ratios."""
+    from meeple.tools import bench as B
+    from meeple.tools import peers as P
+
+    play = B.bench_explicit if chance == "explicit" else B.bench
     rounds_rows: list[list[B.BenchRow]] = []  # Meeple's rows of each round
     rounds_peers: list[list[B.Speed]] = []  # the peers' of each round, measured right after Meeple's
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
-    try:
-        for _ in range(rounds):
-            if chance == "explicit":
-                rounds_rows.append(B.bench_explicit(rs, counts, games, seconds, narrate=narrate, observer=observer))
-            else:
-                rounds_rows.append(B.bench(rs, counts, games, seconds, narrate=narrate, observer=observer))
-            rounds_peers.append([])
-            try:
-                for n in counts if module is not None else []:
-                    rounds_peers[-1].append(P.bench_peer(module, n, games, seconds))
-                if spiel is not None:
-                    rounds_peers[-1].append(P.bench_openspiel(spiel, games, seconds, observe=observe))
-            except UsageError as e:
-                failed = e
-                break
-        rows = B.median_rounds(rounds_rows)
-        micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
-    except KeyboardInterrupt:
-        # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
-        click.echo("interrupted: a benchmark stopped part-way reports nothing", err=True)
-        click.get_current_context().exit(INTERRUPTED)
+    for _ in range(rounds):
+        rounds_rows.append(play(rs, counts, games, seconds, narrate=narrate, observer=observer))
+        rounds_peers.append([])
+        try:
+            for n in counts if module is not None else []:
+                rounds_peers[-1].append(P.bench_peer(module, n, games, seconds))
+            if spiel is not None:
+                rounds_peers[-1].append(P.bench_openspiel(spiel, games, seconds, observe=observe))
+        except UsageError as e:
+            failed = e
+            break
+    rows = B.median_rounds(rounds_rows)
+    micros = {r.players: B.micro(rs, r.players, narrate=narrate) for r in rows} if micro else {}
     # A peer's row is its median round; its ratio the median of the rounds' ratios, each of Meeple and the
     # peer measured one after the other (the machine's speed moves between rounds, less within one).
     # Only a failing peer's round can be cut short, the last one: the peers measured before it still count
@@ -103,44 +141,36 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
     peers = B.median_rounds(complete)
     per_round = [B.round_ratios(rounds_rows, complete, j) for j in range(len(peers))]
     ratios = [statistics.median_low(xs) if xs else None for xs in per_round]
+    return Measured(rows, peers, ratios, per_round, micros, failed)
 
-    if fmt == "json":
-        click.echo(json.dumps({
-            "ruleset": rs.name, "narrated": narrate, "chance": chance, "observed": observe, "rows": [dict(r.to_json(), **micros.get(r.players, {})) for r in rows],
-            "rounds": rounds,
-            "peers": [dict(p.to_json(), ratio=ratios[j], round_ratios=per_round[j]) for j, p in enumerate(peers)]},
-            indent=2))
-        if failed is not None:
-            raise failed
-        return
+
+def _report(name: str, m: Measured, rounds: int, chance: str, observe: bool, narrate: bool, micro: bool) -> None:
+    """The text report: Meeple's table, then the peers' with their ratios."""
     chances = ", chance events as decisions" if chance == "explicit" else ""
     observed = ", an observation vector before each decision" if observe else ""
-    click.echo(f"{rs.name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games{chances}"
+    click.echo(f"{name}: random play, one core, CPU time, {'narrated' if narrate else 'quiet'} games{chances}"
                f"{observed}")
     head = ["players", "games", "decisions", "seconds", "games/s", "decisions/s"]
     if micro:
         head += ["new_game µs", "copy µs", "apply_index µs"]
     lines = []
-    for r in rows:
+    for r in m.rows:
         cells = [str(r.players), str(r.games), str(r.decisions), f"{r.seconds:.2f}", f"{r.games_per_s:.1f}",
                  f"{r.decisions_per_s:.0f}"]
         if micro:
-            m = micros[r.players]
-            cells += [f"{m['new_game_us']:.1f}", f"{m['copy_us']:.1f}", f"{m['apply_index_us']:.1f}"]
+            t = m.micros[r.players]
+            cells += [f"{t['new_game_us']:.1f}", f"{t['copy_us']:.1f}", f"{t['apply_index_us']:.1f}"]
         lines.append(cells)
     click.echo(table(head, lines))
-    if peers:
+    if m.peers:
         click.echo("")
         click.echo(table(["engine", "players", "games", "seconds", "games/s", "decisions/s", "Meeple ratio"],
                          [[p.engine, str(p.players), str(p.games), f"{p.seconds:.2f}", f"{p.games_per_s:.1f}",
-                           f"{p.decisions_per_s:.0f}", "-" if ratios[j] is None else f"{ratios[j]:.2f}x"]
-                          for j, p in enumerate(peers)]))
+                           f"{p.decisions_per_s:.0f}", "-" if m.ratios[j] is None else f"{m.ratios[j]:.2f}x"]
+                          for j, p in enumerate(m.peers)]))
         if rounds > 1:
             click.echo(f"\nmedians of {rounds} rounds, Meeple then the peer in each; the ratio of each round:")
-            for j, p in enumerate(peers):
-                click.echo(f"  {p.engine} ({p.players} players): "
-                           + " ".join(f"{x:.2f}x" for x in per_round[j]))
+            for j, p in enumerate(m.peers):
+                click.echo(f"  {p.engine} ({p.players} players): " + " ".join(f"{x:.2f}x" for x in m.per_round[j]))
     elif rounds > 1:
         click.echo(f"\nmedians of {rounds} rounds")
-    if failed is not None:
-        raise failed
