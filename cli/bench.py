@@ -10,6 +10,8 @@ from typing import Any
 import click
 from meeple.cli.common import INTERRUPTED, MAX_SECONDS, check_games, format_option, load, table, usage
 from meeple.errors import UsageError
+from meeple.tools import bench as B
+from meeple.tools import peers as P
 
 MAX_ROUNDS = 99
 
@@ -19,8 +21,8 @@ class Measured:
     """What a run of `meeple bench` measured: Meeple's median rows, the peers' median rows with their
     ratios (the median one and each round's), the micro-timings, and a peer that broke its protocol."""
 
-    rows: list[Any]
-    peers: list[Any] = field(default_factory=list)
+    rows: list[B.BenchRow]
+    peers: list[B.Speed] = field(default_factory=list)
     ratios: list[float | None] = field(default_factory=list)
     per_round: list[list[float]] = field(default_factory=list)
     micros: dict[int, dict[str, float]] = field(default_factory=dict)
@@ -61,19 +63,11 @@ def bench(ruleset: str, players: tuple[int, ...], games: int | None, seconds: fl
 
     RULESET is a file or the name of a bundled ruleset (see `meeple rulesets`). With --peer or
     --openspiel the other engine is measured right after, and the ratio Meeple/peer is printed."""
-    from meeple.tools import bench as B
-    from meeple.tools import peers as P
-    from meeple.tools.simulate import check_players
-
     rs = load(ruleset)
-    for n in players:
-        check_players(rs, n)
+    counts = B.player_counts(rs, players)  # each count asked for checked first
     _check_options(games, seconds, rounds, peer, micro, chance, observe)
     try:
-        m = _measure(rs, B.player_counts(rs, players), games, seconds, rounds, chance, narrate, micro,
-                     B.observer(rs) if observe else None,
-                     P.load_peer(peer) if peer is not None else None,
-                     P.load_openspiel(openspiel) if openspiel is not None else None, observe)
+        m = _measure(rs, counts, games, seconds, rounds, chance, narrate, micro, peer, openspiel, observe)
     except KeyboardInterrupt:
         # A ratio needs both engines measured in full: figures cut short would mislead, so none are shown.
         click.echo("interrupted: a benchmark stopped part-way reports nothing", err=True)
@@ -110,11 +104,11 @@ def _check_options(games: int | None, seconds: float, rounds: int, peer: str | N
 
 
 def _measure(rs: Any, counts: list[int], games: int | None, seconds: float, rounds: int, chance: str,
-             narrate: bool, micro: bool, observer: Any, module: Any, spiel: Any, observe: bool) -> Measured:
+             narrate: bool, micro: bool, peer: str | None, openspiel: str | None, observe: bool) -> Measured:
     """Meeple, then each peer, `rounds` times over; the median round of each, and the ratios."""
-    from meeple.tools import bench as B
-    from meeple.tools import peers as P
-
+    observer = B.observer(rs) if observe else None
+    module = P.load_peer(peer) if peer is not None else None
+    spiel = P.load_openspiel(openspiel) if openspiel is not None else None
     play = B.bench_explicit if chance == "explicit" else B.bench
     rounds_rows: list[list[B.BenchRow]] = []  # Meeple's rows of each round
     rounds_peers: list[list[B.Speed]] = []  # the peers' of each round, measured right after Meeple's
