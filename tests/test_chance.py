@@ -298,12 +298,12 @@ def test_a_draw_inside_a_shuffle_shows_what_a_replay_of_its_step_shows(name):
 def test_a_playout_through_chance_nodes_makes_no_labels_and_no_fractions(tmp_path, monkeypatch):
     # num_actions and apply_index at a chance node are what random playouts call at every draw:
     # labels and exact probabilities are made only for callers that ask for them.
-    from meeple.runtime import explicit
+    from meeple.runtime import chancenodes
 
     rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2])')
     g = rs.new_game(2, chance="explicit")
-    monkeypatch.setattr(explicit, "show", lambda *a: pytest.fail("a label was made"))
-    monkeypatch.setattr(explicit.Draws, "outcomes", lambda self: pytest.fail("probabilities were made"))
+    monkeypatch.setattr(chancenodes, "show", lambda *a: pytest.fail("a label was made"))
+    monkeypatch.setattr(chancenodes.Draws, "outcomes", lambda self: pytest.fail("probabilities were made"))
     while g.is_chance:
         g.apply_index(g.num_actions() - 1)
     assert g.is_over and g.evaluate("[c.name for c in deck]") == ["King", "Ace", "Ace"] and g.evaluate("roll") == 2

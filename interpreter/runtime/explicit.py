@@ -6,8 +6,8 @@ decision), or the resolution of a choice. In a game with explicit chance, a step
 keeps a chance node: the state as it was before the step (with the choice that started it recorded),
 the outcomes chosen so far and the ones possible now. Applying an outcome runs the step again, from a
 copy of that saved state, with one more outcome in the script (but for the draws of a shuffle after its
-first: they are offered straight away, and the step runs again once the shuffle is drawn). Only copies run, so a chance node is as
-much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
+first: they are offered straight away, and the step runs again once the shuffle is drawn). Only copies
+run, so a chance node is as much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
 shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
 step's effects up to the draw, which itself has not happened yet.
 
@@ -15,85 +15,27 @@ Shortcuts give what the replay would give, for less: a shuffle that is a stateme
 block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is known,
 and the step goes on from the statement after it (`_go_on`), its later events replaying from there (a
 `Step` to REST) rather than from the step's start; a new game is a copy of the first one made alike,
-which draws nothing before its first chance node (shortcuts.py); and a decision runs its step in the
-game's own state, keeping a mark to rebuild the step's start from should it draw (shortcuts.py), or
-keeping nothing when nothing can draw after a decision (`chancesites.draws_after_start`).
+which draws nothing before its first chance node (shortcuts.py), and games made alike that draw alike
+share what that gives at their first few nodes (chancenodes.py, `_adopt`); and a decision runs its
+step in the game's own state, keeping a mark to rebuild the step's start from should it draw
+(shortcuts.py), or keeping nothing when nothing can draw after a decision (`chancesites.draws_after_start`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from meeple.errors import IllegalAction, Problem
-from meeple.language.model import Ruleset
 from meeple.runtime import machine as M
-from meeple.runtime.chance import CHANCE, Draws, NeedChance, ScriptedRng, Shuffling
+from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
+from meeple.runtime.chancenodes import RESOLVE, REST, START, ChanceNode, Step
 from meeple.runtime.chancesites import in_place, may_draw, several_sites
 from meeple.runtime.limits import located
 from meeple.runtime.state import GameState
-from meeple.runtime.values import show
 from meeple.runtime.views import chosen_outcome
 
 Game = Any  # runtime.game.Game, which imports this module
-# How a step runs from the state it replays from: the setup and flow from the start, the choice
-# recorded in the state, or (REST) the frames as they are, after a shuffle done in place.
-START, RESOLVE, REST = "start", "resolve", "rest"
-
-
-class Step(NamedTuple):
-    """Where a step is replayed from: a state (never run, only copied), how the step goes on from it, the
-    step's budget (the step count it may not pass); for REST, the frame whose index is put back after a
-    run (its depth, the index it ran from, the index where its stretch began) and the outcomes the step
-    drew before `base`, which the action log gets with the others once the step has run."""
-
-    base: GameState
-    resume: str
-    limit: int
-    restore: tuple[int, int, int] | None = None
-    drawn: tuple[int, ...] = ()
-
-
-class ChanceNode:
-    """An open chance event: the step to rerun (`step`), the outcomes so far, the outcomes now."""
-
-    __slots__ = ("_next", "_options", "at", "draws", "outcomes", "rs", "shuffle", "step", "steps")
-
-    def __init__(self, rs: Ruleset, step: Step, outcomes: list[int], draws: Draws,
-                 shuffle: Shuffling | None = None, at: tuple[int, str, int] | None = None,
-                 steps: int = -1) -> None:
-        self.rs = rs
-        self.step = step
-        self.outcomes = outcomes  # drawn since the step's `base`
-        self.draws = draws
-        self.shuffle = shuffle  # the shuffle this draw is one of, if any: its next draws need no replay
-        # Where the step may go on once the shuffle is drawn, without a replay (`_go_on`): the index of
-        # the `shuffle` statement in the block of the frame on top, its zone, the outcomes before it;
-        # and the step count of the state shown, which nothing may have changed since.
-        self.at = at
-        self.steps = steps
-        self._options: list[tuple[int, Fraction, str]] | None = None
-        # The next draws of the shuffle, as the draw a step stopped at keeps them (Shuffling.after):
-        # every new game starts from one such node, and would make the same next node again.
-        self._next: dict[int, ChanceNode] | None = {} if shuffle is not None and shuffle.first else None
-
-    @property
-    def base(self) -> GameState:
-        return self.step.base
-
-    @property
-    def options(self) -> list[tuple[int, Fraction, str]]:
-        """(value, probability, label) of each outcome, made when first asked for."""
-        if self._options is None:
-            self._options = [(v, p, show(item, self.rs)) for v, p, item in self.draws.outcomes()]
-        return self._options
-
-    def replayed(self) -> ChanceNode:
-        """The same event, its step to be replayed from `base` (nodes are shared by copies of a game)."""
-        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle)
-
-    def value(self, i: int) -> int:
-        return self.draws.groups[i][0]
 
 
 def _entries(outcomes: list[int]) -> list[tuple[int, int]]:
@@ -142,12 +84,13 @@ def run_step(game: Game, step: Step, outcomes: list[int]) -> None:
     game._chance = None
 
 
-def stopped(game: Game, st: GameState, step: Step, outcomes: list[int], need: NeedChance) -> None:
-    """`step` stopped at a random event in `st`: that is the game now, at a chance node."""
+def stopped(game: Game, st: GameState, step: Step, outcomes: list[int], need: NeedChance, reach: int = 0) -> None:
+    """`step` stopped at a random event in `st`: that is the game now, at a chance node (one that games
+    made alike share if `reach`)."""
     st.rng = ScriptedRng()
     at = in_place(game._ev, st, need)
     game._ev = type(game._ev)(game.rs, st)
-    game._chance = ChanceNode(game.rs, step, outcomes, need.draws, need.shuffle, at, st.steps)
+    game._chance = ChanceNode(game.rs, step, outcomes, need.draws, need.shuffle, at, st.steps, reach)
 
 
 def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
@@ -158,6 +101,10 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     st = game.state
     if node.at is None or st.steps != node.steps:  # something ran in the shown state since
         return False
+    after = node._after
+    if after is not None and (known := after.get((value, st.lazy))) is not None:
+        _adopt(game, *known)
+        return True
     j, key, pos = node.at
     outcomes = node.outcomes + [value]
     # ScriptedRng.shuffle: each outcome draws the next item from those left; once every item left is
@@ -183,7 +130,9 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     try:
         _run(game, Step(st, REST, node.step.limit, here))  # the rest of the step, in the game's own state
     except NeedChance as need:
-        stopped(game, st, rest, script, need)
+        stopped(game, st, rest, script, need, node.reach_after())
+        if after is not None:
+            after[value, st.lazy] = (st.copy(), game._chance)
         return True
     except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
         # the state kept the shuffle, and applying the outcome again shuffled twice)
@@ -192,7 +141,18 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
         raise
     st.rng = ScriptedRng()
     game._chance = None
+    if after is not None:
+        after[value, st.lazy] = (st.copy(), None)
     return True
+
+
+def _adopt(game: Game, known: GameState, node: ChanceNode | None) -> None:
+    """The game goes on as another game made alike went on from the same outcomes: a copy of its state,
+    with this game's seed (which only the state records: explicit chance draws nothing from it)."""
+    st = known.copy()
+    st.seed = game.state.seed
+    game.state = game._ev.st = st  # an evaluator keeps nothing else of a state between steps
+    game._chance = node
 
 
 def _without_last(st: GameState, n: int) -> GameState:
@@ -224,7 +184,8 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     known = node._next
     nxt = known.get(value) if known is not None else None
     if nxt is None:
-        nxt = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps)
+        nxt = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps,
+                         node.reach_after())
         if known is not None:
             known[value] = nxt
     game._chance = nxt

@@ -20,6 +20,7 @@ from meeple.runtime import machine as M
 from meeple.runtime import saves as S
 from meeple.runtime import shortcuts
 from meeple.runtime.chance import CHANCE
+from meeple.runtime.chancenodes import ChanceNode
 from meeple.runtime.chancesites import calls_random, draws_after_start
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.data import Comp, Zone, as_int
@@ -49,7 +50,7 @@ class Game(Readouts):
         self.state = state
         cls = self.evaluator_class if state.coverage is None else Evaluator
         self._ev = cls(rs, state)
-        self._chance: X.ChanceNode | None = None  # the open chance event (explicit chance only)
+        self._chance: ChanceNode | None = None  # the open chance event (explicit chance only)
         self._mark: shortcuts.Mark | None = None  # where a step that may draw starts from (shortcuts.py)
         self._late = False  # a script from outside the ruleset may draw after a decision (`before_flow`)
 

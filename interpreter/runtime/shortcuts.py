@@ -124,6 +124,8 @@ def first_start(cls: Any, rs: Ruleset, st: GameState) -> Game:
     start raises here, as it would in any game, and is not kept."""
     t = cls(rs, st)
     X.start(t, st)
+    if t._chance is not None:  # the node every game made alike starts at
+        t._chance = t._chance.shared()
     first = rs.derived()[_start_key(cls, st.nplayers, st.quiet)] = (t.state, t._chance)
     return _copy_of(cls, rs, first, st.seed)
 
