@@ -14,21 +14,27 @@ LOOPS = (FOR, WHILE, REPEAT)
 
 
 def copy_frames(stack: list) -> list:
-    out = [f[:] for f in stack]
     # The frames of one block, its loops and branches, lie next to each other and share a scope: the
     # scope of the frame before is reused without a look-up. A scope is copied as copy_values does.
+    # (One pass, and no table of scopes until a second one is met: every copy of a game comes here.)
+    out = []
     last = new = None
-    scopes: dict[int, dict] = {}
-    for g in out:
+    scopes: dict[int, dict] | None = None
+    for f in stack:
+        g = f[:]
         sc = g[2]
         if sc is last:
             g[2] = new
         elif sc is not None:
-            new = scopes.get(id(sc))
+            if scopes is None:
+                scopes, new = {}, None
+            else:
+                new = scopes.get(id(sc))
             if new is None:
                 new = scopes[id(sc)] = sc.copy()
             g[2] = new
             last = sc
+        out.append(g)
     return out
 
 
