@@ -1,4 +1,4 @@
-"""New games made alike share what the first outcomes of their start give (runtime/explicit.py, `reach`).
+"""New games made alike share what the first outcomes of their start give (runtime/chancenodes.py, `reach`).
 
 Every new game of a ruleset with explicit chance starts at the same chance node (shortcuts.reused), and the
 first few outcomes lead every such game to the same few nodes: a three-card deal has three, then six. When a
@@ -72,7 +72,8 @@ def test_a_game_that_took_a_deal_has_its_own_state_and_seed():
 def test_a_lazy_game_takes_only_what_a_lazy_game_kept(lazy_first, tmp_path):
     # A bot's look-ahead is lazy: it opens a decision without its menu. It must not take a state whose
     # menu was built, nor give one without its menu to a game that reads the state's menu at once.
-    rs = toy(tmp_path, 'move(components("card"), deck)\nshuffle(deck)\nfor p in players:\n    move(first(deck), p.hand)',
+    deal = 'move(components("card"), deck)\nshuffle(deck)\nfor p in players:\n    move(first(deck), p.hand)'
+    rs = toy(tmp_path, deal,
              'choose player(0) "Show a card":\n    option "Show {c.name}" for c in player(0).hand:\n        reveal(c)')
 
     def made(lazy):
@@ -91,7 +92,8 @@ def test_a_game_whose_state_ran_anything_at_the_node_replays_its_step(monkeypatc
     kept = dealt(rs, GeneratedGame, 1, (1, 1))
     replays = []
     real = explicit.run_step
-    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes: replays.append(outcomes) or real(game, step, outcomes))
+    monkeypatch.setattr(explicit, "run_step",
+                        lambda game, step, outcomes: replays.append(outcomes) or real(game, step, outcomes))
     g = dealt(rs, GeneratedGame, 1, (1,))
     g.state.steps += 1  # as a query that ran rules would leave it (explicit.forget_place)
     g.apply_index(1)
@@ -118,7 +120,8 @@ def test_what_is_kept_stays_small_where_the_draws_are_many():
 def test_a_step_that_stops_at_the_next_shuffle_is_kept_as_it_stopped(game_class, tmp_path, monkeypatch):
     # The first shuffle's last draw runs on to the second shuffle, a chance node again: what is kept is
     # the state there, not the game's state once it goes on to draw the second shuffle in its own way.
-    setup = 'move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)\nmove(list(deck), pile)\nshuffle(pile)'
+    setup = ('move(components("card"), deck)\nshuffle(deck)\nmove(first(deck), row)\n'
+             'move(list(deck), pile)\nshuffle(pile)')
 
     def run(rs, shared=True):
         out = []
@@ -126,7 +129,8 @@ def test_a_step_that_stops_at_the_next_shuffle_is_kept_as_it_stopped(game_class,
             g = game_class.new(rs, 2, seed, chance="explicit")
             for i in (0, 0, 0):  # the deck (4 cards, 3 kinds) the same way,
                 g.apply_index(i)
-            assert g.is_chance and bool(g._chance.reach) == shared  # the pile's shuffle: a node games made alike come to
+            # the pile's shuffle: a node games made alike come to (when nothing is replayed)
+            assert g.is_chance and bool(g._chance.reach) == shared
             for i in second:  # the pile each its own way
                 g.apply_index(i)
             out.append(played(g, seed))

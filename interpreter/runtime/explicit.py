@@ -7,9 +7,9 @@ keeps a chance node: the state as it was before the step (with the choice that s
 the outcomes chosen so far and the ones possible now. Applying an outcome runs the step again, from a
 copy of that saved state, with one more outcome in the script (but for the draws of a shuffle after its
 first: they are offered straight away, and the step runs again once the shuffle is drawn). Only copies
-run, so a chance node is as much plain data as any other decision point: a saved state, a flag and a list of numbers. What the game
-shows at a chance node (views, `evaluate`, scores) is the state as the random event found it: the
-step's effects up to the draw, which itself has not happened yet.
+run, so a chance node is as much plain data as any other decision point: a saved state, a flag and a
+list of numbers. What the game shows at a chance node (views, `evaluate`, scores) is the state as the
+random event found it: the step's effects up to the draw, which itself has not happened yet.
 
 Shortcuts give what the replay would give, for less: a shuffle that is a statement of its own in the
 block of the frame on top of the stack (chancesites.py) is drawn in place once its last draw is known,
