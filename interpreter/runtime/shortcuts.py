@@ -5,7 +5,8 @@ before a game's first chance node, so what its start runs up to that node depend
 the player count and how the game is made (quiet or narrated, its step budget and evaluator), never on
 the seed, which only seeded draws read and the state only records. So the first game made alike runs
 its start, and every later one is a copy of it with its own seed. They share the state their replays
-start from, and a replay gives its state the game's seed (explicit.run_step).
+start from, and a replay gives its state the game's seed (explicit.run_step). The node they start at
+is shared too, and so are the few after it, with what their outcomes give (chancenodes.py).
 
 **A decision runs its step in the game's own state** (Game._resolve, `resolve`). A step that stops at
 a random event becomes a chance node, and the node replays the step from the state the step started
