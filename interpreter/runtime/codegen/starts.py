@@ -44,8 +44,9 @@ class StartEmitter(StmtEmitter):
         f.depth -= 1
         f.w("_stk.pop()")
 
-    def enter_block(self, b: A.Block, scope: str, f: Fn) -> None:
-        """Push a frame for block `b` (a script that suspends) and run its first stretch."""
+    def enter_block(self, b: A.Block, scope: str, f: Fn, branch: bool = False) -> None:
+        """Push a frame for block `b` (a script that suspends, or a `branch` of an `if` that does) and run
+        its first stretch."""
         if self._stops(b):
             f.w(f"_F = [{BLOCK}, {self.node(b)}, {scope}, 0]")
             f.w("_stk.append(_F)")
@@ -54,7 +55,8 @@ class StartEmitter(StmtEmitter):
             self.framed(b, scope, f)
         else:  # it cannot stop: run it without its frame (a signal in it unwinds the frames below alike)
             f.w(f"SG_{self.idx(b)}_0(ev, {scope})")
-            f.w("return None")
+            if not branch:  # a branch that never waits goes on with the statement after its `if`
+                f.w("return None")
 
     @staticmethod
     def _shuffles(b: A.Block) -> bool:
@@ -110,12 +112,12 @@ class StartEmitter(StmtEmitter):
         elif t is A.If:
             f.w(f"if {self.expr(s.test, f)}:")
             f.depth += 1
-            self.branch_start(s.then, f)
+            self.enter_block(s.then, "S", f, branch=True)
             f.depth -= 1
             if s.orelse is not None:
                 f.w("else:")
                 f.depth += 1
-                self.branch_start(s.orelse, f)
+                self.enter_block(s.orelse, "S", f, branch=True)
                 f.depth -= 1
         elif t is A.For:
             f.w(f"_it = list(ev.iterate({self.expr(s.iter, f)}, {self.node(s.iter)}))")
@@ -149,16 +151,6 @@ class StartEmitter(StmtEmitter):
             f.w(f"_a = {{{args}}}")
             f.w(f"_stk.append([{CALL}, {n}, S])")
             self.enter_block(proc.body, "_a", f)
-
-    def branch_start(self, b: A.Block, f: Fn) -> None:
-        if self._stops(b):
-            f.w(f"_F = [{BLOCK}, {self.node(b)}, S, 0]")
-            f.w("_stk.append(_F)")
-            self.hop(f"SG_{self.idx(b)}_0(ev, _F)", f)
-        elif self._shuffles(b):
-            self.framed(b, "S", f)
-        else:  # never waits: run it as the machine would run its frame, without the frame
-            f.w(f"SG_{self.idx(b)}_0(ev, S)")
 
     def _call_ok(self, s: Any) -> bool:
         call: Any = s.expr if type(s) is A.ExprStmt else s.value
