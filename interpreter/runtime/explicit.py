@@ -131,18 +131,16 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
         _run(game, Step(st, REST, node.step.limit, here))  # the rest of the step, in the game's own state
     except NeedChance as need:
         stopped(game, st, rest, script, need, node.reach_after())
-        if after is not None:
-            after[value, st.lazy] = (st.copy(), game._chance)
-        return True
     except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
         # the state kept the shuffle, and applying the outcome again shuffled twice)
         game._chance = node.replayed()
         run_step(game, node.step, outcomes)  # raises the same located error
         raise
-    st.rng = ScriptedRng()
-    game._chance = None
-    if after is not None:
-        after[value, st.lazy] = (st.copy(), None)
+    else:
+        st.rng = ScriptedRng()
+        game._chance = None
+    if after is not None:  # what games made alike that draw `value` here take (`_adopt`)
+        after[value, st.lazy] = (st.copy(), game._chance)
     return True
 
 
