@@ -109,12 +109,11 @@ def _measure(rs: Any, counts: list[int], games: int | None, seconds: float, roun
     observer = B.observer(rs) if observe else None
     module = P.load_peer(peer) if peer is not None else None
     spiel = P.load_openspiel(openspiel) if openspiel is not None else None
-    play = B.bench_explicit if chance == "explicit" else B.bench
     rounds_rows: list[list[B.BenchRow]] = []  # Meeple's rows of each round
     rounds_peers: list[list[B.Speed]] = []  # the peers' of each round, measured right after Meeple's
     failed: UsageError | None = None  # a peer that broke its protocol: reported after Meeple's rows
     for _ in range(rounds):
-        rounds_rows.append(play(rs, counts, games, seconds, narrate=narrate, observer=observer))
+        rounds_rows.append(B.bench(rs, counts, games, seconds, narrate=narrate, observer=observer, chance=chance))
         rounds_peers.append([])
         try:
             for n in counts if module is not None else []:

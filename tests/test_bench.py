@@ -97,7 +97,7 @@ def test_explicit_chance_plays_the_same_games_as_the_game_api_and_samples_every_
     out = json.loads(r.stdout)
     assert out["chance"] == "explicit" and out["rows"][0]["games"] == 40
     rs = load_ruleset("rulesets/reference/kuhn_poker.yaml")
-    [row] = B.bench_explicit(rs, [2], 40, 1.0)
+    [row] = B.bench(rs, [2], 40, 1.0, chance="explicit")
     assert row.decisions == out["rows"][0]["decisions"]  # the same games: seeded by the player count
     assert 2 * 40 <= row.decisions <= 3 * 40  # Kuhn poker: two or three bets a game
 
@@ -162,9 +162,8 @@ def test_a_benchmarked_game_that_never_ends_is_located_at_the_decision_it_keeps_
                     "      choose player(0) \"Again?\":\n          option \"Again\":\n              pass\n"
                     "scoring:\n  score: \"0\"\n")
     monkeypatch.setattr(B, "MAX_DECISIONS", 20)
-    run = B.bench if chance == "seeded" else B.bench_explicit
     with pytest.raises(RuntimeRuleError) as e:
-        run(load_ruleset(path), [2], games=1, seconds=1)
+        B.bench(load_ruleset(path), [2], games=1, seconds=1, chance=chance)
     p = e.value.problems[0]
     assert p.code == "R010" and "within 20 decisions (players 2, seed 0)" in p.message
     assert p.span is not None and str(p.span).endswith("forever.yaml:6:7")

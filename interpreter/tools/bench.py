@@ -2,7 +2,7 @@
 
 All times are CPU seconds of this process (`time.process_time`): random play is single-threaded, and
 CPU time does not count the moments another process held the core. `bench` plays seeded games, as
-`meeple simulate` does; `bench_explicit` makes every random event a chance node sampled by its
+`meeple simulate` does, or with `chance="explicit"` every random event a chance node sampled by its
 probabilities, as OpenSpiel's games are measured; `micro` times the Game API's calls one by one. The
 peers (a hand-written engine, an OpenSpiel game) are measured in the same run by tools/peers.py.
 """
@@ -112,14 +112,6 @@ def observer(rs: Ruleset) -> Observer:
     return lambda n: Layout(rs, n).observe
 
 
-def bench_explicit(rs: Ruleset, players_list: list[int], games: int | None, seconds: float,
-                   narrate: bool = False, observer: Observer | None = None) -> list[BenchRow]:
-    """Random play with chance as decisions (`chance="explicit"`), each chance event sampled by its
-    probabilities as OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance
-    nodes runs, compared like for like. Decisions are the players' (`observer`: as `bench`'s)."""
-    return _rows(player_counts(rs, players_list), games, seconds, _playouts(rs, "explicit", narrate), observer)
-
-
 def _playouts(rs: Ruleset, chance: str, narrate: bool) -> Player:
     """What `_rows` plays: game i of n players (seeded with i), each decision drawn uniformly by
     `Game.step`, one call a decision (sealed choices too: the next seat to choose), with `observe` called
@@ -192,7 +184,8 @@ class BenchRow:
 
 
 def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None = None,
-          seconds: float = 2.0, narrate: bool = False, observer: Observer | None = None) -> list[BenchRow]:
+          seconds: float = 2.0, narrate: bool = False, observer: Observer | None = None,
+          chance: str = "seeded") -> list[BenchRow]:
     """Random play on one core: `games` games per player count, or as many as fit in `seconds` of CPU
     time (CPU time, so that other processes on a shared machine do not slow the figure down). Games are
     quiet, as simulations play them (no per-seat text nobody reads), unless `narrate`.
@@ -200,8 +193,12 @@ def bench(rs: Ruleset, players_list: list[int] | None = None, games: int | None 
     The loop is the one peer engines are measured with (tools/peers.py): game i is seeded with i, and
     one random generator picks uniformly among the legal actions, so the figure is the engine's, not
     the bots' bookkeeping (nor `simulate`'s seeds, each a hash: about 1 µs a game); `observer` what a
-    learning loop calls before each decision (`Layout(rs, n).observe`)."""
-    return _rows(player_counts(rs, players_list), games, seconds, _playouts(rs, "seeded", narrate), observer)
+    learning loop calls before each decision (`Layout(rs, n).observe`).
+
+    With chance="explicit", every random event is a chance node, each sampled by its probabilities as
+    OpenSpiel's games are (`bench_openspiel`): the forward model a search over chance nodes runs,
+    compared like for like. Decisions are still only the players'."""
+    return _rows(player_counts(rs, players_list), games, seconds, _playouts(rs, chance, narrate), observer)
 
 
 def player_counts(rs: Ruleset, players: list[int] | tuple[int, ...] | None) -> list[int]:
