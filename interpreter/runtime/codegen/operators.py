@@ -288,7 +288,7 @@ class OperatorEmitter:
         if op in ("in", "not in"):
             code = f"h_in(ev, {self.node(n)}, {a}, {b})"
             oa, ob = operand(a, f), operand(b, f)
-            if oa is not None and ob is not None:
+            if oa is not None and ob is not None and not f.in_iter:
                 # support.contains inlined for a list: a string is in it as Python finds it (only a string
                 # equals a string), and what Python does not find in it is not in it (`==` is stricter
                 # than Python's); the rest (an equal item of another type, a zone, an error) goes to h_in
