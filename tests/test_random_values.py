@@ -9,10 +9,16 @@ index out of range). Both engines must give the same actions, labels, logs, view
 step, or fail with the same located error.
 """
 
+import os
+import subprocess
+import sys
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from meeple.errors import RulesetError
+from meeple.errors import RulesetError, RuntimeRuleError
+from meeple.runtime.codegen import cache
+from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
 from support import examples
 from test_differential import lockstep
@@ -157,3 +163,21 @@ def test_inline_built_ins_in_what_a_comprehension_loops_over(tmp_path, iterable)
     path.write_text(HEAD + f'  log("{{[y for y in {iterable} if text(y) != s]}}")\n' + TAIL)
     assert lockstep(load_ruleset(path), 2, 1, narrate=True) == 0  # no decision: it starts, logs and ends alike
 
+
+def test_generated_code_python_cannot_compile_is_a_located_error_not_a_traceback(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "values.yaml"
+    path.write_text(HEAD + "  v = 1\n" + TAIL)
+    monkeypatch.setattr(Builder, "source", lambda self: "def broken(:\n")
+    rs = load_ruleset(path)
+    with pytest.raises(RuntimeRuleError) as info:
+        cache.generated(rs)
+    problem = info.value.problems[0]
+    assert problem.code == "R004" and problem.span.file == str(path)
+    assert "a bug in Meeple" in problem.message and "MEEPLE_EVALUATOR=reference" in problem.hint
+    monkeypatch.undo()
+    code = ("import meeple.runtime.codegen.module as m; m.Builder.source = lambda self: 'def broken(:\\n'; "
+            "from cli.main import main; main()")
+    out = subprocess.run([sys.executable, "-c", code, "simulate", str(path), "-n", "1"], capture_output=True,
+                         text=True, check=False, env={**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path / "c2")})
+    assert out.returncode == 1 and "R004" in out.stderr and "Traceback" not in out.stderr

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from meeple.errors import Problem, RuntimeRuleError, Span
 from meeple.language.model import Ruleset
 from meeple.loading.cache import cache_dir, files_digest
 from meeple.runtime.codegen import resume, support, tables
@@ -75,7 +76,14 @@ def _code(rs: Ruleset) -> tuple[Any, str | None]:
         pass
     source = Builder(rs).source()
     filename: str | None = str(src_path)
-    code = compile(source, str(src_path), "exec")
+    try:
+        code = compile(source, str(src_path), "exec")
+    except SyntaxError as e:  # the generator's bug, never the ruleset's: said so, not as a traceback
+        raise RuntimeRuleError(Problem(
+            "R004", f"the compiled engine wrote code Python cannot run for this ruleset ({e.msg}, at line "
+            f"{e.lineno} of the generated module): a bug in Meeple, not in the ruleset",
+            Span(rs.path or rs.name, 1, 1), hint="MEEPLE_EVALUATOR=reference runs the ruleset with the reference "
+            "evaluator meanwhile; please report the ruleset")) from None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f"{key}.{os.getpid()}.tmp"
