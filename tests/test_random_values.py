@@ -29,6 +29,8 @@ name: Values
 players: {min: 2, max: 3}
 constants:
   words: ["tea", "rum", "b"]
+  tea: tea
+  two: "2"
 counters:
   player: {points: 0}
 zones:
@@ -57,7 +59,7 @@ TAIL = """scoring:
 """
 
 # Values of every kind, and expressions of one kind that may still meet another at run time.
-atoms = st.sampled_from(["xs", "ws", "s", "v", "ls", "p", "none", "1", "0", "\"tea\"", "\"2\"", "first(pool)",
+atoms = st.sampled_from(["xs", "ws", "s", "v", "ls", "p", "none", "1", "0", "tea", "two", "first(pool)",
                          "last(p.hand)", "list(pool)", "pool", "p.hand", "[]", "m", "true", "player(1)"])
 
 
@@ -104,6 +106,12 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + x for x in lines]
 
 
+# Lists that only ever hold components: what `move`, `conceal` and `reveal` take without an error.
+comps = st.sampled_from(["first(pool)", "list(pool)", "p.hand", "slice(pool, 1)", "reversed(list(pool))",
+                         "[c for c in pool if c.good in ws]", "distinct(list(pool) + list(p.hand))", "pool",
+                         "[c for c in pool if c.value > count(p.hand)]", "slice(pool, 0, 2)"])
+
+
 def statements(depth: int):
     simple = st.one_of(
         values.map(lambda x: [f"v = {x}"]),
@@ -112,24 +120,33 @@ def statements(depth: int):
         values.map(lambda x: [f"m[s] = {x}"]),
         values.map(lambda x: [f"log(\"{{{x}}} and {{v}}\")"]),
         values.map(lambda x: [f"tell(p, \"{{{x}}}\")"]),
+        comps.map(lambda x: [f"move({x}, p.hand)"]),
+        comps.map(lambda x: [f"move({x}, pool, \"top\")"]),
+        comps.map(lambda x: [f"move({x}, bin)"]),
+        comps.map(lambda x: [f"conceal({x})"]),
+        comps.map(lambda x: [f"reveal({x})"]),
+        st.sampled_from([["move(p.hand, bin)"], ["p = left_of(p)"], ["shuffle(pool)"], ["v = draw(1, pool, p.hand)"],
+                         ["v = random_pick(list(pool) + ws)"], ["for c in p.hand:", "    move(c, pool)"],
+                         ["while count(pool) > 2:", "    move(first(pool), bin)"], ["move(bin, pool)"]]),
+        # Values of any kind where a component or a player belongs: the same error from both, or none.
         values.map(lambda x: [f"move({x}, p.hand)"]),
-        values.map(lambda x: [f"move({x}, pool, \"top\")"]),
-        values.map(lambda x: [f"conceal({x})"]),
-        values.map(lambda x: [f"reveal({x})"]),
         values.map(lambda x: [f"p = {x}"]),
-        st.just(["move(p.hand, bin)"]),
-        st.just(["p = left_of(p)"]),
-        values.map(lambda x: ["choose p \"Pick\":", f"    option \"Take {{y}}\" for y in {x}:",
-                              "        v = y", "    option \"None\":", "        pass"]),
-        st.tuples(values, values).map(lambda t: [
-            "choose p \"Pick\":", f"    option \"{{c.name}} for {{y}}\" for c in pool for y in [{t[0]}] when c != {t[1]}:",
-            "        move(c, p.hand)", "        ls = ls + [y]", "    option \"None\":", "        pass"]),
+        *[values.map(lambda x: ["choose p \"Pick\":", f"    option \"Take {{y}}\" for y in {x}:",
+                                "        v = y", "    option \"None\":", "        pass"]),
+          st.tuples(values, values).map(lambda t: [
+              "choose p \"Pick\":", f"    option \"{{c.name}} for {{y}}\" for c in pool for y in [{t[0]}] when c != {t[1]}:",
+              "        move(c, p.hand)", "        ls = ls + [y]", "    option \"None\":", "        pass"]),
+          st.tuples(values, comps).map(lambda t: [
+              "choose p \"Give\":", f"    option \"Give {{c}} ({{{t[0]}}})\" for c in {t[1]}:",
+              "        move(c, left_of(p).hand)", "        p = left_of(p)", "    option \"Keep\":", "        pass"])] * 2,
     )
     if depth == 0:
         return st.lists(simple, min_size=1, max_size=3).map(lambda ls: [x for s in ls for x in s])
     inner = statements(depth - 1)
     compound = st.one_of(
-        st.tuples(values, inner, inner).map(lambda t: [f"if {t[0]}:", *_indent(t[1]), "else:", *_indent(t[2])]),
+        st.tuples(values, values, inner, inner).map(
+            lambda t: [f"if {t[0]} == {t[1]}:", *_indent(t[2]), "else:", *_indent(t[3])]),
+        st.tuples(values, inner).map(lambda t: [f"if {t[0]}:", *_indent(t[1])]),
         st.tuples(values, inner).map(lambda t: [f"for y in {t[0]}:", *_indent(t[1])]),
         inner.map(lambda b: ["for c in pool:", "    v = c", *_indent(b)]),
     )
