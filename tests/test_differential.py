@@ -16,6 +16,7 @@ from meeple.errors import MeepleError
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.game import Game
+from meeple.runtime.limits import STEPS_MESSAGE
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.scenarios import run_file
 
@@ -55,7 +56,11 @@ def outcome(fn):
     try:
         return ("ok", fn())
     except MeepleError as e:
-        return ("error", [(p.code, p.message, p.span) for p in e.problems])
+        # A runaway loop is stopped where the step budget runs out, which is counted differently by
+        # design (the reference counts statements, generated code loop passes and calls): both stop it
+        # in the same file with the same error, at a statement of the loop that may differ.
+        return ("error", [(p.code, p.message, p.span.file if p.message == STEPS_MESSAGE and p.span else p.span)
+                          for p in e.problems])
     except Exception as e:  # noqa: BLE001 - both engines must fail the same way, whatever the failure
         return ("python", type(e).__name__, str(e))
 
@@ -170,3 +175,33 @@ def edge_menu(tmp_path: Path, name: str, head: str, edges: dict[str, str], tail:
     path = tmp_path / f"{name}.yaml"
     path.write_text(head + body + tail)
     return load_ruleset(path)
+
+
+RUNAWAY = """\
+meeple: 1
+name: Runaway
+players: {min: 2, max: 2}
+flow: |
+  xs = [1, 2]
+  w = 0
+  while w < 3:
+      w += 1
+      w = 0
+      while w < 3:
+          w += 1
+          log("{min([y * 2 for y in xs])}")
+          break
+scoring:
+  score: "0"
+"""
+
+
+def test_a_runaway_loop_fails_alike_in_both_engines_wherever_its_budget_runs_out(tmp_path):
+    # Found by a long run of test_codegen's random scripts: the budget ran out at the comprehension in
+    # generated code and at the inner `while` in the reference, which counts every statement.
+    path = tmp_path / "runaway.yaml"
+    path.write_text(RUNAWAY)
+    rs = load_ruleset(path)
+    made = [outcome(lambda cls=cls: cls.new(rs, 2, 1)) for cls in (GeneratedGame, ReferenceGame)]
+    assert made[0] == made[1] == ("error", [("R001", STEPS_MESSAGE, str(path))])
+    assert lockstep(rs, 2, 1) == 0
