@@ -181,6 +181,14 @@ def test_inline_built_ins_in_what_a_comprehension_loops_over(tmp_path, iterable)
     assert lockstep(load_ruleset(path), 2, 1, narrate=True) == 0  # no decision: it starts, logs and ends alike
 
 
+def test_a_label_whose_hole_fails_fails_alike_in_both_engines(tmp_path):
+    # Found by a long run of the property above: the comparison itself raised instead of comparing.
+    path = tmp_path / "values.yaml"
+    path.write_text(HEAD + '  choose p "Give":\n      option "Give {c} ({get(m, xs, 0)})" for c in list(pool):\n'
+                    '          move(c, left_of(p).hand)\n      option "Keep":\n          pass\n' + TAIL)
+    assert lockstep(load_ruleset(path), 2, 1) == 1  # the labels fail alike; the moves by index play on
+
+
 def test_generated_code_python_cannot_compile_is_a_located_error_not_a_traceback(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "values.yaml"
