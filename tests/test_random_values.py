@@ -42,6 +42,23 @@ components:
       - {id: tea, name: Tea, good: tea, value: 1, count: 2}
       - {id: rum, name: Rum, good: rum, value: 3}
       - {id: tin, name: "2", good: "2", value: 2}
+procedures:
+  pick_of:
+    params: [ys]
+    do: |
+      for y in ys:
+          if y != none:
+              return y
+      return none
+  both:
+    params: [a, b]
+    do: return [a, b]
+  swap_first:
+    params: [q]
+    do: |
+      if count(q.hand) > 0:
+          move(first(q.hand), pool, "top")
+      return count(q.hand)
 setup: |
   move(components("cube"), pool)
   shuffle(pool)
@@ -96,6 +113,10 @@ def _values(anys):
         anys.map(lambda x: f"{x}.good"),
         anys.map(lambda x: f"{x}.name"),
         anys.map(lambda x: f"{x} + 1"),
+        lists.map(lambda x: f"pick_of({x})"),
+        st.tuples(anys, anys).map(lambda t: f"both({t[0]}, {t[1]})"),
+        st.tuples(anys, lists).map(lambda t: f"[y for y in both({t[0]}, {t[1]}) if y != none]"),
+        st.just("swap_first(p)"),
     )
 
 
