@@ -15,6 +15,7 @@ from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
+from support import indent
 from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome
 
 FAILING = """\
@@ -230,10 +231,6 @@ bools = st.one_of(
 )
 
 
-def _indent(lines: list[str]) -> list[str]:
-    return ["    " + x for x in lines]
-
-
 def statements(depth: int, in_loop: bool):
     simple = st.one_of(
         ints.map(lambda x: [f"a = {x}"]), ints.map(lambda x: [f"b += {x}"]), ints.map(lambda x: [f"total += {x}"]),
@@ -257,11 +254,11 @@ def statements(depth: int, in_loop: bool):
     inner = statements(depth - 1, in_loop)
     loop_inner = statements(depth - 1, True)
     compound = st.one_of(
-        st.tuples(bools, inner, inner).map(lambda t: [f"if {t[0]}:", *_indent(t[1]), "else:", *_indent(t[2])]),
-        loop_inner.map(lambda b: ["for y in xs:", *_indent(b)]),
-        loop_inner.map(lambda b: ["for c in pool:", "    c.charge += c.value", *_indent(b)]),
-        loop_inner.map(lambda b: ["repeat 2:", *_indent(b)]),
-        loop_inner.map(lambda b: ["w = 0", "while w < 3:", "    w += 1", *_indent(b)]),
+        st.tuples(bools, inner, inner).map(lambda t: [f"if {t[0]}:", *indent(t[1]), "else:", *indent(t[2])]),
+        loop_inner.map(lambda b: ["for y in xs:", *indent(b)]),
+        loop_inner.map(lambda b: ["for c in pool:", "    c.charge += c.value", *indent(b)]),
+        loop_inner.map(lambda b: ["repeat 2:", *indent(b)]),
+        loop_inner.map(lambda b: ["w = 0", "while w < 3:", "    w += 1", *indent(b)]),
     )
     return st.lists(st.one_of(simple, compound), min_size=1, max_size=4).map(lambda ls: [x for s in ls for x in s])
 

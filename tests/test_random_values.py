@@ -20,7 +20,7 @@ from meeple.errors import RulesetError, RuntimeRuleError
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from support import examples
+from support import examples, indent
 from test_differential import lockstep
 
 HEAD = """\
@@ -123,10 +123,6 @@ def _values(anys):
 values = st.recursive(atoms, _values, max_leaves=5)
 
 
-def _indent(lines: list[str]) -> list[str]:
-    return ["    " + x for x in lines]
-
-
 # Lists that only ever hold components: what `move`, `conceal` and `reveal` take without an error.
 comps = st.sampled_from(["first(pool)", "list(pool)", "p.hand", "slice(pool, 1)", "reversed(list(pool))",
                          "[c for c in pool if c.good in ws]", "distinct(list(pool) + list(p.hand))", "pool",
@@ -166,10 +162,10 @@ def statements(depth: int):
     inner = statements(depth - 1)
     compound = st.one_of(
         st.tuples(values, values, inner, inner).map(
-            lambda t: [f"if {t[0]} == {t[1]}:", *_indent(t[2]), "else:", *_indent(t[3])]),
-        st.tuples(values, inner).map(lambda t: [f"if {t[0]}:", *_indent(t[1])]),
-        st.tuples(values, inner).map(lambda t: [f"for y in {t[0]}:", *_indent(t[1])]),
-        inner.map(lambda b: ["for c in pool:", "    v = c", *_indent(b)]),
+            lambda t: [f"if {t[0]} == {t[1]}:", *indent(t[2]), "else:", *indent(t[3])]),
+        st.tuples(values, inner).map(lambda t: [f"if {t[0]}:", *indent(t[1])]),
+        st.tuples(values, inner).map(lambda t: [f"for y in {t[0]}:", *indent(t[1])]),
+        inner.map(lambda b: ["for c in pool:", "    v = c", *indent(b)]),
     )
     return st.lists(st.one_of(simple, compound), min_size=1, max_size=4).map(lambda ls: [x for s in ls for x in s])
 
