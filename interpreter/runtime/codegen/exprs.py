@@ -15,7 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.lists import ListEmitter
-from meeple.runtime.codegen.operators import Fn, operand, zone_key
+from meeple.runtime.codegen.operators import Fn, inline_operand, operand, zone_key
 from meeple.runtime.codegen.support import U
 from meeple.runtime.codegen.tables import attr_table
 
@@ -204,12 +204,12 @@ class ExprEmitter(ListEmitter):
                     if not f.in_iter:
                         z = f.temp()
                         return f"({z}[0] if ({z} := st.zones[{zone}]) else None)"
-                if n.func == "count" and not f.in_iter and (ops := operand(args[0], f)) is not None:
+                if n.func == "count" and (ops := inline_operand(args[0], f)) is not None:
                     # support.count's zone and list cases inline
                     k = f.temp()
                     return (f"(len(st.zones[{ops[1]}.key]) if ({k} := type({ops[0]})) is Zone else len({ops[1]}) "
                             f"if {k} is list else h_count(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
-                if n.func == "first" and not f.in_iter and (ops := operand(args[0], f)) is not None:
+                if n.func == "first" and (ops := inline_operand(args[0], f)) is not None:
                     # support.first's zone and list cases inline (a hand, a deck; a queue kept in a
                     # counter): its first item, or none
                     z, k = f.temp(), f.temp()
@@ -218,7 +218,7 @@ class ExprEmitter(ListEmitter):
                             f"else h_first(ev, {self.node(n)}, {ops[1]}, {self.shared('R', n.func)}))")
                 if n.func in _FAST:
                     return f"{_FAST[n.func]}(ev, {self.node(n)}, {args[0]}, {self.shared('R', n.func)})"
-            if (n.func == "slice" and len(args) in (2, 3) and not f.in_iter and (ops := operand(args[0], f)) is not None
+            if (n.func == "slice" and len(args) in (2, 3) and (ops := inline_operand(args[0], f)) is not None
                     and all(isinstance(a, A.Num) and type(a.value) is int for a in n.args[1:])):
                 # `slice(xs, 1)` of a list or a zone by number literals: Python's slice, a new list, as
                 # the built-in's (queries.py); anything else goes to the built-in, which raises its error

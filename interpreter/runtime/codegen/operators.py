@@ -106,6 +106,13 @@ def operand(code: str, f: Fn) -> tuple[str, str] | None:
     return f"({t} := {code})", t
 
 
+def inline_operand(code: str, f: Fn) -> tuple[str, str] | None:
+    """`operand`, for an inline form that writes temporaries of its own too (`type(x)` kept in one):
+    None where Python allows no `:=` at all, even when the operand itself is simple, so that the form
+    falls back to its helper there."""
+    return None if f.in_iter else operand(code, f)
+
+
 # Expressions that evaluate their first operand before anything else (operators.py, exprs.py).
 _LEADS = (A.BinOp, A.Compare, A.Attr, A.Index, A.Not, A.Neg, A.BoolOp)
 def _holds_comp(n: Any) -> bool:
@@ -287,8 +294,8 @@ class OperatorEmitter:
             return helper
         if op in ("in", "not in"):
             code = f"h_in(ev, {self.node(n)}, {a}, {b})"
-            oa, ob = operand(a, f), operand(b, f)
-            if oa is not None and ob is not None and not f.in_iter:
+            oa, ob = inline_operand(a, f), inline_operand(b, f)
+            if oa is not None and ob is not None:
                 # support.contains inlined for a list: a string is in it as Python finds it (only a string
                 # equals a string), and what Python does not find in it is not in it (`==` is stricter
                 # than Python's); the rest (an equal item of another type, a zone, an error) goes to h_in
