@@ -217,9 +217,11 @@ def test_generated_code_python_cannot_compile_is_a_located_error_not_a_traceback
     problem = info.value.problems[0]
     assert problem.code == "R004" and problem.span.file == str(path)
     assert "a bug in Meeple" in problem.message and "MEEPLE_EVALUATOR=reference" in problem.hint
+    kept = next((tmp_path / "cache").glob("*.py"))  # the module is kept for the report, named in the error
+    assert f"line 1 of {kept}" in problem.message and kept.read_text() == "def broken(:\n"
     monkeypatch.undo()
     code = ("import meeple.runtime.codegen.module as m; m.Builder.source = lambda self: 'def broken(:\\n'; "
-            "from cli.main import main; main()")
+            "from meeple.cli.main import main; main()")
     out = subprocess.run([sys.executable, "-c", code, "simulate", str(path), "-n", "1"], capture_output=True,
                          text=True, check=False, env={**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path / "c2")})
     assert out.returncode == 1 and "R004" in out.stderr and "Traceback" not in out.stderr

@@ -75,25 +75,32 @@ def _code(rs: Ruleset) -> tuple[Any, str | None]:
     except (OSError, ValueError, EOFError, TypeError):
         pass
     source = Builder(rs).source()
-    filename: str | None = str(src_path)
+    # The readable module first: kept even when it does not compile, for the bug report R004 asks for.
+    filename = _write(folder, key, src_path, source.encode("utf-8"))
     try:
         code = compile(source, str(src_path), "exec")
     except SyntaxError as e:  # the generator's bug, never the ruleset's: said so, not as a traceback
         raise RuntimeRuleError(Problem(
             "R004", f"the compiled engine wrote code Python cannot run for this ruleset ({e.msg}, at line "
-            f"{e.lineno} of the generated module): a bug in Meeple, not in the ruleset",
+            f"{e.lineno} of {filename or 'the generated module'}): a bug in Meeple, not in the ruleset",
             Span(rs.path or rs.name, 1, 1), hint="MEEPLE_EVALUATOR=reference runs the ruleset with the reference "
             "evaluator meanwhile; please report the ruleset")) from None
+    if filename is not None:
+        _write(folder, key, code_path, marshal.dumps(code))
+    return code, filename
+
+
+def _write(folder: Path, key: str, path: Path, data: bytes) -> str | None:
+    """Write a cache file whole or not at all (another process may read it meanwhile); None when the
+    cache cannot be written."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f"{key}.{os.getpid()}.tmp"
-        tmp.write_text(source, encoding="utf-8")
-        os.replace(tmp, src_path)
-        tmp.write_bytes(marshal.dumps(code))
-        os.replace(tmp, code_path)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
     except OSError:
-        filename = None
-    return code, filename
+        return None
+    return str(path)
 
 
 def generated(rs: Ruleset) -> Generated:
