@@ -215,7 +215,7 @@ def test_generated_code_python_cannot_compile_is_a_located_error_not_a_traceback
     with pytest.raises(RuntimeRuleError) as info:
         cache.generated(rs)
     problem = info.value.problems[0]
-    assert problem.code == "R004" and problem.span.file == str(path)
+    assert problem.code == "R004" and problem.span.file == rs.path  # as the ruleset names its file
     assert "a bug in Meeple" in problem.message and "MEEPLE_EVALUATOR=reference" in problem.hint
     kept = next((tmp_path / "cache").glob("*.py"))  # the module is kept for the report, named in the error
     assert f"line 1 of {kept}" in problem.message and kept.read_text() == "def broken(:\n"
