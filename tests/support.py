@@ -128,9 +128,10 @@ def without_run_fields(output: bytes) -> bytes:
     return b"\n".join(line for line in output.split(b"\n") if not line.startswith((b"time: ", b"speed: ")))
 
 
-def indent(lines: list[str]) -> list[str]:
-    """Script lines one level deeper (random scripts: tests/test_codegen.py, tests/test_random_values.py)."""
-    return ["    " + x for x in lines]
+def indent(lines: list[str], width: int = 4) -> list[str]:
+    """Script lines `width` columns deeper (random scripts: tests/test_codegen.py, tests/test_random_values.py,
+    tests/test_random_flow.py)."""
+    return [" " * width + x for x in lines]
 
 
 def examples(ci: int, long: int) -> int:
