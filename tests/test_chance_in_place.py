@@ -23,6 +23,7 @@ import meeple
 import pytest
 from meeple.runtime import chancesites, explicit, shortcuts
 from meeple.runtime import game as game_module
+from meeple.runtime.frames import frames_to_json
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from test_differential import RULESETS, GeneratedGame, ReferenceGame
@@ -30,7 +31,10 @@ from test_differential import RULESETS, GeneratedGame, ReferenceGame
 
 def observed(g: Game) -> dict:
     seats = g.deciders
-    return {"save": g.to_json(), "chance": g.chance_outcomes() if g.is_chance else None,
+    # The frames too: a save at a chance event holds none (saves.state_to_json), and one engine's shortcut
+    # must leave the very frames its replay leaves.
+    return {"save": g.to_json(), "frames": frames_to_json(g.state.stack, g.rs.node_ids),
+            "chance": g.chance_outcomes() if g.is_chance else None,
             "actions": g.legal_actions(), "views": [g.view(s) for s in seats], "logs": [g.log_for(s) for s in seats],
             "over": g.is_over}
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from meeple.errors import MeepleError
+from meeple.runtime.chance import CHANCE
 from meeple.runtime.codegen.evaluator import GeneratedEvaluator
 from meeple.runtime.evaluator import Evaluator
 from meeple.runtime.game import Game
@@ -66,10 +67,11 @@ def outcome(fn):
 
 
 def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000, narrate: bool = True,
-             swap_at: int | None = None) -> int:
-    """Play both engines side by side with the same random choices; compare them at every step. At
-    decision `swap_at`, each engine goes on from a save of the other (restored, not copied)."""
-    made = [outcome(lambda cls=cls: cls.new(rs, players, seed, narrate=narrate))
+             swap_at: int | None = None, chance: str = "seeded") -> int:
+    """Play both engines side by side with the same random choices (and chance outcomes, with explicit
+    chance); compare them at every step. At decision `swap_at`, each engine goes on from a save of the
+    other (restored, not copied)."""
+    made = [outcome(lambda cls=cls: cls.new(rs, players, seed, narrate=narrate, chance=chance))
             for cls in (GeneratedGame, ReferenceGame)]
     assert [m[0] for m in made] == [made[1][0]] * 2 and (made[0][0] == "ok" or made[0] == made[1])
     if made[0][0] != "ok":
@@ -85,7 +87,7 @@ def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000, narrate: b
         if decisions == swap_at:
             fast, ref = GeneratedGame.from_json(rs, ref.to_json()), ReferenceGame.from_json(rs, fast.to_json())
             assert snapshot(fast) == snapshot(ref), "restored"
-        for seat in ref.deciders:
+        for seat in ref.deciders or [CHANCE]:  # no decider: a chance event
             i = rng.randrange(ref.num_actions(seat))
             a = outcome(lambda i=i, seat=seat, g=fast: g.apply_index(i, seat))
             b = outcome(lambda i=i, seat=seat, g=ref: g.apply_index(i, seat))

@@ -250,7 +250,7 @@ class Readouts:
         """The game as plain JSON data: a snapshot that later play never changes (and that can be edited
         without touching the game)."""
         self._menus()
-        return S.state_to_json(self.rs, self.state)
+        return S.state_to_json(self.rs, self.state, under_way=self._chance is not None)
 
     def made_as(self) -> dict[str, Any]:
         """How this game was made, as a replay of it must be (Game.new's and Game.replay's `chance` and
