@@ -11,17 +11,22 @@ of the above in an option's body, at any depth of loops and procedures.
 The scripts also loop over a zone that they change, and label options with variables that live across
 decisions. A game in progress is plain data (DEVELOPERS.md, rule 2), and each engine's frames are the
 other's: so at a random decision, each engine's save is restored into the other engine, and both play
-on from there. CI runs 80 scripts; MEEPLE_LONG=1 runs 3,000.
+on from there, with seeded or explicit chance. Under explicit chance, the shortcuts of runtime/explicit.py
+(a shuffle drawn in place, marks, shared starts) must show what replaying each step from its start
+shows. CI runs 80 and 40 scripts; MEEPLE_LONG=1 runs 3,000 and 1,000.
 """
 
 import json
+import random
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from meeple.errors import RulesetError
+from meeple.errors import MeepleError, RulesetError
 from meeple.runtime.frames import frames_to_json
 from meeple.runtime.rules import load_ruleset
 from support import examples, indent
+from test_chance_in_place import observed, replaying
 from test_differential import CHANCE, GeneratedGame, ReferenceGame, lockstep, snapshot
 
 HEAD = """\
@@ -170,6 +175,50 @@ def test_random_flow_runs_identically_in_both_engines_and_across_their_saves(
     except RulesetError:
         assume(False)
     lockstep(rs, 2 + seed % 2, seed, max_decisions=60, narrate=seed % 2 == 0, swap_at=swap_at, chance=chance)
+
+
+def explicit_play(rs, game_class, seed: int, limit: int = 60) -> list:
+    """What an explicit-chance game of `rs` shows at each step, with seeded random outcomes and choices,
+    up to its end or the error it fails with."""
+    try:
+        g = game_class.new(rs, 2 + seed % 2, seed, chance="explicit", narrate=seed % 2 == 0)
+    except MeepleError as e:
+        return [[(p.code, p.message) for p in e.problems]]
+    rng = random.Random(seed)
+    seen: list = []
+    for _ in range(limit):
+        seen.append(observed(g))
+        if g.is_over:
+            break
+        seat = (g.deciders or [CHANCE])[0]
+        try:
+            g.apply_index(rng.randrange(g.num_actions(seat)), seat)
+        except MeepleError as e:
+            return [*seen, [(p.code, p.message, p.span) for p in e.problems]]
+    return seen
+
+
+# runtime/explicit.py's shortcuts (a shuffle drawn in place, marks rather than copies, shared starts) must
+# give what replaying each step from its start gives (tests/test_chance_in_place.py, for the bundled games).
+@settings(max_examples=examples(40, 1000), derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(statements(2, False, False), statements(1, False, True), st.integers(0, 5),
+       st.sampled_from([GeneratedGame, ReferenceGame]))
+@example(["shuffle(pool)", "v = go(p)"], ["shuffle(pool)"], 0, GeneratedGame)  # in place, and not (in `go`)
+@example(["shuffle(pool)", "v = go(p)"], ["shuffle(pool)"], 1, ReferenceGame)
+def test_random_flow_with_explicit_chance_goes_on_in_place_as_its_replay_does(tmp_path_factory, flow, proc, seed,
+                                                                               game_class):
+    path = tmp_path_factory.mktemp("flow") / "flow.yaml"
+    path.write_text(ruleset_text(flow, proc))
+    try:
+        rs = load_ruleset(path)
+    except RulesetError:
+        assume(False)
+    fast = explicit_play(rs, game_class, seed)
+    with pytest.MonkeyPatch.context() as m:
+        replaying(m)
+        assert explicit_play(rs, game_class, seed) == fast
 
 
 # Found by this property: a save made at a chance event part-way through a step held that step's frames,
