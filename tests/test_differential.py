@@ -47,7 +47,8 @@ def snapshot(g: Game) -> dict:
     # What a deciding seat is shown goes through the per-viewer rendering: its view (with the keys of its
     # actions as it reads them) and its log lines, from both engines alike. (Every seat's view at every
     # step made this file five times slower; a deciding seat sees every kind of thing there is to see.)
-    seen = {s: (g.view(s), g.log_for(s)) for s in g.deciders}
+    # At a chance event nobody decides: every seat's, there (the state as the random event found it).
+    seen = {s: (g.view(s), g.log_for(s)) for s in g.deciders or (range(g.state.nplayers) if g.is_chance else [])}
     return {"save": data, "actions": g.legal_actions(), "log": list(g.state.log), "over": g.is_over,
             "deciders": g.deciders, "seen": seen}
 
@@ -108,6 +109,7 @@ def test_every_bundled_ruleset_and_variant_plays_identically(path):
     for players in sorted({rs.min_players, rs.max_players}):
         assert lockstep(rs, players, seed=players, swap_at=1) > 1
     assert lockstep(rs, rs.max_players, seed=11, narrate=False, swap_at=25) > 0  # as simulations and bots play
+    assert lockstep(rs, rs.min_players, seed=5, chance="explicit", swap_at=9) > 0  # chance events as OpenSpiel's
 
 
 def _recorded(monkeypatch, evaluator: type, path: Path) -> tuple[list, list]:
