@@ -71,7 +71,7 @@ def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000, narrate: b
              swap_at: int | None = None, chance: str = "seeded") -> int:
     """Play both engines side by side with the same random choices (and chance outcomes, with explicit
     chance); compare them at every step. At decision `swap_at`, each engine goes on from a save of the
-    other (restored, not copied)."""
+    other (restored, not copied; the generated engine's by replaying the reference's action log)."""
     made = [outcome(lambda cls=cls: cls.new(rs, players, seed, narrate=narrate, chance=chance))
             for cls in (GeneratedGame, ReferenceGame)]
     assert [m[0] for m in made] == [made[1][0]] * 2 and (made[0][0] == "ok" or made[0] == made[1])
@@ -86,7 +86,9 @@ def lockstep(rs, players: int, seed: int, max_decisions: int = 2_000, narrate: b
         if ref.is_over or decisions >= max_decisions:
             break
         if decisions == swap_at:
-            fast, ref = GeneratedGame.from_json(rs, ref.to_json()), ReferenceGame.from_json(rs, fast.to_json())
+            # One save loads as it is (sealed), the other by replaying its action log (its seal removed).
+            unsealed = {k: v for k, v in ref.to_json().items() if k != "seal"}
+            fast, ref = GeneratedGame.from_json(rs, unsealed), ReferenceGame.from_json(rs, fast.to_json())
             assert snapshot(fast) == snapshot(ref), "restored"
         for seat in ref.deciders or [CHANCE]:  # no decider: a chance event
             i = rng.randrange(ref.num_actions(seat))
