@@ -152,6 +152,17 @@ def statements(depth: int, in_loop: bool, in_proc: bool):
     return st.lists(st.one_of(leaf, compound), min_size=1, max_size=3).map(lambda ls: [x for s in ls for x in s])
 
 
+def loaded(folder, flow: list[str], proc: list[str]):
+    """The ruleset of `flow` and `proc`, loaded from a file in `folder`; an example the checker refuses
+    (it can prove some scripts wrong) is dropped: nothing runs."""
+    path = folder / "flow.yaml"
+    path.write_text(ruleset_text(flow, proc))
+    try:
+        return load_ruleset(path)
+    except RulesetError:
+        assume(False)
+
+
 def ruleset_text(flow: list[str], proc: list[str]) -> str:
     """The ruleset: HEAD, the procedure `go` (which the flow may call) around `proc`, and the flow."""
     body = ["r = 1", "p = q", "xs = [q]", *proc, "return r"]  # the names the statements use, as the flow has them
@@ -159,8 +170,8 @@ def ruleset_text(flow: list[str], proc: list[str]) -> str:
     return HEAD + go + TAIL.format(flow="".join(f"  {line}\n" for line in flow))
 
 
-# Scripts the checker refuses (it can prove some of them wrong) are filtered out; hypothesis gives up if
-# that is most of them, so the property cannot pass by running nothing.
+# Hypothesis gives up if the checker refuses most scripts (`loaded`), so a property cannot pass by running
+# nothing.
 @settings(max_examples=examples(80, 3000), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                  HealthCheck.data_too_large])
@@ -168,12 +179,7 @@ def ruleset_text(flow: list[str], proc: list[str]) -> str:
        st.sampled_from(["seeded", "explicit"]))
 def test_random_flow_runs_identically_in_both_engines_and_across_their_saves(
         tmp_path_factory, flow, proc, seed, swap_at, chance):
-    path = tmp_path_factory.mktemp("flow") / "flow.yaml"
-    path.write_text(ruleset_text(flow, proc))
-    try:
-        rs = load_ruleset(path)
-    except RulesetError:
-        assume(False)
+    rs = loaded(tmp_path_factory.mktemp("flow"), flow, proc)
     lockstep(rs, 2 + seed % 2, seed, max_decisions=60, narrate=seed % 2 == 0, swap_at=swap_at, chance=chance)
 
 
@@ -209,12 +215,7 @@ def explicit_play(rs, game_class, seed: int, limit: int = 60) -> list:
 @example(["shuffle(pool)", "v = go(p)"], ["shuffle(pool)"], 1, ReferenceGame)
 def test_random_flow_with_explicit_chance_goes_on_in_place_as_its_replay_does(tmp_path_factory, flow, proc, seed,
                                                                                game_class):
-    path = tmp_path_factory.mktemp("flow") / "flow.yaml"
-    path.write_text(ruleset_text(flow, proc))
-    try:
-        rs = load_ruleset(path)
-    except RulesetError:
-        assume(False)
+    rs = loaded(tmp_path_factory.mktemp("flow"), flow, proc)
     fast = explicit_play(rs, game_class, seed)
     with pytest.MonkeyPatch.context() as m:
         replaying(m)
@@ -229,14 +230,12 @@ STOPPED = (['choose p "Choose":', '    options extra from pool', '    option "Ad
 
 
 def test_a_save_at_a_chance_event_part_way_through_a_step_loads_in_either_engine(tmp_path):
-    path = tmp_path / "stopped.yaml"
-    path.write_text(ruleset_text(*STOPPED))
-    rs = load_ruleset(path)
-    for made, loaded in ((GeneratedGame, ReferenceGame), (ReferenceGame, GeneratedGame)):
+    rs = loaded(tmp_path, *STOPPED)
+    for made, other in ((GeneratedGame, ReferenceGame), (ReferenceGame, GeneratedGame)):
         g = made.new(rs, 2, 0, chance="explicit")
         g.apply_index(0)  # "Add 0": `go` shuffles the pool, a chance event inside the option's body
         assert g.is_chance and g.to_json()["state"]["stack"] is None
-        h = loaded.from_json(rs, json.loads(g.dumps()))
+        h = other.from_json(rs, json.loads(g.dumps()))
         assert h.is_chance and snapshot(h) == snapshot(g)
         for game in (g, h):
             game.apply_index(0, CHANCE)
@@ -245,9 +244,7 @@ def test_a_save_at_a_chance_event_part_way_through_a_step_loads_in_either_engine
 
 def test_a_save_at_a_chance_event_written_with_the_frames_of_its_step_still_loads(tmp_path):
     # As saves were written before the fix: the frames are the engine's own, and a replay never reads them.
-    path = tmp_path / "stopped.yaml"
-    path.write_text(ruleset_text(*STOPPED))
-    rs = load_ruleset(path)
+    rs = loaded(tmp_path, *STOPPED)
     g = ReferenceGame.new(rs, 2, 0, chance="explicit")
     g.apply_index(0)
     old = g.to_json()
