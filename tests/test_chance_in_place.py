@@ -21,6 +21,7 @@ import textwrap
 
 import meeple
 import pytest
+from meeple.errors import MeepleError
 from meeple.runtime import chancesites, explicit, shortcuts
 from meeple.runtime import game as game_module
 from meeple.runtime.frames import frames_to_json
@@ -39,17 +40,23 @@ def observed(g: Game) -> dict:
             "over": g.is_over}
 
 
-def play(rs, game_class, seed: int, limit: int) -> list[dict]:
+def play(rs, game_class, seed: int, limit: int, players: int | None = None, narrate: bool = True) -> list:
     """An explicit-chance game of `rs` with seeded random outcomes and decisions: what it shows at each
-    of its first `limit` steps."""
-    g = game_class.new(rs, rs.min_players, seed, chance="explicit")
+    of its first `limit` steps, and the error it fails with, if it does (random scripts can fail)."""
+    try:
+        g = game_class.new(rs, players or rs.min_players, seed, chance="explicit", narrate=narrate)
+    except MeepleError as e:
+        return [[(p.code, p.message, p.span) for p in e.problems]]
     rng = random.Random(seed)
-    seen = []
+    seen: list = []
     for _ in range(limit):
         seen.append(observed(g))
         if g.is_over:
             break
-        g.apply_index(rng.randrange(g.num_actions()))
+        try:
+            g.apply_index(rng.randrange(g.num_actions()))  # an outcome at a chance event
+        except MeepleError as e:
+            return [*seen, [(p.code, p.message, p.span) for p in e.problems]]
     return seen
 
 

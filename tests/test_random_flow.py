@@ -17,16 +17,15 @@ shows. CI runs 80 and 40 scripts; MEEPLE_LONG=1 runs 3,000 and 1,000.
 """
 
 import json
-import random
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from meeple.errors import MeepleError, RulesetError
+from meeple.errors import RulesetError
 from meeple.runtime.frames import frames_to_json
 from meeple.runtime.rules import load_ruleset
 from support import examples, indent
-from test_chance_in_place import observed, replaying
+from test_chance_in_place import play, replaying
 from test_differential import CHANCE, GeneratedGame, ReferenceGame, lockstep, snapshot
 
 HEAD = """\
@@ -183,27 +182,6 @@ def test_random_flow_runs_identically_in_both_engines_and_across_their_saves(
     lockstep(rs, 2 + seed % 2, seed, max_decisions=60, narrate=seed % 2 == 0, swap_at=swap_at, chance=chance)
 
 
-def explicit_play(rs, game_class, seed: int, limit: int = 60) -> list:
-    """What an explicit-chance game of `rs` shows at each step, with seeded random outcomes and choices,
-    up to its end or the error it fails with."""
-    try:
-        g = game_class.new(rs, 2 + seed % 2, seed, chance="explicit", narrate=seed % 2 == 0)
-    except MeepleError as e:
-        return [[(p.code, p.message) for p in e.problems]]
-    rng = random.Random(seed)
-    seen: list = []
-    for _ in range(limit):
-        seen.append(observed(g))
-        if g.is_over:
-            break
-        seat = (g.deciders or [CHANCE])[0]
-        try:
-            g.apply_index(rng.randrange(g.num_actions(seat)), seat)
-        except MeepleError as e:
-            return [*seen, [(p.code, p.message, p.span) for p in e.problems]]
-    return seen
-
-
 # runtime/explicit.py's shortcuts (a shuffle drawn in place, marks rather than copies, shared starts) must
 # give what replaying each step from its start gives (tests/test_chance_in_place.py, for the bundled games).
 @settings(max_examples=examples(40, 1000), derandomize=True, deadline=None,
@@ -216,10 +194,10 @@ def explicit_play(rs, game_class, seed: int, limit: int = 60) -> list:
 def test_random_flow_with_explicit_chance_goes_on_in_place_as_its_replay_does(tmp_path_factory, flow, proc, seed,
                                                                                game_class):
     rs = loaded(tmp_path_factory.mktemp("flow"), flow, proc)
-    fast = explicit_play(rs, game_class, seed)
+    fast = play(rs, game_class, seed, 60, players=2 + seed % 2, narrate=seed % 2 == 0)
     with pytest.MonkeyPatch.context() as m:
         replaying(m)
-        assert explicit_play(rs, game_class, seed) == fast
+        assert play(rs, game_class, seed, 60, players=2 + seed % 2, narrate=seed % 2 == 0) == fast
 
 
 # Found by this property: a save made at a chance event part-way through a step held that step's frames,

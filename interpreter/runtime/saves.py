@@ -122,7 +122,7 @@ def same_game(replayed: dict, claimed: dict) -> bool:
     frames at a chance event, which a replay leaves out (`state_to_json`'s `under_way`) and saves written
     before it held: they are the evaluator's own, and a replay never reads them."""
     state = claimed.get("state")
-    if isinstance(state, dict) and isinstance(replayed.get("state"), dict) and replayed["state"].get("stack") is None:
+    if replayed["state"]["stack"] is None and isinstance(state, dict):  # `replayed`: Game.to_json's own
         claimed = {**claimed, "state": {**state, "stack": None}}
     return _canonical(replayed, verified=True) == _canonical(claimed, verified=True)
 
