@@ -17,15 +17,17 @@ shows. CI runs 80 and 40 scripts; MEEPLE_LONG=1 runs 3,000 and 1,000.
 """
 
 import json
+import random
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from meeple.errors import RulesetError
+from meeple.errors import MeepleError, RulesetError
 from meeple.runtime.frames import frames_to_json
 from meeple.runtime.rules import load_ruleset
 from support import examples, indent
 from test_chance_in_place import play, replaying
+from test_copy_forest import grow, saved
 from test_differential import CHANCE, GeneratedGame, ReferenceGame, lockstep, snapshot
 
 HEAD = """\
@@ -198,6 +200,27 @@ def test_random_flow_with_explicit_chance_goes_on_in_place_as_its_replay_does(tm
     with pytest.MonkeyPatch.context() as m:
         replaying(m)
         assert play(rs, game_class, seed, 60, players=2 + seed % 2, narrate=seed % 2 == 0) == fast
+
+
+# Copies share what they do not change (tests/test_copy_forest.py, for the bundled games): a forest of
+# copies of a random flow, played interleaved, holds only games that their own logs replay to.
+@settings(max_examples=examples(30, 1000), derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(statements(2, False, False), statements(1, False, True), st.integers(0, 5),
+       st.sampled_from(["seeded", "explicit"]), st.sampled_from([GeneratedGame, ReferenceGame]))
+def test_every_game_of_a_forest_of_copies_of_a_random_flow_is_its_log_replayed(tmp_path_factory, flow, proc, seed,
+                                                                                chance, game_class):
+    rs = loaded(tmp_path_factory.mktemp("flow"), flow, proc)
+    players, narrate = 2 + seed % 2, seed % 2 == 0
+    try:
+        forest = grow(rs, game_class, players, chance, narrate, random.Random(seed), 120)
+    except MeepleError as e:  # the script fails somewhere (a menu left empty, an error it raises), as its replay
+        assert e.problems[0].code != "R003", e  # would; never by doing something impossible (a list the copies share)
+        return
+    for start, g, done in forest:
+        again = game_class.replay(rs, players, start, g.state.actions, chance=chance, narrate=narrate)
+        assert saved(g) == saved(again), done[-12:]
 
 
 # Found by this property: a save made at a chance event part-way through a step held that step's frames,
