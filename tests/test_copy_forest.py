@@ -90,7 +90,11 @@ def test_every_game_of_a_forest_of_copies_is_what_its_own_log_replays_to(path, c
 
 
 def check(rs, cls, players: int, chance: str, narrate: bool, rnd: random.Random, moves: int) -> None:
-    forest = grow(rs, cls, players, chance, narrate, rnd, moves)
+    each_replays(rs, cls, players, chance, narrate, grow(rs, cls, players, chance, narrate, rnd, moves))
+
+
+def each_replays(rs, cls, players: int, chance: str, narrate: bool, forest: list) -> None:
+    """Every game of `forest` is exactly what its own seed and action log replay to."""
     for seed, g, done in forest:
         replayed = cls.replay(rs, players, seed, g.state.actions, chance=chance, narrate=narrate)
         assert saved(g) == saved(replayed), f"{done[-12:]}"

@@ -27,7 +27,7 @@ from meeple.runtime.frames import frames_to_json
 from meeple.runtime.rules import load_ruleset
 from support import examples, indent
 from test_chance_in_place import play, replaying
-from test_copy_forest import grow, saved
+from test_copy_forest import each_replays, grow
 from test_differential import CHANCE, GeneratedGame, ReferenceGame, lockstep, snapshot
 
 HEAD = """\
@@ -218,9 +218,7 @@ def test_every_game_of_a_forest_of_copies_of_a_random_flow_is_its_log_replayed(t
     except MeepleError as e:  # the script fails somewhere (a menu left empty, an error it raises), as its replay
         assert e.problems[0].code != "R003", e  # would; never by doing something impossible (a list the copies share)
         return
-    for start, g, done in forest:
-        again = game_class.replay(rs, players, start, g.state.actions, chance=chance, narrate=narrate)
-        assert saved(g) == saved(again), done[-12:]
+    each_replays(rs, game_class, players, chance, narrate, forest)
 
 
 # Found by this property: a save made at a chance event part-way through a step held that step's frames,
