@@ -134,6 +134,14 @@ def indent(lines: list[str], width: int = 4) -> list[str]:
     return [" " * width + x for x in lines]
 
 
+def form(template: str, *parts):
+    """A hypothesis strategy for script text: `template` (str.format's, `{0}`, `{1}`...) filled with one draw
+    of each of `parts` (random scripts: tests/test_codegen.py, tests/test_random_values.py)."""
+    from hypothesis import strategies as st
+
+    return st.tuples(*parts).map(lambda drawn: template.format(*drawn))
+
+
 def examples(ci: int, long: int) -> int:
     """How many hypothesis examples a property test runs: `ci` normally, `long` with `pytest --long` (or
     MEEPLE_LONG=1)."""

@@ -15,7 +15,7 @@ from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.kinds import Flatness
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from support import indent
+from support import form, indent
 from test_differential import GeneratedGame, ReferenceGame, lockstep, outcome
 
 FAILING = """\
@@ -209,17 +209,17 @@ ints = st.recursive(
     st.sampled_from(["0", "1", "2", "5", "a", "b", "total", "limit", "count(pool)", "p.points", "sum(xs)",
                      "max(xs, 0)", "m['k']", "count(xs)", "nplayers"]),
     lambda e: st.one_of(
-        st.tuples(e, st.sampled_from(["+", "-", "*", "//", "%"]), e).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        form("({0} {1} {2})", e, st.sampled_from(["+", "-", "*", "//", "%"]), e),
         e.map(lambda x: f"-{x}"),
         e.map(lambda x: f"bump({x})"),
         e.map(lambda x: f"index_of(xs, {x})"),
         e.map(lambda x: f"xs[{x} % 3]"),
         e.map(lambda x: f"xs[{x}]"),
-        st.tuples(e, e).map(lambda t: f"min([{t[0]}, {t[1]}])"),
-        st.tuples(e, e).map(lambda t: f"max([{t[0]}, {t[1]}])"),
+        form("min([{0}, {1}])", e, e),
+        form("max([{0}, {1}])", e, e),
         e.map(lambda x: f"max([y - {x} for y in xs if y > {x}], 0)"),
         e.map(lambda x: f"min([y * {x} for y in xs])"),
-        st.tuples(e, e, e).map(lambda t: f"({t[0]} if {t[1]} > {t[2]} else {t[2]})"),
+        form("({0} if {1} > {2} else {2})", e, e, e),
         e.map(lambda x: f"sum([y + {x} for y in xs if y != {x}])"),
         e.map(lambda x: f"find({x})"),
     ), max_leaves=4)

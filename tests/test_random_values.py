@@ -20,7 +20,7 @@ from meeple.errors import RulesetError, RuntimeRuleError
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
 from meeple.runtime.rules import load_ruleset
-from support import examples, indent
+from support import examples, form, indent
 from test_differential import lockstep
 
 HEAD = """\
@@ -92,30 +92,30 @@ def _values(anys):
         lists,
         lists.map(lambda x: f"distinct({x})"),
         lists.map(lambda x: f"reversed({x})"),
-        st.tuples(lists, st.sampled_from(["0", "1", "-1", "5"])).map(lambda t: f"slice({t[0]}, {t[1]})"),
-        st.tuples(lists, lists).map(lambda t: f"{t[0]} + {t[1]}"),
-        st.tuples(lists, lists).map(lambda t: f"flatten([{t[0]}, {t[1]}])"),
-        st.tuples(anys, lists).map(lambda t: f"[y for y in {t[1]} if y != {t[0]}]"),
-        st.tuples(anys, lists).map(lambda t: f"index_of({t[1]}, {t[0]})"),
+        form("slice({0}, {1})", lists, st.sampled_from(["0", "1", "-1", "5"])),
+        form("{0} + {1}", lists, lists),
+        form("flatten([{0}, {1}])", lists, lists),
+        form("[y for y in {1} if y != {0}]", anys, lists),
+        form("index_of({1}, {0})", anys, lists),
         lists.map(lambda x: f"count({x})"),
         lists.map(lambda x: f"first({x})"),
         lists.map(lambda x: f"text({x})"),
         lists.map(lambda x: f"sorted({x})"),
-        st.tuples(anys, lists).map(lambda t: f"({t[0]} in {t[1]})"),
-        st.tuples(anys, lists).map(lambda t: f"({t[0]} not in {t[1]})"),
-        st.tuples(anys, anys).map(lambda t: f"({t[0]} == {t[1]})"),
-        st.tuples(anys, anys).map(lambda t: f"({t[0]} != {t[1]})"),
-        st.tuples(anys, anys).map(lambda t: f"\"{{{t[0]}}}:{{{t[1]}}}\""),
-        st.tuples(anys, anys, anys).map(lambda t: f"({t[0]} if {t[1]} == {t[2]} else {t[2]})"),
-        st.tuples(anys, lists).map(lambda t: f"(count({t[1]}) > 1 and {t[0]} in {t[1]})"),
-        st.tuples(anys, lists).map(lambda t: f"({t[0]} == none or any(y == {t[0]} for y in {t[1]}))"),
+        form("({0} in {1})", anys, lists),
+        form("({0} not in {1})", anys, lists),
+        form("({0} == {1})", anys, anys),
+        form("({0} != {1})", anys, anys),
+        form("\"{{{0}}}:{{{1}}}\"", anys, anys),
+        form("({0} if {1} == {2} else {2})", anys, anys, anys),
+        form("(count({1}) > 1 and {0} in {1})", anys, lists),
+        form("({0} == none or any(y == {0} for y in {1}))", anys, lists),
         anys.map(lambda x: f"get(m, {x}, 0)"),
         anys.map(lambda x: f"{x}.good"),
         anys.map(lambda x: f"{x}.name"),
         anys.map(lambda x: f"{x} + 1"),
         lists.map(lambda x: f"pick_of({x})"),
-        st.tuples(anys, anys).map(lambda t: f"both({t[0]}, {t[1]})"),
-        st.tuples(anys, lists).map(lambda t: f"[y for y in both({t[0]}, {t[1]}) if y != none]"),
+        form("both({0}, {1})", anys, anys),
+        form("[y for y in both({0}, {1}) if y != none]", anys, lists),
         st.just("swap_first(p)"),
     )
 
