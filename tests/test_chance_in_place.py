@@ -46,7 +46,7 @@ def play(rs, game_class, seed: int, limit: int, players: int | None = None, narr
     try:
         g = game_class.new(rs, players or rs.min_players, seed, chance="explicit", narrate=narrate)
     except MeepleError as e:
-        return [[(p.code, p.message, p.span) for p in e.problems]]
+        return [failed(e)]
     rng = random.Random(seed)
     seen: list = []
     for _ in range(limit):
@@ -56,8 +56,13 @@ def play(rs, game_class, seed: int, limit: int, players: int | None = None, narr
         try:
             g.apply_index(rng.randrange(g.num_actions()))  # an outcome at a chance event
         except MeepleError as e:
-            return [*seen, [(p.code, p.message, p.span) for p in e.problems]]
+            return [*seen, failed(e)]
     return seen
+
+
+def failed(e: MeepleError) -> list:
+    """A failing game's error, as `play` shows it: each problem's code, words and place."""
+    return [(p.code, p.message, p.span) for p in e.problems]
 
 
 def replaying(monkeypatch) -> None:
