@@ -1,0 +1,52 @@
+"""Bots decide alike in either engine: the reference tree-walker is their oracle too.
+
+Random play (test_differential.py) never runs what only bots run: the rulesets' `agents` expressions
+(the greedy bot's value of a position), the look-ahead's copies and lazy menus, determinizations and
+searches' playouts. So at decision points of a random game of every bundled ruleset and variant, the
+game is loaded into the reference engine from its save, and every agent, with the same seed, must choose
+the same option in both. Search budgets are tiny: a search's many copies and playouts each go through
+both engines, and one that differed anywhere would almost always change the choice.
+"""
+
+import pytest
+from meeple.tools.agents import make_agent
+from test_determinize import ALL_RULESETS, RS
+from test_differential import GeneratedGame, ReferenceGame
+from test_honesty import decision_points
+
+AGENTS = ["first", "greedy", "mcts:6:cut=4", "mcts:4:cut=phase:guide=1:prior=3:others=greedy",
+          "mcts:6:cut=3:guide=1:sealed=greedy:follow:halving"]
+
+
+def choices(game, seat) -> list[int]:
+    return [make_agent(spec, seed=1234).choose(game, seat) for spec in AGENTS]
+
+
+@pytest.mark.parametrize("path", ALL_RULESETS)
+def test_every_agent_chooses_alike_in_the_generated_and_the_reference_engine(path):
+    rs = RS[path]
+    checked = 0
+    for game, seat in decision_points(rs, 5):
+        assert type(game) is not ReferenceGame  # the games are generated ones, as every game is by default
+        reference = ReferenceGame.from_json(rs, game.to_json())
+        assert reference.legal_actions(seat) == game.legal_actions(seat)
+        assert choices(reference, seat) == choices(game, seat), seat
+        checked += 1
+    assert checked > 0
+
+
+def test_the_check_sees_a_greedy_value_that_differs_between_the_engines(monkeypatch):
+    """With the reference engine's value of a position turned round, greedy chooses otherwise."""
+    rs = RS["rulesets/speicherstadt.yaml"]
+    real = ReferenceGame._query
+
+    def upside_down(self, *args, **kwargs):
+        value = real(self, *args, **kwargs)
+        return -value if type(value) is int else value
+    monkeypatch.setattr(ReferenceGame, "_query", upside_down)
+    differ = 0
+    for game, seat in decision_points(rs, 5):
+        reference = ReferenceGame.from_json(rs, game.to_json())
+        differ += make_agent("greedy", 1).choose(reference, seat) != make_agent("greedy", 1).choose(game, seat)
+    assert differ > 0
+    assert GeneratedGame._query is real  # only the reference engine was turned round
