@@ -19,7 +19,8 @@ from typing import Any
 from meeple.errors import Problem, UsageError
 from meeple.runtime.explicit import probabilities
 from meeple.runtime.rules import Ruleset
-from meeple.tools.simulate import MAX_DECISIONS, check_players, endless
+from meeple.tools.failures import MAX_DECISIONS, endless
+from meeple.tools.simulate import check_players
 
 Observer = Callable[[int], Callable[[Any, int], Any]]  # a player count -> what to call before each decision
 Player = Callable[[int, Callable[[], float], Any], Callable[[int], int]]  # (n, random draw, observe) -> play game i
@@ -133,7 +134,7 @@ def _playouts(rs: Ruleset, chance: str, narrate: bool) -> Player:
                 m = g.step(int(prand() * m))
                 k += 1
                 if k > MAX_DECISIONS:
-                    raise endless(g, MAX_DECISIONS, n, i)
+                    raise endless(g, MAX_DECISIONS, f"(players {n}, seed {i})")
             return k
         return play
     return player

@@ -17,10 +17,28 @@ import time
 from pathlib import Path
 from typing import Any
 
-from meeple.errors import MeepleError
+from meeple.errors import MeepleError, Problem, RuntimeRuleError
 from meeple.loading.cache import write_atomic
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import Ruleset
+
+# A game, or a bot's look-ahead, still offering choices past this is reported (R010), not waited for.
+MAX_DECISIONS = 100_000
+
+
+def endless(game: Game, max_decisions: int, which: str) -> RuntimeRuleError:
+    """R010: a game that was still offering choices after `max_decisions` (`which` says which game),
+    located at the open decision."""
+    return RuntimeRuleError(Problem(
+        "R010", f"the game did not end within {max_decisions} decisions {which}; this decision was still being offered",
+        _open_decision(game), hint="a loop in the flow may offer choices forever"))
+
+
+def _open_decision(game: Game) -> Any:
+    """Where the open decision is written in the YAML (its `choose`): where R010 is located (found by QA:
+    a game that never ended was reported with no place in the YAML)."""
+    stack = game.state.stack
+    return getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
 
 
 def in_game(e: MeepleError, rs: Ruleset, players: int, seed: int, agents: str, game: Game | None,

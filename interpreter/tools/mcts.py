@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from meeple.runtime.data import option_key
 from meeple.runtime.machine import FINAL_PHASE
+from meeple.tools.failures import MAX_DECISIONS, endless
 from meeple.tools.policy import (
     FOLLOW_UPS,
     GreedyAgent,
@@ -221,6 +222,8 @@ class MctsAgent:
             cutoff = PHASE_CAP
         steps = 0
         while not g.is_over and (cutoff is None or steps < cutoff):
+            if steps >= MAX_DECISIONS:  # a game that may never end: no time budget helps a rollout inside it
+                raise endless(g, MAX_DECISIONS, "in a rollout of a search bot's look-ahead")
             g = self._rollout_step(g, g.deciders[0], rng)
             steps += 1
             if watch and g.state.phase:

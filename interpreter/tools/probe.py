@@ -25,6 +25,7 @@ from meeple.runtime.chancesites import may_draw
 from meeple.runtime.data import as_int
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
+from meeple.tools.failures import MAX_DECISIONS, endless
 
 
 class BadArgument(UsageError, ValueError):
@@ -146,6 +147,8 @@ class _Measures:
         pick = random.Random(seed)
         decisions = 0
         while not g.is_over and (cap is None or decisions < cap):
+            if decisions >= MAX_DECISIONS:  # random play that does not end: measured forever otherwise
+                raise endless(g, MAX_DECISIONS, f"in a random game measured for the adapters (players {players}, seed {seed})")
             n = g.num_actions()
             self.widest_menu = max(self.widest_menu, max(g.num_actions(s) for s in g.deciders))
             how = kind if seat is None or g.deciders[0] == seat else "random"

@@ -21,9 +21,7 @@ from meeple.runtime.rules import Ruleset
 from meeple.tools import stats
 from meeple.tools.agents import make_agents, mix_seed, searches, seat_names
 from meeple.tools.backends import Backend, Interrupted, LocalBackend, Work
-from meeple.tools.failures import in_game
-
-MAX_DECISIONS = 100_000  # a ruleset whose bots can loop forever is reported, not waited for
+from meeple.tools.failures import MAX_DECISIONS, endless, in_game
 
 
 @dataclass
@@ -131,25 +129,10 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
                 game.apply_index(agents[seat].choose(game, seat), seat)
                 decisions += 1
             if decisions > max_decisions:
-                raise endless(game, max_decisions, nplayers, seed)
+                raise endless(game, max_decisions, f"(players {nplayers}, seed {seed})")
     except E.RuntimeRuleError as e:
         raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions) from None
     return game, decisions
-
-
-def endless(game: Game, max_decisions: int, nplayers: int, seed: int) -> E.RuntimeRuleError:
-    """R010: a game that was still offering choices after `max_decisions`, located at the open one."""
-    return E.RuntimeRuleError(Problem(
-        "R010", f"the game did not end within {max_decisions} decisions (players {nplayers}, seed {seed}); "
-                "this decision was still being offered", _open_decision(game),
-        hint="a loop in the flow may offer choices forever"))
-
-
-def _open_decision(game: Game) -> Any:
-    """Where the open decision is written in the YAML (its `choose`): where R010 is located (found by QA:
-    a game that never ended was reported with no place in the YAML)."""
-    stack = game.state.stack
-    return getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
 
 
 def game_length(rs: Ruleset, game: Game, decisions: int) -> int:

@@ -1,0 +1,72 @@
+"""A game that does not end is reported (R010, at the decision it keeps offering), wherever it is played.
+
+A designer who breaks a game's end condition learns it from an error, never from a command that hangs:
+`simulate`, `bench` and the others stop a game at MAX_DECISIONS (test_simulate.py, test_bench.py). So do
+the places that play games of their own inside one decision or before the first: a search bot's rollouts,
+which no time budget can stop since the budget is checked between rollouts, and the random games the
+OpenSpiel and PettingZoo adapters measure a ruleset by. (Found by fuzzing rulesets changed at random: a
+Merchants whose end condition read the wrong zone made `meeple simulate --agents mcts:12` run forever,
+where random bots got R010 in five seconds.)
+
+The game here ends after 2,000 decisions, so that with the limit set to 50 a missing check fails the test
+rather than hanging it.
+"""
+
+import pytest
+from click.testing import CliRunner
+from meeple.cli.main import meeple
+from meeple.errors import RuntimeRuleError
+from meeple.runtime.rules import load_ruleset
+from meeple.tools import mcts, probe
+from meeple.tools.agents import make_agent
+
+LONG = """\
+meeple: 1
+name: Long
+players: {min: 2, max: 2}
+flow: |
+  repeat 2000:
+      choose player(0) "Again?":
+          option "Again":
+              pass
+          option "Once more":
+              pass
+scoring:
+  score: "0"
+"""
+
+
+@pytest.fixture
+def long_game(tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG)
+    return path
+
+
+def located_r010(e: RuntimeRuleError, which: str) -> None:
+    p = e.problems[0]
+    assert p.code == "R010" and f"within 50 decisions {which}" in p.message, p.message
+    assert p.span is not None and str(p.span).endswith("long.yaml:6:7")
+
+
+@pytest.mark.parametrize("spec", ["mcts:3", "mcts:0.05s", "mcts:3:guide=1:follow"])
+def test_a_search_bots_rollout_that_does_not_end_is_reported_not_waited_for(long_game, monkeypatch, spec):
+    monkeypatch.setattr(mcts, "MAX_DECISIONS", 50)
+    game = load_ruleset(long_game).new_game(2, 1)
+    with pytest.raises(RuntimeRuleError) as e:
+        make_agent(spec, 1).choose(game, 0)
+    located_r010(e.value, "in a rollout of a search bot's look-ahead")
+
+
+def test_simulate_with_search_bots_says_so_and_exits_1(long_game, monkeypatch):
+    monkeypatch.setattr(mcts, "MAX_DECISIONS", 50)
+    r = CliRunner().invoke(meeple, ["simulate", str(long_game), "--games", "1", "--agents", "mcts:3", "--workers", "1"])
+    assert r.exit_code == 1, r.output
+    assert "R010" in r.output and "rollout of a search bot's look-ahead" in r.output and "Traceback" not in r.output
+
+
+def test_the_adapters_measure_of_a_game_that_does_not_end_is_reported_not_waited_for(long_game, monkeypatch):
+    monkeypatch.setattr(probe, "MAX_DECISIONS", 50)
+    with pytest.raises(RuntimeRuleError) as e:
+        probe.profile(load_ruleset(long_game), 2)
+    located_r010(e.value, "in a random game measured for the adapters (players 2, seed 0)")
