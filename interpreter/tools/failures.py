@@ -5,6 +5,9 @@ in one of them (a division by zero in a card's effect, a loop that never ends), 
 says what failed but not in which position of which game. So the error also names the game (its seed,
 players and bots) and the decision, and the game up to that decision is saved as a Meeple save, which
 `meeple play RULESET --load FILE` continues.
+
+A game that never ends is such a failure too (R010, `endless`): whatever plays games (a simulation, a
+search bot's rollouts, the adapters' measuring games) stops one at `MAX_DECISIONS` rather than hang.
 """
 
 from __future__ import annotations
