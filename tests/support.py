@@ -165,7 +165,7 @@ def record(counts, outcome: str) -> None:
 def load_text(folder, name, text):
     """A ruleset kept in a test as YAML text: written to `folder` as NAME.yaml, and loaded."""
     path = Path(folder) / f"{name}.yaml"
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8")
     return load_ruleset(path)
 
 

@@ -25,8 +25,7 @@ from hypothesis import strategies as st
 from meeple.errors import MeepleError
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
-from meeple.runtime.rules import load_ruleset
-from support import examples
+from support import examples, load_text
 from test_differential import lockstep
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
@@ -115,10 +114,11 @@ def mutant(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-def refused_or_played_alike(path: Path, rng: random.Random) -> str:
-    """Load the ruleset at `path`: refused with every problem placed, or played in lockstep. Which one."""
+def refused_or_played_alike(folder: Path, name: str, text: str, rng: random.Random) -> str:
+    """Load the ruleset `text` (as `folder`/NAME.yaml): refused with every problem placed, or played in
+    lockstep. Which one."""
     try:
-        rs = load_ruleset(path)
+        rs = load_text(folder, name, text)
     except MeepleError as e:
         assert e.problems and all(p.span is not None and p.span.line >= 1 for p in e.problems), e.problems
         return "refused"
@@ -132,9 +132,8 @@ def refused_or_played_alike(path: Path, rng: random.Random) -> str:
 @given(st.sampled_from(BASES), st.randoms(use_true_random=False))
 def test_a_ruleset_changed_at_random_is_refused_with_its_problems_placed_or_plays_alike_in_both_engines(
         tmp_path_factory, base, rng):
-    path = tmp_path_factory.mktemp("mutant") / base.name
-    path.write_text(mutant(base.read_text(encoding="utf-8"), rng), encoding="utf-8")
-    event(refused_or_played_alike(path, rng))  # pytest --hypothesis-show-statistics: how many of each
+    text = mutant(base.read_text(encoding="utf-8"), rng)
+    event(refused_or_played_alike(tmp_path_factory.mktemp("mutant"), base.stem, text, rng))  # pytest --hypothesis-show-statistics: how many of each
 
 
 def test_every_mutant_differs_from_its_ruleset_and_some_load(tmp_path):
@@ -146,10 +145,8 @@ def test_every_mutant_differs_from_its_ruleset_and_some_load(tmp_path):
         text = BASES[k % len(BASES)].read_text(encoding="utf-8")
         changed = mutant(text, rng)
         assert changed != text
-        path = tmp_path / f"mutant{k}.yaml"
-        path.write_text(changed, encoding="utf-8")
         try:
-            load_ruleset(path)
+            load_text(tmp_path, f"mutant{k}", changed)
             loaded += 1
         except MeepleError:
             pass
@@ -166,7 +163,6 @@ class Sabotaged(Builder):
 def test_the_check_fails_when_the_generated_engine_plays_a_ruleset_differently(tmp_path, monkeypatch):
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))  # the sabotaged module is kept there only
     monkeypatch.setattr(cache, "Builder", Sabotaged)
-    path = tmp_path / "speicherstadt.yaml"  # unchanged: the bug is the generator's
-    path.write_text((ROOT / "speicherstadt.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    text = (ROOT / "speicherstadt.yaml").read_text(encoding="utf-8")  # unchanged: the bug is the generator's
     with pytest.raises(AssertionError, match="step"):
-        refused_or_played_alike(path, random.Random(1))
+        refused_or_played_alike(tmp_path, "speicherstadt", text, random.Random(1))
