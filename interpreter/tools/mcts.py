@@ -3,9 +3,9 @@
 Each iteration deals a fresh determinization of the game for the deciding seat (`game.determinize`):
 everything that seat cannot see is dealt again, and the random generator too. It then walks one tree
 shared by all determinizations (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012): a node is a
-sequence of actions (by their stable keys), and an action's statistics count only the visits in which
-it was legal ("availability"), so a card another player may or may not hold is judged fairly. Where
-nothing is hidden a determinization only reseeds future chance, and this is plain UCT.
+sequence of actions (by their stable keys), and an action's statistics count only the visits in which it
+was legal ("availability"), so a card another player may or may not hold is judged fairly (plain UCT
+where nothing is hidden: a determinization then only reseeds future chance).
 
 Sealed decisions (`simultaneous`) are searched as such: at a node where several seats decide at once,
 each decider picks from its own statistics, never conditioned on the others' picks (decoupled UCT), and
@@ -36,10 +36,8 @@ Two optional models of the other seats, for small budgets where their own search
   node once, on the first deal that reaches it; `"dealt"` judges one move ahead on every iteration's
   deal, so that a modelled seat's choice follows the hidden cards it may hold.
 
-`follow` makes every judgement above the greedy bot's own: an option is judged after the seat's own
-follow-up decisions (a card that leads only with a second one), and a guided rollout takes that whole
-run, so that the rollouts' players and the modelled seats play like the greedy bots at the table, at
-several times the cost per rollout decision. docs/agents.md has the details and the measurements.
+`follow` judges an option after the seat's own follow-up decisions, as the greedy bot does, and a guided
+rollout takes that whole run (several times the cost per rollout decision). docs/agents.md measures all.
 """
 
 from __future__ import annotations
@@ -106,10 +104,7 @@ class MctsAgent:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
-        self.cutoff = cutoff
-        self.exploration = exploration
-        self.guide = guide
-        self.prior = prior
+        self.cutoff, self.exploration, self.guide, self.prior = cutoff, exploration, guide, prior
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
         self.others = others  # "search" (every seat searches), or other seats modelled: "greedy" or "follow"
         self.follow = follow  # guided rollouts judge an option after the seat's own follow-ups, as greedy
