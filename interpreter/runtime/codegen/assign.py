@@ -10,7 +10,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.exprs import ExprEmitter
-from meeple.runtime.codegen.operators import Fn
+from meeple.runtime.codegen.fn import Fn
 
 
 class AssignEmitter(ExprEmitter):

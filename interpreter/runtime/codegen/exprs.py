@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 from meeple.language import ast as A
+from meeple.runtime.codegen.fn import Fn, inline_operand, operand, zone_key
 from meeple.runtime.codegen.lists import ListEmitter
-from meeple.runtime.codegen.operators import Fn, inline_operand, operand, zone_key
 from meeple.runtime.codegen.support import U
 from meeple.runtime.codegen.tables import attr_table
 

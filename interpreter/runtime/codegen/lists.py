@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language import ast as A
-from meeple.runtime.codegen.operators import Fn, OperatorEmitter, operand, snapshot
+from meeple.runtime.codegen.fn import Fn, operand, snapshot
+from meeple.runtime.codegen.operators import OperatorEmitter
 
 
 class ListEmitter(OperatorEmitter):

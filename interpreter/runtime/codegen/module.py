@@ -24,8 +24,8 @@ from meeple.language.model import Ruleset
 from meeple.language.walk import walk
 from meeple.runtime.codegen.flatvars import flat_variables
 from meeple.runtime.codegen.flow import Definite
+from meeple.runtime.codegen.fn import Fn, snapshot
 from meeple.runtime.codegen.kinds import Flatness
-from meeple.runtime.codegen.operators import Fn, snapshot
 from meeple.runtime.codegen.resume import ResumeEmitter
 from meeple.runtime.codegen.roots import bound_names, expression_roots, framed_blocks, number_nodes, suspends
 from meeple.runtime.library import REGISTRY

@@ -22,7 +22,7 @@ from typing import Any
 
 from meeple.checker.suspension import shuffle_statement
 from meeple.language import ast as A
-from meeple.runtime.codegen.operators import Fn
+from meeple.runtime.codegen.fn import Fn
 from meeple.runtime.codegen.starts import StartEmitter
 from meeple.runtime.decisions import no_option, not_a_player, start_added_option
 from meeple.runtime.frames import BLOCK

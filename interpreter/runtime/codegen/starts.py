@@ -9,7 +9,7 @@ from typing import Any
 
 from meeple.checker.suspension import shuffle_statement
 from meeple.language import ast as A
-from meeple.runtime.codegen.operators import Fn
+from meeple.runtime.codegen.fn import Fn
 from meeple.runtime.codegen.stmts import StmtEmitter
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, FOR, REPEAT, WHILE
 

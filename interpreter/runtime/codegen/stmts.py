@@ -15,7 +15,7 @@ from typing import Any
 
 from meeple.language import ast as A
 from meeple.runtime.codegen.assign import AssignEmitter
-from meeple.runtime.codegen.operators import Fn, snapshot
+from meeple.runtime.codegen.fn import Fn, snapshot
 from meeple.runtime.limits import MAX_ITEMS
 
 _COUNTER_OPS = ("gain", "pay", "score")
