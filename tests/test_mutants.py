@@ -10,7 +10,8 @@ another name of the same file, a built-in for another, a line deleted, repeated,
 A mutant must either be refused when it loads, with every problem placed in the file as `meeple
 validate` prints it, or play in lockstep in both engines (test_differential.lockstep: legal actions,
 logs, views and saves compared at every step, and saves swapped between the engines on the way).
-CI runs 40 mutants; MEEPLE_LONG=1 runs 2,000. (The fuzz runs this file was written after: 7,120 mutants,
+CI runs 40 mutants; MEEPLE_LONG=1 runs 2,000. The same holds through a house rule: a variant, or the game
+under it, changed (20 in CI, 1,000 long). (The fuzz runs this file was written after: 7,120 mutants,
 1,896 of them played, none played differently and none was refused without a place.)
 """
 
@@ -29,7 +30,7 @@ from support import examples, load_text
 from test_differential import lockstep
 
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
-# Whole rulesets only: a variant names its base by a path relative to itself, which a copy would break.
+# Whole games; the variants, which name their base, are changed by `variant_mutant`.
 BASES = [ROOT / f"{name}.yaml" for name in ("speicherstadt", "merchants", "camel_up_off_season", "demoludy")] \
     + sorted((ROOT / "reference").glob("*.yaml"))
 BUILTINS = ["first", "count", "sum", "max", "min", "distinct", "list", "flatten", "sorted", "any", "all", "text",
@@ -134,6 +135,48 @@ def test_a_ruleset_changed_at_random_is_refused_with_its_problems_placed_or_play
         tmp_path_factory, base, rng):
     text = mutant(base.read_text(encoding="utf-8"), rng)
     event(refused_or_played_alike(tmp_path_factory.mktemp("mutant"), base.stem, text, rng))  # pytest --hypothesis-show-statistics: how many of each
+
+
+VARIANTS = sorted((ROOT / "variants").glob("*.yaml"))
+EXTENDS = re.compile(r"^extends: *(\S+?)(?:\.yaml)? *$", re.MULTILINE)
+
+
+def variant_mutant(folder: Path, variant: Path, rng: random.Random) -> str:
+    """A house rule over a game, one of the two changed at random: the variant's text, naming its base by
+    a bundled name, or naming a changed copy of its base written to `folder` as base.yaml."""
+    text = variant.read_text(encoding="utf-8")
+    base = EXTENDS.search(text)
+    assert base is not None, variant
+    text = EXTENDS.sub(f"extends: {base.group(1)}", text, count=1)  # a bundled name, found from anywhere
+    if rng.random() < 0.5:
+        return mutant(text, rng)
+    found = [p for p in (ROOT / f"{base.group(1)}.yaml", ROOT / "variants" / f"{base.group(1)}.yaml") if p.is_file()]
+    (folder / "base.yaml").write_text(mutant(found[0].read_text(encoding="utf-8"), rng), encoding="utf-8")
+    return EXTENDS.sub("extends: base.yaml", text, count=1)
+
+
+@settings(max_examples=examples(20, 1000), derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
+def test_a_house_rule_or_its_game_changed_at_random_is_refused_with_its_problems_placed_or_plays_alike(
+        tmp_path_factory, variant, rng):
+    """The same property through the merge of a variant: a change in the variant, or in the game under it,
+    is placed in the file that has it, or the merged game plays alike in both engines."""
+    folder = tmp_path_factory.mktemp("variant")
+    event(refused_or_played_alike(folder, variant.stem, variant_mutant(folder, variant, rng), rng))
+
+
+def test_a_house_rule_is_played_over_the_changed_copy_of_its_game(tmp_path):
+    """`variant_mutant` changes what is merged: a variant that names the copy reads it, so a problem of the
+    copy is placed in it, and the variant's `extends:` says so (were the bundled game read, it would load)."""
+    rng = random.Random(0)
+    while "base.yaml" not in (text := variant_mutant(tmp_path, ROOT / "variants" / "cheap_port.yaml", rng)):
+        pass
+    (tmp_path / "base.yaml").write_text("meeple: 1\nname: [\n", encoding="utf-8")
+    with pytest.raises(MeepleError) as e:
+        load_text(tmp_path, "cheap_port", text)
+    assert [(Path(p.span.file).name, p.code) for p in e.value.problems] == [("cheap_port.yaml", "V001"),
+                                                                            ("base.yaml", "Y001")]
 
 
 def test_every_mutant_differs_from_its_ruleset_and_some_load(tmp_path):
