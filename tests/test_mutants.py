@@ -17,6 +17,7 @@ under it, changed (20 in CI, 1,000 long). (The fuzz runs this file was written a
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,9 +27,10 @@ from hypothesis import strategies as st
 from meeple.errors import MeepleError
 from meeple.runtime.codegen import cache
 from meeple.runtime.codegen.module import Builder
-from support import examples, load_text
+from support import examples, load_text, record
 from test_differential import lockstep
 
+OUTCOMES: Counter = Counter()  # what the mutants did; conftest prints it after a --long run
 ROOT = Path(__file__).resolve().parent.parent / "rulesets"
 # Whole games; the variants, which name their base, are changed by `variant_mutant`.
 BASES = [ROOT / f"{name}.yaml" for name in ("speicherstadt", "merchants", "camel_up_off_season", "demoludy")] \
@@ -134,7 +136,9 @@ def refused_or_played_alike(folder: Path, name: str, text: str, rng: random.Rand
 def test_a_ruleset_changed_at_random_is_refused_with_its_problems_placed_or_plays_alike_in_both_engines(
         tmp_path_factory, base, rng):
     text = mutant(base.read_text(encoding="utf-8"), rng)
-    event(refused_or_played_alike(tmp_path_factory.mktemp("mutant"), base.stem, text, rng))  # pytest --hypothesis-show-statistics: how many of each
+    outcome = refused_or_played_alike(tmp_path_factory.mktemp("mutant"), base.stem, text, rng)
+    event(outcome)  # pytest --hypothesis-show-statistics: how many of each
+    record(OUTCOMES, f"game {outcome}")
 
 
 VARIANTS = sorted((ROOT / "variants").glob("*.yaml"))
@@ -163,7 +167,9 @@ def test_a_house_rule_or_its_game_changed_at_random_is_refused_with_its_problems
     """The same property through the merge of a variant: a change in the variant, or in the game under it,
     is placed in the file that has it, or the merged game plays alike in both engines."""
     folder = tmp_path_factory.mktemp("variant")
-    event(refused_or_played_alike(folder, variant.stem, variant_mutant(folder, variant, rng), rng))
+    outcome = refused_or_played_alike(folder, variant.stem, variant_mutant(folder, variant, rng), rng)
+    event(outcome)
+    record(OUTCOMES, f"house rule {outcome}")
 
 
 def test_a_house_rule_is_played_over_the_changed_copy_of_its_game(tmp_path):
