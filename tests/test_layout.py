@@ -11,6 +11,7 @@ import each other, even lazily (inside a function) or only for type checking.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,18 @@ def graph() -> dict[str, set[str]]:
 def test_every_module_belongs_to_a_stage():
     for m in module_files():
         stage(m)  # raises ValueError for a folder that is not a stage
+
+
+def test_the_readme_map_names_every_module_of_the_engine():
+    """README's "How it is built" is a newcomer's map of the engine: each module of a stage is named in
+    its table (as `name`), so that none is found only by reading the folders."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("| stage |")
+    named = set(re.findall(r"`([A-Za-z_]+)(?:\.py)?`", text[start:text.index("\n\n", start)]))
+    stages = ("loading", "language", "checker", "runtime", "tools", "web")
+    missing = sorted(m for m, f in module_files().items()
+                     if m.startswith(tuple(f"meeple.{s}." for s in stages)) and f.stem not in (*named, "__init__"))
+    assert not missing, f"README's map of the engine does not name: {missing}"
 
 
 def test_no_module_imports_a_later_stage():
