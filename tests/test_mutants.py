@@ -164,8 +164,8 @@ def variant_mutant(folder: Path, variant: Path, rng: random.Random) -> str:
 @given(st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
 def test_a_house_rule_or_its_game_changed_at_random_is_refused_with_its_problems_placed_or_plays_alike(
         tmp_path_factory, variant, rng):
-    """The same property through the merge of a variant: a change in the variant, or in the game under it,
-    is placed in the file that has it, or the merged game plays alike in both engines."""
+    """The same property through the merge of a variant: with a change in the variant, or in the game
+    under it, the merged game is refused with every problem placed, or plays alike in both engines."""
     folder = tmp_path_factory.mktemp("variant")
     outcome = refused_or_played_alike(folder, variant.stem, variant_mutant(folder, variant, rng), rng)
     event(outcome)
