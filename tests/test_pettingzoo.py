@@ -216,3 +216,43 @@ def _no_status(x):
     if isinstance(x, list):
         return [_no_status(v) for v in x]
     return x
+
+
+SOMETIMES_OVER = """
+meeple: 1
+name: Sometimes over
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+setup: |
+  if random_pick([1, 2]) == 1:
+      end_game
+flow: |
+  for p in players:
+      choose p "Points":
+          option "Take {n}" for n in between(1, 3):
+              p.points = n
+scoring:
+  score: p.points
+"""
+
+
+def test_a_game_over_before_anyone_decides_is_refused_at_reset_and_the_environment_keeps_its_game(tmp_path):
+    """Bug: a reset that drew a game its setup ended failed with an IndexError from inside the environment.
+    PettingZoo has no episode without a first move (its api_test wants agents, none terminated, after
+    every reset), so such a game is refused with a typed error that names its seed, and nothing changes."""
+    from meeple.errors import MeepleError
+    from support import load_text
+
+    env = mpz.raw_env(load_text(tmp_path, "sometimes", SOMETIMES_OVER), players=2)
+    over = [s for s in range(40) if meeple.Game.new(env.rs, 2, s).is_over]
+    going = [s for s in range(40) if s not in over]
+    assert over and going
+    env.reset(seed=going[0])
+    game = env.game
+    with pytest.raises(MeepleError, match=f"seed {over[0]} .* is over before anyone decides") as e:
+        env.reset(seed=over[0])
+    assert e.value.problems[0].code == "U064"
+    assert env.game is game and env.agent_selection == "player_0" and not any(env.terminations.values())
+    env.step(0)  # the game it had goes on
+    assert env.agent_selection == "player_1"

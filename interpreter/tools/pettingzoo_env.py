@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from meeple.errors import IllegalAction, Problem
+from meeple.errors import IllegalAction, Problem, UsageError
 from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
@@ -41,6 +41,10 @@ from pettingzoo.utils import wrappers
 
 class BadStep(IllegalAction, ValueError):
     """An action `step` refuses (the game is unchanged). Also a ValueError, as it was before."""
+
+
+class NoEpisode(UsageError, RuntimeError):
+    """`reset` drew a game that is over before its first decision (U064); the environment keeps its game."""
 
 
 def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> AECEnv:
@@ -88,7 +92,16 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
             if self._seeds is None:
                 self._seeds = np.random.default_rng()
             game_seed = int(self._seeds.integers(2**31))
-        self.game = Game.new(self.rs, self.players, game_seed, narrate=self.narrate)
+        game = Game.new(self.rs, self.players, game_seed, narrate=self.narrate)
+        if game.is_over:
+            # PettingZoo has no episode without a first move (api_test: agents, none of them terminated,
+            # after every reset); a designer's rules may still end a game in its setup.
+            raise NoEpisode(Problem(
+                "U064", f"the game of seed {game_seed} ({self.rs.name}, {self.players} players) is over before "
+                        f"anyone decides, so it is no episode: its setup or flow ended it",
+                hint="check the ruleset's end of game with `meeple play` or `meeple test`; the environment "
+                     "keeps the game it had"))
+        self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
