@@ -256,3 +256,22 @@ def test_a_game_over_before_anyone_decides_is_refused_at_reset_and_the_environme
     assert env.game is game and env.agent_selection == "player_0" and not any(env.terminations.values())
     env.step(0)  # the game it had goes on
     assert env.agent_selection == "player_1"
+
+
+def test_a_first_reset_refused_leaves_the_wrapped_environment_not_reset(tmp_path):
+    """Bug: PettingZoo's wrapper counts a reset as done before it runs, so after a first reset refused
+    (U064) `step` reached an environment with no game (AttributeError). Now PettingZoo's own order check
+    answers, as before any reset, and a reset that succeeds then plays."""
+    from meeple.errors import MeepleError
+    from support import load_text
+
+    env = mpz.env(load_text(tmp_path, "sometimes", SOMETIMES_OVER), players=2)
+    over = next(s for s in range(40) if meeple.Game.new(env.unwrapped.rs, 2, s).is_over)
+    going = next(s for s in range(40) if not meeple.Game.new(env.unwrapped.rs, 2, s).is_over)
+    with pytest.raises(MeepleError, match="U064|is over before anyone decides"):
+        env.reset(seed=over)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
+        env.step(0)
+    env.reset(seed=going)
+    env.step(0)
+    assert env.agent_selection == "player_1"

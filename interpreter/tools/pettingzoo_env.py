@@ -49,7 +49,21 @@ class NoEpisode(UsageError, RuntimeError):
 
 def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> AECEnv:
     """The environment, wrapped as PettingZoo's own environments are (calls in the right order)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(ruleset, players, **kwargs))
+    return InOrder(raw_env(ruleset, players, **kwargs))
+
+
+class InOrder(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's wrapper that enforces the order of calls. It counts a reset as done before the reset
+    runs, so a reset refused before any other (U064) would let `step` reach an environment with no game;
+    a refused reset leaves the wrapper as it was, and PettingZoo's own error says to reset first."""
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        had = self._has_reset
+        try:
+            super().reset(seed=seed, options=options)
+        except NoEpisode:
+            self._has_reset = had
+            raise
 
 
 class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped environment
