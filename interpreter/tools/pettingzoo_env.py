@@ -58,7 +58,7 @@ class InOrder(wrappers.OrderEnforcingWrapper):
     a refused reset leaves the wrapper as it was, and PettingZoo's own error says to reset first."""
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        had = self._has_reset
+        had: bool = self._has_reset  # type: ignore[has-type]  # PettingZoo sets it without a type
         try:
             super().reset(seed=seed, options=options)
         except NoEpisode:
