@@ -11,8 +11,10 @@ pytest.importorskip("pettingzoo")
 
 import meeple
 import meeple.pettingzoo as mpz
+from meeple.errors import MeepleError
 from meeple.loading.files import bundled
 from pettingzoo.test import api_test, seed_test
+from support import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = bundled() + sorted(str(p) for d in ("variants", "reference") for p in (ROOT / "rulesets" / d).glob("*.yaml"))
@@ -237,37 +239,39 @@ scoring:
 """
 
 
-def test_a_game_over_before_anyone_decides_is_refused_at_reset_and_the_environment_keeps_its_game(tmp_path):
+@pytest.fixture(scope="module")
+def sometimes_over(tmp_path_factory):
+    """The ruleset, a seed whose game its setup ends, and a seed whose game goes on."""
+    rs = load_text(tmp_path_factory.mktemp("sometimes"), "sometimes", SOMETIMES_OVER)
+    over = [s for s in range(40) if meeple.Game.new(rs, 2, s).is_over]
+    going = [s for s in range(40) if s not in over]
+    assert over and going
+    return rs, over[0], going[0]
+
+
+def test_a_game_over_before_anyone_decides_is_refused_at_reset_and_the_environment_keeps_its_game(
+        sometimes_over):
     """Bug: a reset that drew a game its setup ended failed with an IndexError from inside the environment.
     PettingZoo has no episode without a first move (its api_test wants agents, none terminated, after
     every reset), so such a game is refused with a typed error that names its seed, and nothing changes."""
-    from meeple.errors import MeepleError
-    from support import load_text
-
-    env = mpz.raw_env(load_text(tmp_path, "sometimes", SOMETIMES_OVER), players=2)
-    over = [s for s in range(40) if meeple.Game.new(env.rs, 2, s).is_over]
-    going = [s for s in range(40) if s not in over]
-    assert over and going
-    env.reset(seed=going[0])
+    rs, over, going = sometimes_over
+    env = mpz.raw_env(rs, players=2)
+    env.reset(seed=going)
     game = env.game
-    with pytest.raises(MeepleError, match=f"seed {over[0]} .* is over before anyone decides") as e:
-        env.reset(seed=over[0])
+    with pytest.raises(MeepleError, match=f"seed {over} .* is over before anyone decides") as e:
+        env.reset(seed=over)
     assert e.value.problems[0].code == "U064"
     assert env.game is game and env.agent_selection == "player_0" and not any(env.terminations.values())
     env.step(0)  # the game it had goes on
     assert env.agent_selection == "player_1"
 
 
-def test_a_first_reset_refused_leaves_the_wrapped_environment_not_reset(tmp_path):
+def test_a_first_reset_refused_leaves_the_wrapped_environment_not_reset(sometimes_over):
     """Bug: PettingZoo's wrapper counts a reset as done before it runs, so after a first reset refused
     (U064) `step` reached an environment with no game (AttributeError). Now PettingZoo's own order check
     answers, as before any reset, and a reset that succeeds then plays."""
-    from meeple.errors import MeepleError
-    from support import load_text
-
-    env = mpz.env(load_text(tmp_path, "sometimes", SOMETIMES_OVER), players=2)
-    over = next(s for s in range(40) if meeple.Game.new(env.unwrapped.rs, 2, s).is_over)
-    going = next(s for s in range(40) if not meeple.Game.new(env.unwrapped.rs, 2, s).is_over)
+    rs, over, going = sometimes_over
+    env = mpz.env(rs, players=2)
     with pytest.raises(MeepleError, match="U064|is over before anyone decides"):
         env.reset(seed=over)
     with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before step"):
