@@ -5,8 +5,8 @@ Meeple works without PettingZoo; the adapter itself is tools/pettingzoo_env.py (
 """
 
 try:
-    from meeple.tools.pettingzoo_env import env, raw_env
+    from meeple.tools.pettingzoo_env import BadStep, NoEpisode, NotReset, env, raw_env
 except ImportError as e:  # pragma: no cover - only without the extra
     raise ImportError(f"meeple.pettingzoo needs PettingZoo: pip install 'meeple[pettingzoo]' ({e})") from e
 
-__all__ = ["env", "raw_env"]
+__all__ = ["BadStep", "NoEpisode", "NotReset", "env", "raw_env"]

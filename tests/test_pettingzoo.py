@@ -279,3 +279,27 @@ def test_a_first_reset_refused_leaves_the_wrapped_environment_not_reset(sometime
     env.reset(seed=going)
     env.step(0)
     assert env.agent_selection == "player_1"
+
+
+def test_the_unwrapped_environment_without_a_game_says_to_reset_first(sometimes_over):
+    """Bug: `raw_env` (PettingZoo's raw environments do not check the order of calls) failed with an
+    AttributeError or a bare AssertionError from inside when `step`, `observe` or `last` came before any
+    reset, after a refused first reset, or after `close()`. Each is now U065, saying to reset first."""
+    rs, over, going = sometimes_over
+    env = mpz.raw_env(rs, players=2)
+
+    def refused_all() -> None:
+        for call in (lambda: env.step(0), lambda: env.observe("player_0"), lambda: env.last()):
+            with pytest.raises(mpz.NotReset, match=r"U065|call reset\(\) first") as e:
+                call()
+            assert e.value.problems[0].code == "U065"
+
+    refused_all()
+    with pytest.raises(MeepleError, match="U064"):
+        env.reset(seed=over)
+    refused_all()
+    env.reset(seed=going)
+    env.step(0)
+    assert env.last()[0]["action_mask"].sum() > 0
+    env.close()
+    refused_all()

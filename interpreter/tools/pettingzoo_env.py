@@ -47,6 +47,11 @@ class NoEpisode(UsageError, RuntimeError):
     """`reset` drew a game that is over before its first decision (U064); the environment keeps its game."""
 
 
+class NotReset(UsageError, RuntimeError):
+    """`step`, `observe` or `last` of an environment that has no game: never reset, a reset refused, or
+    closed (U065). PettingZoo's wrapper says so itself; this is the unwrapped environment's answer."""
+
+
 def env(ruleset: str | PathLike | Ruleset, players: int = 2, **kwargs: Any) -> AECEnv:
     """The environment, wrapped as PettingZoo's own environments are (calls in the right order)."""
     return InOrder(raw_env(ruleset, players, **kwargs))
@@ -125,25 +130,34 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         self._check_menu()
         self.agent_selection = self._to_act()
 
+    def _playing(self, call: str) -> Game:
+        if self.game is None:
+            raise NotReset(Problem("U065", f"{call}() needs a game, and this environment has none: call reset() "
+                                           f"first (after close(), or a reset refused, it has none either)"))
+        return self.game
+
     def _to_act(self) -> str:
-        assert self.game is not None
-        return self.possible_agents[self.game.deciders[0]]
+        return self.possible_agents[self._playing("step").deciders[0]]
 
     def _check_menu(self) -> None:
-        assert self.game is not None
-        for seat in self.game.deciders:
-            n = self.game.num_actions(seat)
+        game = self._playing("step")
+        for seat in game.deciders:
+            n = game.num_actions(seat)
             if n > self.num_actions:
                 raise RuntimeError(f"a decision offers {n} options, more than this environment's "
                                    f"{self.num_actions}: pass max_actions= to meeple.pettingzoo.env")
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None
+        game = self._playing("observe")
         seat = self._seat(agent)
         mask = np.zeros(self.num_actions, np.int8)
-        if seat in self.game.deciders:
-            mask[:self.game.num_actions(seat)] = 1
-        return {"observation": self.layout.observe(self.game, seat), "action_mask": mask}
+        if seat in game.deciders:
+            mask[:game.num_actions(seat)] = 1
+        return {"observation": self.layout.observe(game, seat), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._playing("last")
+        return super().last(observe)
 
     def _seat(self, agent: Any) -> int:
         if agent not in self.possible_agents:
@@ -152,12 +166,11 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         return self.possible_agents.index(agent)
 
     def step(self, action: Any) -> None:
+        game = self._playing("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
-        assert game is not None
         seat = self.possible_agents.index(agent)
         index = as_int(action)
         if index is None:
