@@ -256,7 +256,7 @@ def test_a_shuffle_runs_its_step_once_not_once_per_card(tmp_path, monkeypatch):
 
     runs = []
     real = explicit.run_step  # a run of the step from the state it replays from
-    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes: runs.append(step) or real(game, step, outcomes))
+    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes, spent=0: runs.append(step) or real(game, step, outcomes, spent))
     rs = toy(tmp_path, setup='move(components("card"), deck)\nshuffle(deck)\nroll = random_pick([1, 2])')
     g = rs.new_game(2, chance="explicit")
     assert len(runs) == 1 and {a["label"] for a, _ in g.chance_outcomes()} == {"Ace", "King"}

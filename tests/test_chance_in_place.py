@@ -179,7 +179,7 @@ def test_a_shuffle_goes_on_in_place_only_from_a_statement_of_the_frame_on_top(ca
     runs = []  # a replay runs a step again with the outcomes it had drawn; a decision's step has none yet
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
-                        lambda game, step, outcomes: runs.extend(outcomes[:1]) or real(game, step, outcomes))
+                        lambda game, step, outcomes, spent=0: runs.extend(outcomes[:1]) or real(game, step, outcomes, spent))
     replayed = 0
     for seed in range(6):
         runs.clear()
@@ -214,7 +214,7 @@ def test_a_chance_node_whose_state_has_run_anything_since_replays_its_step(tmp_p
     replays = []
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
-                        lambda game, step, outcomes: replays.extend(outcomes[:1]) or real(game, step, outcomes))
+                        lambda game, step, outcomes, spent=0: replays.extend(outcomes[:1]) or real(game, step, outcomes, spent))
     g, h = rs.new_game(2, 1, chance="explicit"), rs.new_game(2, 1, chance="explicit")
     g.state.steps += 1
     for x in (g, h):
@@ -395,7 +395,7 @@ def test_a_new_game_with_explicit_chance_runs_its_setup_once(monkeypatch):
     rs.new_game(4, 0, chance="explicit")  # the first start, which later games copy
     runs = []
     real = explicit.run_step
-    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes: runs.append(1) or real(game, step, outcomes))
+    monkeypatch.setattr(explicit, "run_step", lambda game, step, outcomes, spent=0: runs.append(1) or real(game, step, outcomes, spent))
     g = rs.new_game(4, 1, chance="explicit")
     rng = random.Random(1)
     while g.is_chance:  # the setup's five shuffles, card by card

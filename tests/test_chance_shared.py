@@ -42,7 +42,7 @@ def test_every_deal_of_kuhn_poker_is_run_once_and_then_taken_as_the_replay_gives
     game_class.new(rs, 2, 0, chance="explicit")  # the start itself, which every later game copies
     runs = []
     real = explicit._run
-    monkeypatch.setattr(explicit, "_run", lambda game, step: runs.append(1) or real(game, step))
+    monkeypatch.setattr(explicit, "_run", lambda game, step, spent=0: runs.append(1) or real(game, step, spent))
     deals = list(itertools.product(range(3), range(2)))
     first = [played(dealt(rs, game_class, 10 + n, d), n) for n, d in enumerate(deals)]
     assert len(runs) == len(deals)  # each deal's rest of the step ran once
@@ -93,7 +93,7 @@ def test_a_game_whose_state_ran_anything_at_the_node_replays_its_step(monkeypatc
     replays = []
     real = explicit.run_step
     monkeypatch.setattr(explicit, "run_step",
-                        lambda game, step, outcomes: replays.append(outcomes) or real(game, step, outcomes))
+                        lambda game, step, outcomes, spent=0: replays.append(outcomes) or real(game, step, outcomes, spent))
     g = dealt(rs, GeneratedGame, 1, (1,))
     g.state.steps += 1  # as a query that ran rules would leave it (explicit.forget_place)
     g.apply_index(1)

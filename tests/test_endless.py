@@ -19,6 +19,7 @@ from meeple.errors import RuntimeRuleError
 from meeple.runtime.rules import load_ruleset
 from meeple.tools import mcts, probe
 from meeple.tools.agents import make_agent
+from test_differential import GeneratedGame, ReferenceGame
 
 LONG = """\
 meeple: 1
@@ -70,3 +71,61 @@ def test_the_adapters_measure_of_a_game_that_does_not_end_is_reported_not_waited
     with pytest.raises(RuntimeRuleError) as e:
         probe.profile(load_ruleset(long_game), 2)
     located_r010(e.value, "in a random game measured for the adapters (players 2, seed 0)")
+
+
+SHUFFLING = """\
+meeple: 1
+name: Shuffling
+players: {min: 2, max: 2}
+zones:
+  game:
+    deck: {visibility: hidden}
+components:
+  card:
+    items:
+      - {id: jack, name: J}
+      - {id: queen, name: Q}
+setup: move(components("card"), deck)
+flow: |
+  %s
+  while true:
+      shuffle(deck)
+scoring:
+  score: "0"
+"""
+
+
+@pytest.mark.parametrize("first", ["pass", 'choose player(0) "Go?":\n      option "Go":\n          pass'],
+                         ids=["at the start", "after a decision"])
+@pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
+def test_a_loop_of_random_events_without_a_decision_is_reported_under_explicit_chance_too(
+        tmp_path, monkeypatch, first, game_class):
+    """Bug (found by fuzzing the command line): `meeple bench --chance explicit` on a flow that shuffles
+    forever without a decision ran for days where the seeded game reports R001 in seconds. Each random
+    event inside a loop of generated code runs the step again from its start (the last decision), so the
+    n-th event costs n times the loop's body: the budget, counted per run, was reached only after about a
+    million events, at a cost of their square. The runs now count against one budget, so the loop is
+    reported after about the square root of the budget's events, at the loop, with a hint saying why; and
+    a replay of the game from its log fails at the same event (the count does not depend on shortcuts)."""
+    monkeypatch.setattr(game_class, "max_steps", 20_000)
+    path = tmp_path / "shuffling.yaml"
+    path.write_text(SHUFFLING % first)
+    loop = path.read_text().splitlines().index("  while true:") + 1
+    rs = load_ruleset(path)
+    with pytest.raises(RuntimeRuleError) as seeded:
+        game_class.new(rs, 2, 1).apply_index(0)  # seeded: the loop runs out of budget as it always did
+    g = game_class.new(rs, 2, 1, chance="explicit")
+    if not g.is_chance:
+        g.apply_index(0)
+    with pytest.raises(RuntimeRuleError) as explicit:
+        for events in range(1, 1_000):  # without the count: about 10,000, and 20 times the time
+            saved = g.to_json()
+            g.apply_index(events % 2)
+    p, q = explicit.value.problems[0], seeded.value.problems[0]
+    # At the loop: its `while` or its `shuffle`, whichever statement the budget runs out at.
+    assert p.code == q.code == "R001" and {p.span.line, q.span.line} <= {loop, loop + 1}
+    assert "explicit chance" in (p.hint or "")
+    replayed = game_class.from_json(rs, saved)  # from its seed and log, with no shortcut kept
+    with pytest.raises(RuntimeRuleError, match="R001"):
+        replayed.apply_index(events % 2)
+

@@ -46,13 +46,16 @@ class Step(NamedTuple):
 class ChanceNode:
     """An open chance event: the step to rerun (`step`), the outcomes so far, the outcomes now."""
 
-    __slots__ = ("_after", "_next", "_options", "at", "draws", "outcomes", "reach", "rs", "shuffle", "step",
-                 "steps")
+    __slots__ = ("_after", "_next", "_options", "at", "draws", "outcomes", "reach", "rs", "shuffle", "spent",
+                 "step", "steps")
 
     def __init__(self, rs: Ruleset, step: Step, outcomes: list[int], draws: Draws,
                  shuffle: Shuffling | None = None, at: tuple[int, str, int] | None = None,
-                 steps: int = -1, reach: int = 0) -> None:
+                 steps: int = -1, reach: int = 0, spent: int = 0) -> None:
         self.rs = rs
+        # The statements the step's runs up to this event repeated of earlier runs (each one that began
+        # again from the step's base): what the next run has spent of the step's budget (explicit._run).
+        self.spent = spent
         self.step = step
         self.outcomes = outcomes  # drawn since the step's `base`
         self.draws = draws
@@ -83,11 +86,12 @@ class ChanceNode:
 
     def replayed(self) -> ChanceNode:
         """The same event, its step to be replayed from `base` (nodes are shared by copies of a game)."""
-        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle)
+        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle, spent=self.spent)
 
     def shared(self) -> ChanceNode:
         """This node as the one every new game made alike starts at (shortcuts.first_start)."""
-        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle, self.at, self.steps, 1)
+        return ChanceNode(self.rs, self.step, self.outcomes, self.draws, self.shuffle, self.at, self.steps, 1,
+                          self.spent)
 
     def reach_after(self) -> int:
         """The `reach` of the nodes after this one: 0 once they are too many to share."""

@@ -26,16 +26,21 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from meeple.errors import IllegalAction, Problem
+from meeple.errors import IllegalAction, Problem, RuntimeRuleError
 from meeple.runtime import machine as M
 from meeple.runtime.chance import CHANCE, NeedChance, ScriptedRng
 from meeple.runtime.chancenodes import RESOLVE, REST, START, ChanceNode, Step
 from meeple.runtime.chancesites import in_place, may_draw, several_sites
-from meeple.runtime.limits import located
+from meeple.runtime.limits import STEPS_MESSAGE, located
 from meeple.runtime.state import GameState
 from meeple.runtime.views import chosen_outcome
 
 Game = Any  # runtime.game.Game, which imports this module
+
+
+# Why a step of an explicit game reached the budget sooner than the same step of a seeded game.
+REPLAYS_HINT = ("with explicit chance, each random event here runs the step again from its start (the last "
+                "decision), and those runs count too: a loop of random events that never reaches a decision?")
 
 
 def _entries(outcomes: list[int]) -> list[tuple[int, int]]:
@@ -55,9 +60,9 @@ def resolving(game: Game, base: GameState) -> Step:
     return Step(base, RESOLVE, base.steps + game.max_steps)
 
 
-def run_step(game: Game, step: Step, outcomes: list[int]) -> None:
+def run_step(game: Game, step: Step, outcomes: list[int], spent: int = 0) -> None:
     """Run `step` from its base with the given outcomes: the game ends at its next decision, or at the
-    next chance node if the step needs one more outcome."""
+    next chance node if the step needs one more outcome. `spent`: the step's budget its earlier runs used."""
     # (A decision of a game that draws only before its first one never comes here: Game._resolve runs it.)
     if not (may_draw(game.rs) or game._late):
         game._chance = None
@@ -71,26 +76,31 @@ def run_step(game: Game, step: Step, outcomes: list[int]) -> None:
     game.state = st
     game._ev = type(game._ev)(game.rs, st)
     try:
-        _run(game, step)
+        _run(game, step, spent)
     except NeedChance as need:
         # Shown: the state as the random event finds it (the step's effects so far). Applying an outcome
         # reruns the step from `base`, or goes on from here where the step stopped at a shuffle that
         # can be drawn in place (`_go_on`).
         st.record(_entries([*step.drawn, *outcomes]))
-        stopped(game, st, step, outcomes, need)
+        stopped(game, st, step, outcomes, need, spent=spent)
         return
     st.rng = ScriptedRng()
     st.record(_entries([*step.drawn, *outcomes]))
     game._chance = None
 
 
-def stopped(game: Game, st: GameState, step: Step, outcomes: list[int], need: NeedChance, reach: int = 0) -> None:
+def stopped(game: Game, st: GameState, step: Step, outcomes: list[int], need: NeedChance, reach: int = 0,
+            spent: int = 0) -> None:
     """`step` stopped at a random event in `st`: that is the game now, at a chance node (one that games
-    made alike share if `reach`)."""
+    made alike share if `reach`). Unless the step can go on in place from here, the next outcome runs it
+    again from its base: the node's `spent` adds what that run repeats (_run). Whether it can is a matter
+    of where the event is written, so the count is the same whichever shortcut brought the game here."""
     st.rng = ScriptedRng()
     at = in_place(game._ev, st, need)
     game._ev = type(game._ev)(game.rs, st)
-    game._chance = ChanceNode(game.rs, step, outcomes, need.draws, need.shuffle, at, st.steps, reach)
+    if at is None:
+        spent += st.steps - step.base.steps
+    game._chance = ChanceNode(game.rs, step, outcomes, need.draws, need.shuffle, at, st.steps, reach, spent)
 
 
 def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
@@ -128,13 +138,13 @@ def _go_on(game: Game, node: ChanceNode, value: int) -> bool:
     rng = st.rng = ScriptedRng(script)
     rng.pos = len(script)
     try:
-        _run(game, Step(st, REST, node.step.limit, here))  # the rest of the step, in the game's own state
+        _run(game, Step(st, REST, node.step.limit, here), node.spent)  # the rest of the step, in this state
     except NeedChance as need:
-        stopped(game, st, rest, script, need, node.reach_after())
+        stopped(game, st, rest, script, need, node.reach_after(), node.spent)
     except Exception:  # a failing step fails as its replay does, leaving what it leaves (found in review:
         # the state kept the shuffle, and applying the outcome again shuffled twice)
         game._chance = node.replayed()
-        run_step(game, node.step, outcomes)  # raises the same located error
+        run_step(game, node.step, outcomes, node.spent)  # raises the same located error
         raise
     else:
         st.rng = ScriptedRng()
@@ -183,18 +193,25 @@ def _next_draw(game: Game, node: ChanceNode, value: int) -> bool:
     nxt = known.get(value) if known is not None else None
     if nxt is None:
         nxt = ChanceNode(game.rs, node.step, node.outcomes + [value], rest.draws(), rest, node.at, node.steps,
-                         node.reach_after())
+                         node.reach_after(), node.spent)
         if known is not None:
             known[value] = nxt
     game._chance = nxt
     return True
 
 
-def _run(game: Game, step: Step) -> None:
+def _run(game: Game, step: Step, spent: int = 0) -> None:
     """Run the rules of `step` in the game's state as Game does: the step's budget, and any failure
-    inside them a located rules error (NeedChance is no Exception, so it passes through)."""
+    inside them a located rules error (NeedChance is no Exception, so it passes through).
+
+    The budget is the step's, less what its earlier runs `spent` repeating themselves: each random event
+    the step meets where it cannot go on in place (chancesites.in_place) runs it again from its base, so
+    a loop of random events in inline code without a decision costs the square of its length. Counting
+    the repeated work keeps that loop to the budget's time, and reports it (R001) as a seeded game
+    reports its loop, rather than running for days; a step that goes on in place repeats nothing and
+    has the seeded game's budget."""
     ev = game._ev
-    ev.limit, ev.depth = step.limit, 0
+    ev.limit, ev.depth = step.limit - spent, 0
     try:
         if step.restore is None:
             M.run(ev, M.resolve(ev) if step.resume == RESOLVE else None)
@@ -209,7 +226,11 @@ def _run(game: Game, step: Step) -> None:
             if frame[3] == j:
                 frame[3] = began
     except Exception as e:  # noqa: BLE001 - the safety net, as in Game._rules
-        raise located(e) from None
+        err = located(e)
+        if spent and err.problems[0].message == STEPS_MESSAGE:
+            p = err.problems[0]
+            raise RuntimeRuleError(Problem(p.code, p.message, p.span, hint=REPLAYS_HINT)) from None
+        raise err from None
 
 
 def chance_actions(game: Game) -> list[tuple[dict, Fraction]]:
@@ -238,7 +259,7 @@ def apply_outcome(game: Game, value: int) -> None:
 
 def _apply(game: Game, node: ChanceNode, value: int) -> None:
     if not _next_draw(game, node, value) and not _go_on(game, node, value):
-        run_step(game, node.step, node.outcomes + [value])
+        run_step(game, node.step, node.outcomes + [value], node.spent)
 
 
 def apply_chance_action(game: Game, action: Any) -> None:
