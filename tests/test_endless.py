@@ -129,3 +129,35 @@ def test_a_loop_of_random_events_without_a_decision_is_reported_under_explicit_c
     with pytest.raises(RuntimeRuleError, match="R001"):
         replayed.apply_index(events % 2)
 
+
+@pytest.mark.parametrize("where", ["simulate", "bench", "rollout", "probe"])
+def test_every_loop_stops_a_game_at_the_limit_with_its_next_decision_open(tmp_path, monkeypatch, where):
+    """Found in review: `simulate` and `bench` checked the limit after a decision (`> limit`), the others
+    before one (`>= limit`). So a game one decision longer than the limit ended, and was then reported as
+    not ending, located nowhere (no decision was open). Now each loop reports a game that has had the
+    limit's decisions and still offers one, at that decision; a game of exactly the limit is no error."""
+    from meeple.tools import bench, simulate
+
+    monkeypatch.setattr(bench, "MAX_DECISIONS", 50)
+    monkeypatch.setattr(mcts, "MAX_DECISIONS", 50)
+    monkeypatch.setattr(probe, "MAX_DECISIONS", 50)
+
+    def run(decisions: int) -> None:
+        path = tmp_path / f"long{decisions}.yaml"
+        path.write_text(LONG.replace("repeat 2000", f"repeat {decisions}"))
+        rs = load_ruleset(path)
+        if where == "simulate":
+            simulate.play_game(rs, 2, 1, max_decisions=50)
+        elif where == "bench":
+            bench.bench(rs, [2], games=1, seconds=1)
+        elif where == "rollout":
+            mcts.MctsAgent(1, iterations=1)._playout(rs.new_game(2, 1), mcts.random.Random(1))
+        else:
+            probe.profile(rs, 2)
+
+    run(50)  # exactly the limit: it ends
+    with pytest.raises(RuntimeRuleError) as e:
+        run(51)
+    p = e.value.problems[0]
+    assert p.code == "R010" and "within 50 decisions" in p.message
+    assert p.span is not None and str(p.span).endswith(".yaml:6:7")

@@ -133,7 +133,7 @@ def _playouts(rs: Ruleset, chance: str, narrate: bool) -> Player:
                     observe(g, g.current_player)
                 m = g.step(int(prand() * m))
                 k += 1
-                if k > MAX_DECISIONS:
+                if k >= MAX_DECISIONS and m:  # as every other loop: this many applied, and one still offered
                     raise endless(g, MAX_DECISIONS, f"(players {n}, seed {i})")
             return k
         return play

@@ -122,14 +122,14 @@ def play_to_end(rs: Ruleset, nplayers: int, seed: int, agents_spec: str = "rando
     try:
         game = rs.new_game(nplayers, seed, coverage=coverage, narrate=False)  # nobody reads its log
         while not game.is_over:
+            if decisions >= max_decisions:  # as every other loop: this many applied, and one still offered
+                raise endless(game, max_decisions, f"(players {nplayers}, seed {seed})")
             # Sealed decisions list several deciders; each answers without seeing the others' choices.
             for seat in game.deciders:
                 if watch is not None:
                     watch(game, seat)
                 game.apply_index(agents[seat].choose(game, seat), seat)
                 decisions += 1
-            if decisions > max_decisions:
-                raise endless(game, max_decisions, f"(players {nplayers}, seed {seed})")
     except E.RuntimeRuleError as e:
         raise in_game(e, rs, nplayers, seed, agents_spec, game, decisions) from None
     return game, decisions
