@@ -100,7 +100,7 @@ scoring:
 @pytest.mark.parametrize("game_class", [GeneratedGame, ReferenceGame], ids=["generated", "reference"])
 def test_a_loop_of_random_events_without_a_decision_is_reported_under_explicit_chance_too(
         tmp_path, monkeypatch, first, game_class):
-    """Bug (found by fuzzing the command line): `meeple bench --chance explicit` on a flow that shuffles
+    """Bug (found reviewing the limits of `bench`): `meeple bench --chance explicit` on a flow that shuffles
     forever without a decision ran for days where the seeded game reports R001 in seconds. Each random
     event inside a loop of generated code runs the step again from its start (the last decision), so the
     n-th event costs n times the loop's body: the budget, counted per run, was reached only after about a
