@@ -609,3 +609,20 @@ def test_win_counts_read_as_numbers_whole_or_with_two_decimals(wins, shown):
     from meeple.cli.common import fmt_wins
 
     assert fmt_wins(wins) == shown
+
+
+def test_test_runs_a_bundled_games_scenarios_by_its_name(tmp_path, monkeypatch):
+    """`meeple test speicherstadt` said "no such file or folder", where every other command takes a
+    bundled game's name: an installed package's scenarios are in site-packages, where nobody types a
+    path. A name runs that game's bundled scenarios; `./name` is still a path; a bundled game without
+    scenarios, or an unknown name, is still exit 2, with the names that have them."""
+    monkeypatch.chdir(tmp_path)  # no `speicherstadt` file or folder here
+    r = run("test", "--format", "json", "kuhn_poker", "speicherstadt")
+    report = json.loads(r.stdout)
+    assert r.exit_code == 0 and report["failed"] == 0 and report["passed"] >= 10, r.output
+    assert {Path(x["file"]).name for x in report["results"]} == {"kuhn_poker.yaml", "speicherstadt.yaml"}
+    r = run("test", "./speicherstadt")
+    assert r.exit_code == 2 and "no such file or folder: speicherstadt" in r.output and "hint" not in r.output
+    r = run("test", "tic_tac_toe")
+    assert r.exit_code == 2 and "`tic_tac_toe` is a bundled ruleset without scenarios of its own" in r.output
+    assert "the bundled scenarios are those of camel_up_off_season, demoludy," in r.output

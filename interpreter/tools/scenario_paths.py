@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from meeple.errors import Problem
-from meeple.loading.files import path_problem, yaml_files_under
+from meeple.loading.files import is_bundled_name, path_problem, rulesets_dir, yaml_files_under
 from meeple.tools.scenarios import RULESET_GIVEN, Result, run_file
 
 
@@ -23,11 +23,12 @@ class Run:
 
 def run_paths(paths: list[str | Path]) -> Run:
     """The results of every scenario in `paths` (files, and the YAML files under folders that
-    `yaml_files_under` lists), and the ruleset files found in those folders, which are not scenario files
-    and are skipped (`meeple test rulesets/` runs the scenarios beside the games). A ruleset file named
-    on its own fails, saying what it is."""
+    `yaml_files_under` lists, or the name of a bundled game whose scenarios to run), and the ruleset files
+    found in those folders, which are not scenario files and are skipped (`meeple test rulesets/` runs the
+    scenarios beside the games). A ruleset file named on its own fails, saying what it is."""
     run = Run()
-    for p in map(Path, paths):
+    for raw in paths:
+        p = Path(raw)
         if p.is_dir():
             found = yaml_files_under(p)
             ran = 0
@@ -42,9 +43,30 @@ def run_paths(paths: list[str | Path]) -> Run:
                 run.unusable.append((str(p), _no_scenario_in(p, len(found))))
         elif p.is_file():
             run.results += run_file(p)
+        elif (own := _bundled_scenarios(str(raw))) is not None:  # as typed: `./name` is a path
+            run.results += run_file(own)
         else:
-            run.unusable.append((str(p), path_problem(p, "file or folder")))
+            run.unusable.append((str(p), _not_found(p, str(raw))))
     return run
+
+
+def _bundled_scenarios(name: str) -> Path | None:
+    """The scenario file of a bundled ruleset or variant named as the other commands name it (`meeple test
+    speicherstadt`): an installed package's scenarios are in site-packages, where nobody types a path."""
+    if Path(name).name != name:
+        return None
+    f = rulesets_dir() / "scenarios" / f"{name}.yaml"
+    return f if f.is_file() else None
+
+
+def _not_found(p: Path, raw: str) -> Problem:
+    """A path that does not exist, saying which bundled names have scenarios when it looks like a name."""
+    problem = path_problem(p, "file or folder")
+    if p.exists() or p.name != raw:
+        return problem
+    own = sorted(f.stem for f in (rulesets_dir() / "scenarios").glob("*.yaml"))
+    what = f"`{p}` is a bundled ruleset without scenarios of its own; " if is_bundled_name(str(p)) else ""
+    return Problem(problem.code, problem.message, hint=f"{what}the bundled scenarios are those of " + ", ".join(own))
 
 
 def _no_scenario_in(folder: Path, rulesets: int) -> Problem:
