@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,16 @@ import click
 from meeple import errors as E
 from meeple.cli.common import check_games, check_workers, format_option, table, usage
 from meeple.cli.diff import changes_text
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    play_runs,
+    progress_option,
+    run_json,
+    shows_progress,
+    warn_about_play,
+    workers_option,
+)
 from meeple.errors import MeepleError, Problem, Span
 from meeple.tools.agents import AGENT_SPECS
 from meeple.tools.rulediff import changes_from_base, changes_of, same_rules
@@ -211,12 +219,13 @@ def _need_matplotlib() -> None:
 @backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Report the effects, events, phases, steps and options that never ran.")
+@progress_option(100)
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png",
               help="Draw score distributions and seat win rates (needs: pip install 'meeple[plot]').")
 @format_option
 def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: int, agents: str,
-            workers: int | None, backend: str, address: str | None, coverage: bool, plot_file: str | None,
-            fmt: str) -> None:
+            workers: int | None, backend: str, address: str | None, coverage: bool, progress: bool | None,
+            plot_file: str | None, fmt: str) -> None:
     """Play BASE and each VARIANT on the same seeds and compare them side by side.
 
     RULESETS are BASE VARIANT [VARIANT...]: paths or bundled names."""
@@ -241,7 +250,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     skipped = [{"position": k, "ruleset": rs.name, "path": rs.path} for k, rs in enumerate(loaded) if k not in kept]
     played = [loaded[k] for k in kept]
     total = games * len(played)
-    res, stopped = play_runs(backend, address, workers, total, fmt == "text" and sys.stderr.isatty() and total >= 100,
+    res, stopped = play_runs(backend, address, workers, total, shows_progress(progress, fmt, total, 100),
                              lambda update, be: run(played, n, games, seed, agents, coverage=coverage,
                                                     progress=update, backend=be, keep_going=True))
     # A variant whose games a rules error stopped is left out; the others are compared all the same.

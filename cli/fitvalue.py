@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from typing import Any
 
 import click
 from meeple.cli.common import format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, workers_option
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    play_runs,
+    progress_option,
+    shows_progress,
+    workers_option,
+)
 from meeple.tools.agents import AGENT_SPECS
 
 
@@ -29,7 +35,7 @@ from meeple.tools.agents import AGENT_SPECS
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; game i uses a seed from (seed, i).")
 @workers_option
 @backend_options
-@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: on a terminal).")
+@progress_option()
 @format_option
 def fit_value(ruleset: str, players: int | None, games: int, agents: str, every: int, seed: int,
               workers: int | None, backend: str, address: str | None, progress: bool | None, fmt: str) -> None:
@@ -38,11 +44,12 @@ def fit_value(ruleset: str, players: int | None, games: int, agents: str, every:
 
     The model is a conditional logit (which seat wins), fitted by maximum likelihood on positions
     sampled from the games; the value is in hundredths of a logit. See docs/agents.md."""
+    from meeple.tools.valuefit import check_fit
     from meeple.tools.valuefit import fit_value as run
 
     rs, n = load_run(ruleset, players, games, workers)
-    if progress is None:
-        progress = fmt == "text" and sys.stderr.isatty()
+    check_fit(rs, n, games, every)  # before the progress line: nothing is played to be refused
+    progress = shows_progress(progress, fmt, games)
     res, stopped = play_runs(backend, address, workers, games, progress, lambda update, be: run(
         rs, n, games, agents, seed, every, progress=update, backend=be))
     if fmt == "json":

@@ -6,13 +6,20 @@ finished game is kept in FILE, and a run stopped before its end goes on from the
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 from meeple.cli.common import fmt_num, fmt_wins, format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, workers_option
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    play_runs,
+    progress_option,
+    run_json,
+    shows_progress,
+    workers_option,
+)
 from meeple.tools.agents import AGENT_HELP
 
 
@@ -27,7 +34,7 @@ from meeple.tools.agents import AGENT_HELP
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed; deal k uses a seed from (seed, k).")
 @workers_option
 @backend_options
-@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: on a terminal).")
+@progress_option()
 @click.option("--journal", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Keep every finished game in this file (JSON lines). If it holds games of the same run "
                    "(ruleset, players, agents, seed and Meeple's code), they are not played again: a run "
@@ -45,8 +52,7 @@ def ladder(ruleset: str, players: int | None, agents: str, games: int, seed: int
     from meeple.tools.ladder import ladder as run
 
     rs, n = load_run(ruleset, players, games, workers)
-    if progress is None:
-        progress = fmt == "text" and sys.stderr.isatty()
+    progress = shows_progress(progress, fmt, games)
     done: list[Any] = []
     book = None
     if journal is not None:

@@ -45,6 +45,18 @@ def workers_option(f: Callable[..., Any]) -> Callable[..., Any]:
                              "for any number.")(f)
 
 
+def progress_option(games: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--progress/--no-progress` (None: `shows_progress` decides), the same for every command that plays
+    many games; by default shown on a terminal for `games` or more."""
+    more = f", for {games} games or more" if games else ""
+    return click.option("--progress/--no-progress", default=None, help=f"Progress on stderr (default: on a terminal{more}).")
+
+
+def shows_progress(progress: bool | None, fmt: str, games: int, least: int = 0) -> bool:
+    """Whether to draw the progress line: as asked, else for text on a terminal and `least` games or more."""
+    return progress if progress is not None else fmt == "text" and games >= least and sys.stderr.isatty()
+
+
 def backend_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = click.option("--address", default=None, metavar="HOST:PORT",
                      help="With --backend ray: the cluster's head (default: start Ray on this machine "

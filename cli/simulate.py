@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
 from meeple.cli.common import fmt_num, fmt_wins, format_option, load_run, table
-from meeple.cli.runs import INTERRUPTED, backend_options, play_runs, run_json, warn_about_play, workers_option
+from meeple.cli.runs import (
+    INTERRUPTED,
+    backend_options,
+    play_runs,
+    progress_option,
+    run_json,
+    shows_progress,
+    warn_about_play,
+    workers_option,
+)
 from meeple.tools.agents import AGENT_SPECS
 
 
@@ -23,8 +31,7 @@ from meeple.tools.agents import AGENT_SPECS
                    "400, or time such as 1s).")
 @workers_option
 @backend_options
-@click.option("--progress/--no-progress", default=None,
-              help="Progress on stderr (default: on a terminal, for 50 games or more).")
+@progress_option(50)
 @click.option("--records", is_flag=True, help="With --format json: include every game's record.")
 @click.option("--coverage", is_flag=True,
               help="Also report the card effects, events, phases, steps and options that never ran.")
@@ -38,9 +45,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     from meeple.tools.simulate import simulate as run
 
     rs, n = load_run(ruleset, players, games, workers)
-    if progress is None:
-        progress = fmt == "text" and games >= 50 and sys.stderr.isatty()
-    summary, stopped = play_runs(backend, address, workers, games, progress, lambda update, be: run(
+    summary, stopped = play_runs(backend, address, workers, games, shows_progress(progress, fmt, games, 50), lambda update, be: run(
         rs, n, games, seed, agents, progress=update, coverage=coverage, keep_records=records or coverage,
         backend=be))
     cov = None

@@ -179,6 +179,26 @@ def test_simulate_progress_goes_to_stderr(d):
     assert r.exit_code == 0 and "Playing" in r.stderr and "Playing" not in r.stdout
 
 
+@pytest.mark.parametrize("cmd, args", [
+    ("simulate", ()), ("ladder", ("-a", "random,first")), ("fit-value", ()), ("compare", ("cheap_port",))])
+def test_every_command_that_plays_many_games_takes_progress_or_not(cmd, args):
+    """`compare` had no --progress/--no-progress, which simulate, ladder and fit-value take (found by
+    fuzzing the command line): a run in CI could not turn it off, nor a run piped to a file turn it on."""
+    base = ["speicherstadt"] if cmd != "fit-value" else ["demoludy"]  # a game with `agents.features`
+    shown = run(cmd, *base, *args, "-p", 3, "-n", 4, "--workers", 1, "--progress")
+    quiet = run(cmd, *base, *args, "-p", 3, "-n", 4, "--workers", 1, "--no-progress")
+    assert shown.exit_code == quiet.exit_code == 0, shown.output + quiet.output
+    assert "Playing" in shown.stderr and "Playing" not in quiet.stderr and shown.stdout.split("\n")[:3] == \
+        quiet.stdout.split("\n")[:3]
+
+
+def test_fit_value_refuses_a_game_without_features_before_it_plays():
+    """Found with the test above: `fit-value merchants --progress` drew its progress line, then said that
+    Merchants declares no `agents.features`: the games were started to be refused."""
+    r = run("fit-value", "merchants", "-p", 2, "-n", 4, "--workers", 1, "--progress")
+    assert r.exit_code == 2 and "declares no `agents.features`" in r.stderr and "Playing" not in r.stderr
+
+
 def test_simulate_default_players(d):
     r = run("simulate", d / "pick.yaml", "-n", 2, "--format", "json")
     assert json.loads(r.stdout)["players"] == 3

@@ -118,11 +118,8 @@ def _play_job(context: tuple[Ruleset, int, int, str, int], i: int) -> list[Sampl
     return [(pos, won) for pos in positions]
 
 
-def fit_value(rs: Ruleset, players: int, games: int, agents_spec: str = "greedy", seed: int = 0,
-              every: int = 5, workers: int = 1, progress: Callable[[int], None] | None = None,
-              backend: Backend | None = None) -> Fit:
-    """Play `games` games and fit `agents.value` from the ruleset's `agents.features`; a position is
-    sampled at one decision in `every` on average."""
+def check_fit(rs: Ruleset, players: int, games: int, every: int) -> None:
+    """What `fit_value` refuses before it plays anything (the command checks it before its progress line)."""
     if not rs.features:
         raise UsageError(Problem("U040", f"{rs.name} declares no `agents.features` to fit a value from",
                                  hint="add `agents: {features: [...]}`: expressions over `p` (docs/agents.md)"))
@@ -131,6 +128,14 @@ def fit_value(rs: Ruleset, players: int, games: int, agents_spec: str = "greedy"
         raise UsageError(Problem("U021", f"fitting needs at least 2 games (one to fit, one to check), not {games}"))
     if every < 1:
         raise UsageError(Problem("U041", f"--every must be at least 1, not {every}"))
+
+
+def fit_value(rs: Ruleset, players: int, games: int, agents_spec: str = "greedy", seed: int = 0,
+              every: int = 5, workers: int = 1, progress: Callable[[int], None] | None = None,
+              backend: Backend | None = None) -> Fit:
+    """Play `games` games and fit `agents.value` from the ruleset's `agents.features`; a position is
+    sampled at one decision in `every` on average."""
+    check_fit(rs, players, games, every)
     per_game: list[list[Sample]] = []
     backend = backend or LocalBackend(workers)
     try:
