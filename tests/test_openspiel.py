@@ -473,3 +473,16 @@ def test_a_loaded_game_pickles_by_its_name():
     out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(game), capture_output=True,
                          check=True).stdout
     assert b"UsageError" in out and b"U061" in out
+
+
+def test_a_menu_wider_than_the_action_space_is_a_typed_error_placed_at_its_choose():
+    """It was a bare RuntimeError from inside the adapter; now U066 (still a RuntimeError), which says
+    which argument to pass and points at the decision's `choose` in the YAML."""
+    from meeple.tools.probe import Outgrown
+
+    s = mos.load(TTT, players=2, max_actions=3).new_initial_state()
+    with pytest.raises(Outgrown, match="offers 9 options, more than the 3 .*pass max_actions=") as e:
+        s.legal_actions()
+    p = e.value.problems[0]
+    assert isinstance(e.value, RuntimeError) and p.code == "U066" and p.span is not None
+    assert p.span.file.endswith("tic_tac_toe.yaml") and "choose" in Path(TTT).read_text().splitlines()[p.span.line - 1]

@@ -303,3 +303,17 @@ def test_the_unwrapped_environment_without_a_game_says_to_reset_first(sometimes_
     assert env.last()[0]["action_mask"].sum() > 0
     env.close()
     refused_all()
+
+
+def test_a_menu_wider_than_the_action_space_is_a_typed_error_placed_at_its_choose():
+    """It was a bare RuntimeError from inside the environment; now U066 (still a RuntimeError), which says
+    to pass max_actions= and points at the decision's `choose` in the YAML."""
+    from meeple.tools.probe import Outgrown
+
+    ttt = Path(__file__).resolve().parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml"
+    env = mpz.raw_env(str(ttt), players=2, max_actions=3)
+    with pytest.raises(Outgrown, match="pass max_actions=") as e:
+        env.reset(seed=1)
+    p = e.value.problems[0]
+    assert isinstance(e.value, RuntimeError) and p.code == "U066" and "more than this environment's 3: pass max_actions=" in p.message
+    assert "choose" in ttt.read_text().splitlines()[p.span.line - 1]

@@ -34,7 +34,7 @@ from meeple.language.model import Ruleset
 from meeple.runtime.game import Game
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.observe import Layout
-from meeple.tools.probe import BadArgument, as_int, profile, settings, whole
+from meeple.tools.probe import BadArgument, as_int, outgrown, profile, settings, whole
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -144,8 +144,8 @@ class raw_env(AECEnv):  # lower case: PettingZoo's name for the unwrapped enviro
         for seat in game.deciders:
             n = game.num_actions(seat)
             if n > self.num_actions:
-                raise RuntimeError(f"a decision offers {n} options, more than this environment's "
-                                   f"{self.num_actions}: pass max_actions= to meeple.pettingzoo.env")
+                raise outgrown(game, f"a decision offers {n} options, more than this environment's "
+                                     f"{self.num_actions}: pass max_actions= to meeple.pettingzoo.env")
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._playing("observe")

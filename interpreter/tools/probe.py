@@ -32,6 +32,19 @@ class BadArgument(UsageError, ValueError):
     """An argument an adapter refuses (U060). Also a ValueError, as these errors were before."""
 
 
+class Outgrown(UsageError, RuntimeError):
+    """A game that outgrew a size its adapter was made with (U066). Also a RuntimeError, as it was before."""
+
+
+def outgrown(game: Game, message: str) -> Outgrown:
+    """U066: the game offers more than a size its adapter was made with (`message` says what, and which
+    argument to pass); placed at the open decision's `choose`, if one is open."""
+    stack = game.state.stack
+    span = getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
+    return Outgrown(Problem("U066", message, span, hint="the sizes measured by playing games (docs/interop.md, "
+                                                        "*Measured sizes and bounds*) were too small for this game"))
+
+
 def whole(value: Any, what: str) -> int:
     n = as_int(value)
     if n is None:

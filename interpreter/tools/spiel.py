@@ -35,7 +35,7 @@ from meeple.language.model import Ruleset
 from meeple.runtime.explicit import probabilities
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
-from meeple.tools.probe import BadArgument, profile, settings
+from meeple.tools.probe import BadArgument, outgrown, profile, settings
 
 # `_config` and `_node` are not used here: states pickled before the game tree moved to spieltree.py name
 # them in this module, and must still load.
@@ -194,16 +194,16 @@ class MeepleState(pyspiel.State):
         g = self.node.game
         n = g.num_actions(player)
         if n > self.get_game().num_distinct_actions():
-            raise RuntimeError(f"a decision offers {n} options, more than the {self.get_game().num_distinct_actions()} "
-                               "this game was loaded with: pass max_actions= to meeple.openspiel.load")
+            raise outgrown(g, f"a decision offers {n} options, more than the {self.get_game().num_distinct_actions()} "
+                              "this game was loaded with: pass max_actions= to meeple.openspiel.load")
         return list(range(n))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         limit = self.get_game().max_chance_outcomes()
         out = probabilities(self.node.game)  # what chance_outcomes() gives, without making its labels
         if any(v >= limit for v, _ in out):
-            raise RuntimeError(f"a chance event has an outcome beyond the {limit} this game was loaded with: "
-                               "pass max_outcomes= to meeple.openspiel.load")
+            raise outgrown(self.node.game, f"a chance event has an outcome beyond the {limit} this game was "
+                                           "loaded with: pass max_outcomes= to meeple.openspiel.load")
         return sorted(out)
 
     def _apply_action(self, action: int) -> None:
@@ -252,8 +252,8 @@ class MeepleState(pyspiel.State):
                                "load it with utility='win'")
         lo, hi = self.get_game().min_utility(), self.get_game().max_utility()
         if not all(lo <= x <= hi for x in scores):
-            raise RuntimeError(f"the scores {scores} go beyond the utility range [{lo}, {hi}] this game was loaded "
-                               "with (measured by playing games): pass utility_range= to meeple.openspiel.load")
+            raise outgrown(g, f"the scores {scores} go beyond the utility range [{lo}, {hi}] this game was loaded "
+                              "with (measured by playing games): pass utility_range= to meeple.openspiel.load")
         return scores
 
     def __str__(self) -> str:
