@@ -194,7 +194,7 @@ def _validate_one(f: str, strict: bool) -> dict:
 @format_option
 def test_cmd(paths: tuple[str, ...], fmt: str) -> None:
     """Run rule scenarios from files or folders (every *.yaml and *.yml inside, outside hidden folders),
-    or a bundled game's by its name (`meeple test speicherstadt`). Exit code 1 if a scenario failed, 2 if
+    or a bundled game's by its name (`meeple test NAME`). Exit code 1 if a scenario failed, 2 if
     a path named holds no scenario to run (missing, empty)."""
     from meeple.tools.report import problem_json
     from meeple.tools.scenario_paths import run_paths

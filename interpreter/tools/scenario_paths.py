@@ -52,7 +52,7 @@ def run_paths(paths: list[str | Path]) -> Run:
 
 def _bundled_scenarios(name: str) -> Path | None:
     """The scenario file of a bundled ruleset or variant named as the other commands name it (`meeple test
-    speicherstadt`): an installed package's scenarios are in site-packages, where nobody types a path."""
+    NAME`): an installed package's scenarios are in site-packages, where nobody types a path."""
     if Path(name).name != name:
         return None
     f = rulesets_dir() / "scenarios" / f"{name}.yaml"
