@@ -39,8 +39,9 @@ Game = Any  # runtime.game.Game, which imports this module
 
 
 # Why a step of an explicit game reached the budget sooner than the same step of a seeded game.
-REPLAYS_HINT = ("with explicit chance, each random event here runs the step again from its start (the last "
-                "decision), and those runs count too: a loop of random events that never reaches a decision?")
+REPLAYS_HINT = ("with explicit chance, each random event here runs again what the step did before it (from the "
+                "last decision, or an earlier shuffle), and those runs count too: a loop of random events that "
+                "never reaches a decision?")
 
 
 def _entries(outcomes: list[int]) -> list[tuple[int, int]]:
