@@ -34,12 +34,12 @@ def endless(game: Game, max_decisions: int, which: str) -> RuntimeRuleError:
     located at the open decision."""
     return RuntimeRuleError(Problem(
         "R010", f"the game did not end within {max_decisions} decisions {which}; this decision was still being offered",
-        _open_decision(game), hint="a loop in the flow may offer choices forever"))
+        open_decision(game), hint="a loop in the flow may offer choices forever"))
 
 
-def _open_decision(game: Game) -> Any:
-    """Where the open decision is written in the YAML (its `choose`): where R010 is located (found by QA:
-    a game that never ended was reported with no place in the YAML)."""
+def open_decision(game: Game) -> Any:
+    """Where the open decision is written in the YAML (its `choose`): where R010 and the adapters' U066 are
+    located (found by QA: a game that never ended was reported with no place in the YAML)."""
     stack = game.state.stack
     return getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
 

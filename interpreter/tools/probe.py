@@ -25,7 +25,7 @@ from meeple.runtime.chancesites import may_draw
 from meeple.runtime.data import as_int
 from meeple.runtime.game import Game
 from meeple.runtime.state import Rng
-from meeple.tools.failures import MAX_DECISIONS, endless
+from meeple.tools.failures import MAX_DECISIONS, endless, open_decision
 
 
 class BadArgument(UsageError, ValueError):
@@ -39,10 +39,9 @@ class Outgrown(UsageError, RuntimeError):
 def outgrown(game: Game, message: str) -> Outgrown:
     """U066: the game offers more than a size its adapter was made with (`message` says what, and which
     argument to pass); placed at the open decision's `choose`, if one is open."""
-    stack = game.state.stack
-    span = getattr(stack[-1][1], "span", None) if stack and game.state.pending is not None else None
-    return Outgrown(Problem("U066", message, span, hint="the sizes measured by playing games (docs/interop.md, "
-                                                        "*Measured sizes and bounds*) were too small for this game"))
+    return Outgrown(Problem("U066", message, open_decision(game),
+                            hint="the sizes measured by playing games (docs/interop.md, *Measured sizes and "
+                                 "bounds*) were too small for this game"))
 
 
 def whole(value: Any, what: str) -> int:
