@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = ["errors", "loading", "language", "checker", "runtime", "tools", "web", "cli", "adapters", "__init__"]
 ADAPTERS = {"pettingzoo", "openspiel"}  # top-level modules meeple.X, each needing an optional extra
@@ -142,6 +144,28 @@ def test_one_import_name():
     setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
     assert {p.split(".")[0] for p in setup["packages"]} == {"meeple"}
     assert set(setup["package-dir"]) == {"meeple", "meeple.cli", "meeple.rulesets", "meeple.schema"}
+
+
+# Where each top-level folder of the repository is installed inside the package (pyproject's package-dir).
+INSTALLED_AS = {"interpreter": (), "cli": ("cli",), "rulesets": ("rulesets",), "schema": ("schema",)}
+
+
+def test_the_installed_package_holds_every_file_of_the_repository_s_folders():
+    """A data file the package's globs miss (a new kind of page asset, a ruleset in a new folder) would be
+    missing only for those who install Meeple, never in a clone; CI installs it as users do."""
+    import meeple
+
+    site = Path(meeple.__file__).resolve().parent
+    if site == ROOT / "interpreter":
+        pytest.skip("meeple is installed in editable mode: the package is the repository's own folders")
+    missing = [
+        str(f.relative_to(ROOT))
+        for folder, inside in INSTALLED_AS.items()
+        for f in (ROOT / folder).rglob("*")
+        if f.is_file() and "__pycache__" not in f.parts
+        and not site.joinpath(*inside, *f.relative_to(ROOT / folder).parts).is_file()
+    ]
+    assert not missing, f"in the repository but not installed: {missing}"
 
 
 def test_public_api():
