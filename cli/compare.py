@@ -206,6 +206,10 @@ def _need_matplotlib() -> None:
                     code="U031") from None
 
 
+# The progress line shows by default from this many games (its option's help says so too).
+PROGRESS_FROM = 100
+
+
 @click.command()
 @click.argument("rulesets", nargs=-1, required=True)
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: 4, or the nearest "
@@ -219,7 +223,7 @@ def _need_matplotlib() -> None:
 @backend_options
 @click.option("--coverage/--no-coverage", default=True, show_default=True,
               help="Report the effects, events, phases, steps and options that never ran.")
-@progress_option(100)
+@progress_option(PROGRESS_FROM)
 @click.option("--plot", "plot_file", default=None, metavar="FILE.png",
               help="Draw score distributions and seat win rates (needs: pip install 'meeple[plot]').")
 @format_option
@@ -250,7 +254,7 @@ def compare(rulesets: tuple[str, ...], players: int | None, games: int, seed: in
     skipped = [{"position": k, "ruleset": rs.name, "path": rs.path} for k, rs in enumerate(loaded) if k not in kept]
     played = [loaded[k] for k in kept]
     total = games * len(played)
-    res, stopped = play_runs(backend, address, workers, total, shows_progress(progress, fmt, total, 100),
+    res, stopped = play_runs(backend, address, workers, total, shows_progress(progress, fmt, total, PROGRESS_FROM),
                              lambda update, be: run(played, n, games, seed, agents, coverage=coverage,
                                                     progress=update, backend=be, keep_going=True))
     # A variant whose games a rules error stopped is left out; the others are compared all the same.

@@ -19,6 +19,9 @@ from meeple.cli.runs import (
 )
 from meeple.tools.agents import AGENT_SPECS
 
+# The progress line shows by default from this many games (its option's help says so too).
+PROGRESS_FROM = 50
+
 
 @click.command()
 @click.argument("ruleset")
@@ -31,7 +34,7 @@ from meeple.tools.agents import AGENT_SPECS
                    "400, or time such as 1s).")
 @workers_option
 @backend_options
-@progress_option(50)
+@progress_option(PROGRESS_FROM)
 @click.option("--records", is_flag=True, help="With --format json: include every game's record.")
 @click.option("--coverage", is_flag=True,
               help="Also report the card effects, events, phases, steps and options that never ran.")
@@ -45,7 +48,7 @@ def simulate(ruleset: str, players: int | None, games: int, seed: int, agents: s
     from meeple.tools.simulate import simulate as run
 
     rs, n = load_run(ruleset, players, games, workers)
-    summary, stopped = play_runs(backend, address, workers, games, shows_progress(progress, fmt, games, 50), lambda update, be: run(
+    summary, stopped = play_runs(backend, address, workers, games, shows_progress(progress, fmt, games, PROGRESS_FROM), lambda update, be: run(
         rs, n, games, seed, agents, progress=update, coverage=coverage, keep_records=records or coverage,
         backend=be))
     cov = None
