@@ -10,14 +10,25 @@ import pickle
 import re
 import subprocess
 import sys
+import threading
 import time
+import warnings
 
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
 from meeple.errors import RuntimeRuleError, UsageError
 from meeple.runtime.rules import load_ruleset
-from meeple.tools.backends import Collector, Failure, Interrupted, LocalBackend, Work, batch_size, batches
+from meeple.tools.backends import (
+    Collector,
+    Failure,
+    Interrupted,
+    LocalBackend,
+    Work,
+    batch_size,
+    batches,
+    pool_context,
+)
 from meeple.tools.compare import compare
 from meeple.tools.progress import Progress, ProgressLine, clock_text
 from meeple.tools.simulate import play_game, simulate
@@ -120,6 +131,24 @@ def test_simulate_on_a_backend_reports_where_it_ran():
     s = simulate("speicherstadt", 2, 6, seed=2, backend=LocalBackend(2, batch=1))
     assert s.backend == "local" and s.workers == 2
     assert statistics(s) == statistics(simulate("speicherstadt", 2, 6, seed=2, workers=1))
+
+
+def test_workers_are_not_forked_from_a_process_that_runs_other_threads():
+    """Bug: a run from a process with other threads (a notebook's kernel, a server) forked its workers:
+    copies of the process taken in the middle of whatever those threads held, which can deadlock them
+    (Python 3.12 and later warn of it). They now start from a forkserver, and play the same games."""
+    ready = threading.Event()
+    other = threading.Thread(target=ready.wait, daemon=True)
+    other.start()
+    try:
+        assert pool_context() is not None and pool_context().get_start_method() != "fork"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DeprecationWarning)  # a fork here warns on Python 3.12 and later
+            threaded = simulate("merchants", 3, 6, seed=4, backend=LocalBackend(2, batch=1))
+    finally:
+        ready.set()
+        other.join()
+    assert statistics(threaded) == statistics(simulate("merchants", 3, 6, seed=4, workers=1))
 
 
 def test_compare_is_byte_identical_for_any_local_workers():

@@ -21,6 +21,7 @@ hold in memory; only a few batches per worker are in flight at any time. A Meepl
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -204,6 +205,16 @@ class Backend:
 _LOCAL: dict[str, Work] = {}
 
 
+def pool_context() -> Any:
+    """How the workers start: Python's default, but never a fork of a process that runs other threads (a
+    notebook's kernel, a server): it copies whatever those threads hold mid-way, a lock included, and can
+    deadlock the worker (Python 3.12 warns; 3.14 no longer forks by default). Forkserver then."""
+    methods = mp.get_all_start_methods()  # the default first; once a pool has used it, the one it used
+    if threading.active_count() > 1 and (mp.get_start_method(allow_none=True) or methods[0]) == "fork":
+        return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return None
+
+
 def _local_init(work: Work) -> None:
     # Ctrl-C is the parent's to handle: workers that also caught it would each print a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -256,7 +267,7 @@ class LocalBackend(Backend):
         pool = None
         try:
             with CtrlC() as ctrl_c:
-                pool = ProcessPoolExecutor(slots, initializer=_local_init, initargs=(work,))
+                pool = ProcessPoolExecutor(slots, pool_context(), _local_init, (work,))
                 pending: dict[Future, int] = {}
                 while not got.complete:
                     # A few batches per process in flight; the rest not yet listed, so memory stays flat.
