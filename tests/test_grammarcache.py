@@ -8,6 +8,7 @@ import io
 import pickle
 from pathlib import Path
 
+import lark
 import pytest
 from click.testing import CliRunner
 from meeple.cli.main import meeple
@@ -103,3 +104,13 @@ def test_the_key_follows_the_grammar(cache):
 def test_plain_data_only(cache):
     with pytest.raises(pickle.UnpicklingError):
         grammarcache._PlainData(io.BytesIO(pickle.dumps(Planted()))).load()
+
+
+def test_a_token_is_plain_data():
+    """Bug: lark 1.1 saves some names as Tokens, and the cache refused them as code: every process built the
+    parser again. A Token only rebuilds a string; it is read, and nothing else of lark's is."""
+    token = lark.lexer.Token("NAME", "x", start_pos=0, line=1, column=1)
+    loaded = grammarcache._PlainData(io.BytesIO(pickle.dumps([token]))).load()
+    assert loaded == [token] and type(loaded[0]) is lark.lexer.Token and loaded[0].type == "NAME"
+    with pytest.raises(pickle.UnpicklingError):
+        grammarcache._PlainData(io.BytesIO(pickle.dumps(lark.Tree("start", [])))).load()

@@ -5,8 +5,8 @@ parsing every script of a large ruleset; a process that finds it in the cache lo
 The entry is `<cache>/grammar/<key>.lark`, keyed by a hash of the grammar, the parser's options and the
 lark and Python versions (so an edited grammar or an upgrade is a new entry). It holds a header, a
 SHA-256 of the payload, and the payload: lark's own serialisation of the parser (`Lark.save`), a pickle
-of plain lists, dicts and strings, read by an unpickler that refuses every global (so a planted file
-cannot run code). An entry that is missing, damaged or foreign is built again and replaced; a folder that
+of plain lists, dicts and strings, read by an unpickler that refuses every global but lark's `Token` (so a
+planted file cannot run code). An entry that is missing, damaged or foreign is built again and replaced; a folder that
 cannot be written is skipped; neither ever fails a load (tests/test_grammarcache.py).
 """
 
@@ -48,6 +48,10 @@ def parser(grammar: str, postlex: Any, **options: Any) -> Lark:
 
 class _PlainData(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
+        # lark before 1.2 saves some names as Tokens: a str subclass whose unpickling only builds a
+        # string, so admitting it runs no code. Refused, every entry was built again on lark 1.1.
+        if (module, name) == ("lark.lexer", "Token"):
+            return lark.lexer.Token
         raise pickle.UnpicklingError(f"a grammar cache entry names {module}.{name}")
 
 
