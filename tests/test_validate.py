@@ -167,3 +167,28 @@ def test_attributes_are_declared_by_defaults_attributes_or_every_item(tmp_path: 
     path.write_text(path.read_text().replace("bonus: 1", "bonsu: 1"))
     valid, problems = validate(path)
     assert not valid and "did you mean `bonus`?" in (problems[0].hint or "")
+
+
+@pytest.mark.parametrize("script, where", [("if x:\n    y = [1, 2\n", (2, 9)), ("if x:\n    y = (1 +\n", (2, 13))])
+def test_a_block_closed_by_the_end_of_the_text_is_placed_without_the_token_s_position(script, where) -> None:
+    """Bug: lark before 1.2 (which pyproject admits) gives the end of a block closed by the end of the text
+    no line, and the report of a script ending inside a bracket raised a TypeError. Such a token is placed
+    where the text ends, as newer lark places it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+    from meeple.language import parser as P
+
+    def origin(ln, c, el, ec):
+        return (ln, c)
+
+    with pytest.raises(UnexpectedToken) as raised:
+        P._lark().parse(script, start="start")
+    e = raised.value
+    assert e.token.type == "_DEDENT"
+    e.token, e.line, e.column = Token("_DEDENT", ""), None, None  # as lark 1.1 raises it
+    from_lark_1_1 = P._syntax_problem(e, script, origin)
+    with pytest.raises(MeepleError) as reported:
+        P.parse_script(script, origin)
+    (as_reported,) = reported.value.problems
+    assert from_lark_1_1.span == as_reported.span == where
+    assert (from_lark_1_1.code, from_lark_1_1.message) == (as_reported.code, as_reported.message)

@@ -62,7 +62,10 @@ def syntax_problem(e: UnexpectedInput, text: str, origin: Origin, describe: Call
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF
 
     lines = text.split("\n")
-    line, col = max(e.line, 1), max(e.column, 1)
+    if isinstance(e.line, int) and isinstance(e.column, int):
+        line, col = max(e.line, 1), max(e.column, 1)
+    else:  # lark before 1.2 gives the blocks closed by the end of the text no position: place them there
+        line, col = _end(lines)
 
     def at(ln: int, c: int, code: str, message: str, hint: str | None) -> Problem:
         return Problem(code, message, origin(ln, c, ln, c), hint=hint)
