@@ -58,6 +58,10 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if config.getoption("--long"):
         os.environ["MEEPLE_LONG"] = "1"  # read by support.examples() when the tests are collected
+        # One process, so that the summary below can read what the fuzzed cases did: pytest-xdist's
+        # workers would keep the counters. Its own pytest_configure runs after this one and starts none.
+        if getattr(config.option, "numprocesses", None):
+            config.option.numprocesses, config.option.dist, config.option.tx = 0, "no", []
 
 
 def pytest_terminal_summary(terminalreporter):
