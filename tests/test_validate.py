@@ -10,7 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
+from lark import Token
+from lark.exceptions import UnexpectedToken
 from meeple.errors import MeepleError, Problem
+from meeple.language import parser as P
 from meeple.loading.yamlsrc import split_lines
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.report import render_json, render_text
@@ -174,10 +177,6 @@ def test_a_block_closed_by_the_end_of_the_text_is_placed_without_the_token_s_pos
     """Bug: lark before 1.2 (which pyproject admits) gives the end of a block closed by the end of the text
     no line, and the report of a script ending inside a bracket raised a TypeError. Such a token is placed
     where the text ends, as newer lark places it."""
-    from lark import Token
-    from lark.exceptions import UnexpectedToken
-    from meeple.language import parser as P
-
     def origin(ln, c, el, ec):
         return (ln, c)
 

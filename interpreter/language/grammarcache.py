@@ -5,9 +5,10 @@ parsing every script of a large ruleset; a process that finds it in the cache lo
 The entry is `<cache>/grammar/<key>.lark`, keyed by a hash of the grammar, the parser's options and the
 lark and Python versions (so an edited grammar or an upgrade is a new entry). It holds a header, a
 SHA-256 of the payload, and the payload: lark's own serialisation of the parser (`Lark.save`), a pickle
-of plain lists, dicts and strings, read by an unpickler that refuses every global but lark's `Token` (so a
-planted file cannot run code). An entry that is missing, damaged or foreign is built again and replaced; a folder that
-cannot be written is skipped; neither ever fails a load (tests/test_grammarcache.py).
+of plain lists, dicts and strings, read by an unpickler that refuses every global but lark's `Token` (so
+a planted file cannot run code). An entry that is missing, damaged or foreign is built again and
+replaced; a folder that cannot be written is skipped; neither ever fails a load
+(tests/test_grammarcache.py).
 """
 
 from __future__ import annotations
