@@ -131,6 +131,25 @@ def test_generated_modules_are_cached_by_content(tmp_path, monkeypatch):
     assert again.new_game(2, 1).legal_actions() == rs.new_game(2, 1).legal_actions()
 
 
+@pytest.mark.parametrize("damage", [b"N", b"", b"\x00" * 40, "flip"])
+def test_a_damaged_compiled_module_is_generated_again(tmp_path, monkeypatch, damage):
+    # Found by QA: a `.code` file of the one byte b"N" unmarshals to None, which `exec` refused with a
+    # traceback; a flipped byte could unmarshal to other code. Each is a miss, written again.
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path))
+    rs = load_ruleset("kuhn_poker")
+    rs._compiled = None
+    cache.generated(rs)
+    (code_file,) = tmp_path.glob("*.code")
+    good = code_file.read_bytes()
+    if damage == "flip":
+        damage = good[:-20] + bytes([good[-20] ^ 1]) + good[-19:]
+    code_file.write_bytes(damage)
+    again = load_ruleset("kuhn_poker")
+    again._compiled = None
+    assert again.new_game(2, 1).legal_actions() == rs.new_game(2, 1).legal_actions()
+    assert code_file.read_bytes() == good
+
+
 # ------------------------------------------------------------------ random scripts
 HEAD = """\
 meeple: 1

@@ -15,6 +15,7 @@ import json
 import marshal
 import os
 import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,13 @@ def _code(rs: Ruleset) -> tuple[Any, str | None]:
     folder = cache_dir()
     src_path, code_path = folder / f"{key}.py", folder / f"{key}.code"
     try:
-        return marshal.loads(code_path.read_bytes()), str(src_path)
+        raw = code_path.read_bytes()
+        # A SHA-256 of the payload first, as the grammar and script caches keep (found by QA: a damaged
+        # file can still unmarshal, to something `exec` refuses with a traceback, or to other code).
+        if hashlib.sha256(payload := raw[32:]).digest() == raw[:32]:
+            code = marshal.loads(payload)
+            if type(code) is types.CodeType:
+                return code, str(src_path)
     except (OSError, ValueError, EOFError, TypeError):
         pass
     source = Builder(rs).source()
@@ -86,7 +93,8 @@ def _code(rs: Ruleset) -> tuple[Any, str | None]:
             Span(rs.path or rs.name, 1, 1), hint="MEEPLE_EVALUATOR=reference runs the ruleset with the reference "
             "evaluator meanwhile; please report the ruleset")) from None
     if filename is not None:
-        _write(folder, key, code_path, marshal.dumps(code))
+        payload = marshal.dumps(code)
+        _write(folder, key, code_path, hashlib.sha256(payload).digest() + payload)
     return code, filename
 
 
