@@ -12,10 +12,11 @@ import contextlib
 import json
 import os
 import random
+from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, SaveError, UsageError
-from meeple.loading.files import SUFFIXES, is_bundled_name
+from meeple.loading.files import SUFFIXES, is_bundled_name, path_problem
 from meeple.runtime.game import Game
 from meeple.runtime.rules import Ruleset
 from meeple.runtime.saves import check_game
@@ -49,7 +50,7 @@ def restore_bots(bots: list[Any], states: Any) -> None:
         try:
             version, internal, gauss = state
             rng.setstate((version, tuple(internal), gauss))
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:  # OverflowError: a number no C int holds
             raise SaveError(Problem("L001", f"the save's bot states are corrupt ({e})")) from None
 
 
@@ -62,17 +63,35 @@ def save_game(game: Game, path: str, extra: dict | None = None) -> None:
     data = game.to_json()
     if extra is not None:
         data[PLAY_KEY] = extra
+    if "\0" in path:  # typed at `s FILE`: no file name holds one, and `open` would raise ValueError
+        raise UsageError(Problem("IO03", f"cannot save to {path!r}: a file name cannot hold a NUL character"))
     # Write a temporary file and rename it over the old save, so that a failed write (disk full, Ctrl-C)
-    # never destroys the save the player already had.
-    tmp = f"{path}.tmp"
+    # never destroys the save the player already had. The temporary file is one that was not there (found
+    # by QA: a fixed `FILE.tmp` replaced the person's own file of that name).
+    tmp = None
     try:
+        tmp = _new_file_beside(path)
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(data, fh, separators=(",", ":"))
         os.replace(tmp, path)
     except OSError as e:
-        with contextlib.suppress(OSError):
-            os.remove(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.remove(tmp)
         raise UsageError(Problem("IO03", f"cannot save to {path}: {e.strerror or e}")) from None
+
+
+def _new_file_beside(path: str) -> str:
+    """A new empty file in the folder of `path`, named so that it fits wherever `path` does; `open(...,
+    "x")` never takes a file that is there. OSError when the folder cannot take one."""
+    folder, n = os.path.dirname(path), 0
+    while True:
+        tmp = os.path.join(folder, f".meeple-{os.getpid()}-{n}.tmp")
+        try:
+            with open(tmp, "x"):
+                return tmp
+        except FileExistsError:
+            n += 1
 
 
 def what_is_there(path: str) -> str | None:
@@ -115,12 +134,16 @@ def check_save_path(save_path: str | None, load_path: str | None) -> None:
 
 
 def same_file(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
+    try:
+        return a is not None and b is not None and os.path.realpath(a) == os.path.realpath(b)
+    except ValueError:  # a NUL character typed into a file name names no file
+        return False
 
 
 def read_save(path: str) -> dict:
-    if not os.path.isfile(path):
-        raise UsageError(Problem("IO01", f"no such save file: {path}"))
+    if not os.path.isfile(path):  # missing, a folder, or a pipe (which could keep the read waiting)
+        p = path_problem(Path(path), "save file")
+        raise UsageError(Problem(p.code, p.message, hint="name a file written by `s FILE` or --save"))
     with open(path, "rb") as fh:
         return parse_save(fh.read(), path)
 

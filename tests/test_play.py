@@ -549,3 +549,40 @@ def test_a_save_continued_under_a_ruleset_of_another_name_is_not_saved_over_with
     assert r.exit_code == 0 and "Replace it?" in r.output and save.read_text() == kept, r.output
     r = run("play", "--load", save, "--save", save, input="q\n")
     assert r.exit_code == 2 and "--save would replace it" in r.output and save.read_text() == kept
+
+
+def test_saving_keeps_every_file_beside_the_save_and_a_bad_name_is_refused_in_words(tmp_path):
+    """Found by QA: saves were written through a fixed `FILE.tmp`, which replaced the person's own file
+    of that name (and a folder of that name made "Is a directory" the reason); a NUL typed in `s FILE`
+    ended the game with a traceback."""
+    save, notes, folder = tmp_path / "g.json", tmp_path / "g.json.tmp", tmp_path / "h.json.tmp"
+    notes.write_text("my notes")
+    folder.mkdir()
+    r = run("play", "tic_tac_toe", "--seed", 1, input=f"s {save}\ns {tmp_path / 'h.json'}\ns a\0b.json\n5\nq\n")
+    assert r.exit_code == 0 and r.output.count("Saved to") == 2, r.output
+    assert "a file name cannot hold a NUL character. The game goes on" in r.output and "Traceback" not in r.output
+    assert notes.read_text() == "my notes" and folder.is_dir() and json.loads(save.read_text())["format"] == "meeple-save"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "g.json.tmp", "h.json", "h.json.tmp"]
+
+
+def test_a_save_with_bot_states_out_of_range_is_corrupt_not_a_traceback(tmp_path):
+    """Found by QA: a bot's random state holding -1 or 10**30 raised OverflowError out of `play`."""
+    save = tmp_path / "g.json"
+    assert run("play", "tic_tac_toe", "--seed", 1, "--save", save, input="q\n").exit_code == 0
+    data = json.loads(save.read_text())
+    for bad in (-1, 10**30):
+        states = data["play"]["bots"]
+        seat = next(i for i, s in enumerate(states) if s is not None)
+        states[seat][1][0] = bad
+        save.write_text(json.dumps(data))
+        r = run("play", "--load", save, input="q\n")
+        assert r.exit_code == 1 and "the save's bot states are corrupt" in r.output and "Traceback" not in r.output, r.output
+
+
+def test_loading_a_folder_or_a_pipe_says_what_it_is(tmp_path):
+    """Found by QA: both were "no such save file"."""
+    (tmp_path / "f").mkdir()
+    os.mkfifo(tmp_path / "p")
+    assert "is a folder" in (r := run("play", "--load", tmp_path / "f")).output and r.exit_code == 2
+    assert "is not a regular file" in (r := run("play", "--load", tmp_path / "p")).output and r.exit_code == 2
+    assert "no such save file" in run("play", "--load", tmp_path / "missing.json").output
