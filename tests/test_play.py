@@ -359,6 +359,20 @@ def test_a_save_goes_on_after_the_designer_edits_the_ruleset(tmp_path):
     assert run("play", "speicherstadt", "--load", save).exit_code == 1  # another game, named: still refused
 
 
+def test_a_rules_error_while_replaying_an_edited_rulesets_save_is_the_rules_error_and_keeps_the_save(tmp_path):
+    """Found by QA: a move that the edited rules allow but fail on was "no longer legal", the game went on
+    from the move before, and quitting with --save wrote the save without its later moves."""
+    rules, save = tmp_path / "rounds.yaml", tmp_path / "g.json"
+    rules.write_text(ROUNDS)
+    assert "Saved to" in run("play", rules, "--seed", 1, "--agents", "first", input="10\n10\n10\n" + f"s {save}\nq\n").output
+    before = save.read_bytes()
+    rules.write_text(ROUNDS.replace("score(p.points, n)", "score(p.points, n // (round - 2))"))  # round 2: 1 // 0
+    r = run("play", "--load", save, "--save", save, input="q\n")
+    assert r.exit_code == 1 and "rounds.yaml:11:35:" in r.output and "division by zero" in r.output, r.output
+    assert "while replaying move 3 of the save's 6 under the rules as they are now; the save is unchanged" in r.output
+    assert "no longer legal" not in r.output and save.read_bytes() == before
+
+
 def test_a_rules_error_in_a_saved_game_says_where_the_save_is(tmp_path):
     # Found by QA: with --save, a rules error stopped the game with the located error and nothing about
     # the save, which held the game up to the move before.

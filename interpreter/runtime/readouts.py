@@ -287,7 +287,8 @@ class Readouts:
     def replay_moves(cls, rs: Ruleset, data: dict) -> tuple[Game, int]:
         """A save whose ruleset has changed since (from_json refuses it, SaveError L003): its moves
         replayed from its seed under the rules as they are now, up to the first that is no longer legal.
-        Returns the game and how many of the save's moves it took."""
+        Returns the game and how many of the save's moves it took. A move the rules allow but fail on
+        raises their RuntimeRuleError, located, as playing it would."""
         return S.replay_moves(cls, rs, data)
 
 

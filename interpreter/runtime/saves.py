@@ -15,7 +15,7 @@ import json
 import os
 from typing import Any
 
-from meeple.errors import MeepleError, Problem, SaveError
+from meeple.errors import MeepleError, Problem, RuntimeRuleError, SaveError
 from meeple.language.model import Ruleset
 from meeple.runtime.data import Comp, copy_value, decode, encode
 from meeple.runtime.frames import frames_from_json, frames_to_json
@@ -207,7 +207,14 @@ def replay_moves(cls: Any, rs: Ruleset, data: dict) -> tuple[Any, int]:
         ahead = game.copy()  # a move that fails half-way must not leave its half in the game
         try:
             ahead.apply(action)
-        except MeepleError:  # a move the changed rules refuse, or that fails, ends the replay
+        except RuntimeRuleError as e:
+            # The rules fail on a move they allow (found by QA: it was taken as "no longer legal", the game went
+            # on without the save's later moves, and a save then lost them): the rules' error, said as such.
+            p = e.problems[0]
+            raise RuntimeRuleError(Problem(p.code, p.message, p.span, hint=(
+                f"while replaying move {done + 1} of the save's {len(actions)} under the rules as they are now; "
+                "the save is unchanged" + (f". {p.hint}" if p.hint else "")))) from None
+        except MeepleError:  # a move the changed rules refuse ends the replay
             return game, done
         game = ahead
     return game, len(actions)
