@@ -139,7 +139,7 @@ def new_variant(name: str, base: str, force: bool) -> None:
                     code="U033")
     bundled = rulesets_dir().resolve()
     here = path.resolve().parent
-    if base_path.parent in (bundled, bundled / "variants") and not Path(base).exists():
+    if base_path.parent in (bundled, bundled / "variants", bundled / "reference") and not Path(base).exists():
         extends = base  # a bundled name works from anywhere
     else:
         extends = _ref(base_path, here)

@@ -89,9 +89,12 @@ def test_a_variant_in_a_subfolder_reaches_its_base_only_when_allowed(tree, monke
     assert load_ruleset(variant).constants["x"] == 1
 
 
-def test_bundled_names_always_resolve(tree):
+@pytest.mark.parametrize("base", ["speicherstadt", "cheap_port", "tic_tac_toe"])
+def test_bundled_names_always_resolve(tree, base):
+    # a bundled ruleset, variant and reference game: every name `meeple play` takes (found by QA: a
+    # reference game's name was "no ruleset to extend")
     variant = tree / "games" / "variant.yaml"
-    variant.write_text(variant_of("speicherstadt"))
+    variant.write_text(variant_of(base))
     assert load_ruleset(variant).constants["x"] == 1
 
 

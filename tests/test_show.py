@@ -58,6 +58,15 @@ def test_new_variant_loads_and_its_schema_comment_points_at_the_schema(tmp_path,
     assert run("new", "variant", "rules/house", "--extends", "merchants").exit_code == 2  # no overwrite
 
 
+def test_new_variant_of_a_reference_game_extends_it_by_name(tmp_path, monkeypatch):
+    # Found by QA: it told the user to write the variant into the installed reference folder.
+    monkeypatch.chdir(tmp_path)
+    r = run("new", "variant", "my_ttt", "--extends", "tic_tac_toe")
+    assert r.exit_code == 0, r.output
+    assert "\nextends: tic_tac_toe\n" in (tmp_path / "my_ttt.yaml").read_text()
+    assert load_ruleset(tmp_path / "my_ttt.yaml").name == "Tic-tac-toe + my_ttt"
+
+
 def test_new_variant_of_a_file_names_it_from_the_same_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     base = tmp_path / "game.yaml"

@@ -101,13 +101,14 @@ def allowed_roots(asked: Path, allow: tuple[Path, ...] = ()) -> tuple[Path, ...]
 
 
 def find_reference(name: str, relative_to: Path, roots: tuple[Path, ...], library: bool = False) -> Path:
-    """The file an `extends:` (or, with `library`, an `import:`) names: a bundled ruleset, variant or
-    library by name, or a YAML path relative to the file naming it, inside one of `roots`.
+    """The file an `extends:` (or, with `library`, an `import:`) names: a bundled ruleset, variant,
+    reference game or library by name (as `find_ruleset` finds them), or a YAML path relative to the
+    file naming it, inside one of `roots`.
 
     Raises FileNotFoundError when there is no such file, OutsideError when it may not be read."""
     rd = rulesets_dir()
     bundled_names = [rd / "lib" / f"{name}.yaml"] if library else \
-        [rd / f"{name}.yaml", rd / "variants" / f"{name}.yaml", rd / name]
+        [rd / f"{name}.yaml", rd / "variants" / f"{name}.yaml", rd / "reference" / f"{name}.yaml", rd / name]
     p = Path(name)
     candidates = [] if p.is_absolute() else [relative_to.parent / p]
     for c in candidates + bundled_names:
