@@ -198,8 +198,12 @@ def _explain(error: ValidationError, doc: Document) -> list[Problem]:
         if "number" in types and "integer" in types:
             types.remove("integer")
         # YAML reads `score: 0` as a number: a script that is one number or `true` needs quotes.
-        quote = (f"quote it so that YAML reads text: `{path[-1]}: \"{json.dumps(inst)}\"`"
-                 if types == ["string"] and isinstance(inst, (int, float, bool)) and path else None)
+        quote = None
+        if types == ["string"] and isinstance(inst, (int, float, bool)) and path:
+            text = f'"{json.dumps(inst)}"'
+            if not isinstance(path[-1], int):  # an item of a list is quoted alone: its index is no key
+                text = f"{path[-1]}: {text}"
+            quote = f"quote it so that YAML reads text: `{text}`"
         return [at("S001", f"{where} must be {_words([_TYPE_WORDS[t] for t in types])}, not {kind_of(inst)}",
                    hint=quote or _items_hint(path, types, inst))]
     if rule == "required":
