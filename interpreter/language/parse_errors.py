@@ -269,9 +269,24 @@ def deep_brackets(text: str, origin: Origin) -> Problem | None:
     return None
 
 
-def nesting_problem(text: str, origin: Origin) -> Problem:
-    """For parse trees too deep to build: point at the first bracket nested that deep, if any."""
-    return deep_brackets(text, origin) or _too_deep(origin(1, 1, 1, 1))
+def nesting_problem(text: str, origin: Origin, tree: Any = None) -> Problem:
+    """For parse trees too deep to build: point at the first bracket nested that deep, else at the first
+    node of the parse `tree` that deep (a long run of `-` or `not`, found by QA at the script's start)."""
+    deep = deep_brackets(text, origin) or (_deep_node(tree, origin) if tree is not None else None)
+    return deep or _too_deep(origin(1, 1, 1, 1))
+
+
+def _deep_node(tree: Any, origin: Origin) -> Problem | None:
+    """The first node, in the text's order, deeper than MAX_NESTING in a lark tree, walked without
+    recursion (recursing is what failed)."""
+    stack = [(tree, 1)]
+    while stack:
+        t, d = stack.pop()
+        meta = getattr(t, "meta", None)
+        if d > MAX_NESTING and meta is not None and not meta.empty:
+            return _too_deep(origin(meta.line, meta.column, meta.end_line, meta.end_column))
+        stack.extend((c, d + 1) for c in reversed(getattr(t, "children", ())))
+    return None
 
 
 def _too_deep(span: Span) -> Problem:

@@ -81,10 +81,10 @@ def _parse(text: str, start: str, origin: Origin):
         if isinstance(e.orig_exc, RulesetError):
             raise e.orig_exc from None
         if isinstance(e.orig_exc, RecursionError):
-            raise RulesetError(PE.nesting_problem(text, origin)) from None
+            raise RulesetError(PE.nesting_problem(text, origin, tree)) from None
         raise
     except RecursionError:
-        raise RulesetError(PE.nesting_problem(text, origin)) from None
+        raise RulesetError(PE.nesting_problem(text, origin, tree)) from None
     PE.check_nesting(out)
     return out
 
