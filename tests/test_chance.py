@@ -156,6 +156,10 @@ def test_chance_after_a_decision_and_in_the_log(tmp_path):
         g.apply({"player": 0, "key": "0"})
     with pytest.raises(IllegalAction):
         g.apply({"player": CHANCE, "key": "7"})
+    # Found by QA: "²" (a digit to `isdigit`, not to `int`) raised ValueError; "00" and "٣" were outcomes
+    for other_spelling in ("²", "①", "00", "٣", "+1", " 1", "9" * 5000):
+        with pytest.raises(IllegalAction, match="is not an outcome of this chance event"):
+            g.apply({"player": CHANCE, "key": other_spelling})
     assert g.to_json() == before
     g.apply("King")
     assert g.is_over

@@ -123,7 +123,10 @@ def chosen_outcome(game: Game, action: Any) -> int:
     if not isinstance(action, dict) or action.get("player") != CHANCE:
         raise IllegalAction(Problem("G003", "this is a chance event: only a chance outcome can be applied"))
     key = action.get("key")
-    if not isinstance(key, str) or not key.isdigit():
+    # An outcome's key is the number as `chance_outcomes` writes it: other spellings of a number ("00",
+    # "²", which `isdigit` takes and `int` refuses, or "٣", which both take) are no key (found by QA), and
+    # `int` refuses thousands of digits.
+    if not isinstance(key, str) or not (key.isascii() and key.isdigit() and len(key) < 20) or str(int(key)) != key:
         raise IllegalAction(Problem("G008", f"{key!r} is not an outcome of this chance event"))
     return int(key)
 
