@@ -232,6 +232,14 @@ def test_an_unreachable_cluster_is_a_usage_error_at_once():
     assert r.exit_code == 2 and f"cannot reach the Ray cluster at 127.0.0.1:{port}" in r.output
 
 
+def test_a_port_of_other_digits_is_left_to_ray_to_refuse():
+    # Found by QA: `--address 127.0.0.1:²` raised int()'s ValueError as a traceback ("²" is a digit to
+    # `isdigit`); Ray's own parsing of the address then refuses it as a usage error.
+    from meeple.tools.ray_backend import _check_reachable
+
+    assert _check_reachable("127.0.0.1:²") is None
+
+
 def test_ctrl_c_in_compare_compares_the_games_every_ruleset_finished():
     def stop_after(n, seen=[]):  # noqa: B006 - a counter that lives for this one run
         seen.append(n)

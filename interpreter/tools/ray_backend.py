@@ -64,7 +64,7 @@ def _check_reachable(address: str) -> None:
     import socket
 
     host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):  # ("²" is a digit to `isdigit`, not to `int`)
         return  # "auto" and other forms Ray resolves itself
     try:
         socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT).close()
