@@ -30,10 +30,12 @@ def test_numpy_whole_numbers_are_numbers_everywhere():
 def test_what_is_no_seat_or_number_is_refused_plainly():
     rs = load_ruleset("speicherstadt")
     g = rs.new_game(players=3, seed=3)
-    for bad in (5, "0", True, 1.0):
-        for ask in (g.legal_actions, g.num_actions):
+    for bad in (5, "0", True, 1.0, [0]):
+        for ask in (g.legal_actions, g.num_actions, g.menu):  # menu: found by QA ("0" was [], [0] a TypeError)
             with pytest.raises(UsageError, match="G009|is not a seat"):
                 ask(bad)
+    with pytest.raises(UsageError, match="G009"):
+        g.menu(None)  # (legal_actions and num_actions read None as the seat that decides now)
     with pytest.raises(IllegalAction, match="-3 is not a seat"):
         g.apply_index(0, -3)  # was "P-2 does not decide now"
     with pytest.raises(IllegalAction, match="whole number"):

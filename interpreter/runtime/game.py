@@ -181,6 +181,8 @@ class Game(Readouts):
         """The options of `player` at the open decision, as the engine keeps them (for bots, which key
         them with `data.option_key`); worked out now if a lazy look-ahead left them for later. Empty
         when `player` does not decide now."""
+        if type(player) is not int or not 0 <= player < self.state.nplayers:  # (the bots' own seats: no call)
+            player = self._seat(player)  # found by QA: "0" or None was [], a list a TypeError
         pending = self.state.pending
         if pending is None or player in pending["chosen"]:  # a sealed choice made: it decides no more
             return []
