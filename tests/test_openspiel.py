@@ -397,6 +397,27 @@ def test_a_state_of_another_game_is_refused_when_deserialized():
         assert g.deserialize_state(k.serialize()).history() == k.history() == k.clone().history()
 
 
+def test_a_serialized_state_whose_history_was_edited_is_refused():
+    """Found by QA: `history=2,0,1` written over a state's `history=0,1,0` loaded, and the state told the
+    edited history while it held the game played."""
+    import pickle
+
+    from meeple.errors import UsageError
+
+    kuhn = mos.load(KUHN, players=2)
+    k = kuhn.new_initial_state()
+    for a in (0, 1, 0):
+        k.apply_action(a)
+    text = k.serialize()
+    assert "history=-1:0,-1:1,0:0\n" in text
+    with pytest.raises(UsageError, match=r"U062.*history \(2, 0, 1\) is not the history of the game it holds"):
+        kuhn.deserialize_state(text.replace("history=-1:0,-1:1,0:0", "history=-1:2,-1:0,0:1"))
+    edited = pickle.dumps(k).replace(b"history=-1:0,-1:1,0:0", b"history=-1:2,-1:0,0:1")
+    with pytest.raises(UsageError, match="U062"):
+        pickle.loads(edited)
+    assert kuhn.deserialize_state(text).history() == pickle.loads(pickle.dumps(k)).history() == [0, 1, 0]
+
+
 def test_the_cache_of_states_is_bounded_by_their_size():
     # Random playouts of a large game only ever reach new histories: a cache of 200,000 of its states
     # held gigabytes and made the garbage collector most of the time of a playout.

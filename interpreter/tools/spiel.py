@@ -108,6 +108,9 @@ class MeepleGame(pyspiel.Game):
     def new_initial_state(self) -> MeepleState:
         return MeepleState(self)
 
+    def deserialize_state(self, data: str) -> MeepleState:
+        return _of_its_history(super().deserialize_state(data))
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.config, recall)
@@ -127,7 +130,19 @@ def _unpickled(name: str, data: str) -> MeepleState:
     """A pickled state (pyspiel's own pickle: its game's name and the state serialized), once its game is
     known to be loaded: else pyspiel would look for it among its own games and list them all."""
     _config(name)
-    return pyspiel.deserialize_game_and_state(data)[1]
+    return _of_its_history(pyspiel.deserialize_game_and_state(data)[1])
+
+
+def _of_its_history(state: MeepleState) -> MeepleState:
+    """A deserialized state, refused if its history (pyspiel's `history=` line) is not the history of the
+    game it holds (its pickled node): found by QA, an edited line loaded, and `history()` then told
+    another game than the one played on."""
+    history = tuple(state.history())
+    if state.node.history != history:
+        raise UsageError(Problem("U062", f"this state's history ({', '.join(map(str, history)) or 'empty'}) is not "
+                                         "the history of the game it holds: it was edited; deserialize what "
+                                         "serialize() gave"))
+    return state
 
 
 def _sampled(sampler: Any) -> float:
