@@ -226,6 +226,45 @@ def test_each_seat_reads_what_it_may_see(tmp_path):
     assert hidden.changes[0] == ["a hidden card: P2 hand → deck"]
 
 
+HAND_TOTALS = """\
+meeple: 1
+name: Totals
+players: {min: 2, max: 2}
+zones:
+  player: {hand: {visibility: owner}}
+components:
+  card:
+    defaults: {value: 0}
+    items:
+      - {id: a, value: 1}
+      - {id: b, value: 5}
+flow: |
+  move([a, b], player(0).hand)
+  log("sum {sum(x.value for x in player(0).hand)}, list {[x.value for x in player(0).hand]}")
+  log("big {any(x.value > 4 for x in player(0).hand)}")
+  log("nested {[sum([y.value for y in [x]]) for x in player(0).hand]}")
+  choose player(1) "Guess":
+      option "Total is {sum(x.value for x in player(0).hand)}":
+          pass
+scoring:
+  score: '0'
+"""
+
+
+def test_what_a_comprehension_reads_of_a_hidden_hand_is_hidden_too(tmp_path):
+    """Found by QA: only a hole that evaluated to a card was hidden, so a comprehension over a hidden hand
+    (`sum(x.value for x in player(0).hand)`: a number, over a zone) told others its total, in log lines
+    and in the label of the very seat that decides."""
+    path = tmp_path / "totals.yaml"
+    path.write_text(HAND_TOTALS)
+    g = load_ruleset(path).new_game(2, 1)
+    assert g.log_for(0) == ["sum 6, list 1, 5", "big true", "nested 1, 5"]
+    assert g.log_for(1) == ["sum 2 hidden cards, list 2 hidden cards", "big 2 hidden cards", "nested 2 hidden cards"]
+    assert [a["label"] for a in g.legal_actions(1)] == ["Total is 2 hidden cards"]
+    move = g.take(0, 1)
+    assert move.text(0) == "P2: Total is 6" and move.text(1) == "P2: Total is 2 hidden cards"
+
+
 def test_a_save_keeps_what_each_seat_may_read(tmp_path):
     import json
 

@@ -15,7 +15,7 @@ from meeple.language import ast as A
 from meeple.runtime.data import Comp, Player
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, SIMUL
-from meeple.runtime.values import show
+from meeple.runtime.render import parts, render
 
 
 def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
@@ -188,15 +188,17 @@ def option_scope(ev: Evaluator, frame: list, opt: list, player: int) -> tuple[A.
 
 
 def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
+    """The option's label as `player`, who decides, reads it: a hole that mentions what the decider cannot
+    see reads as a placeholder, as in the other seats' text (found by QA: "Total is {sum(x.value for x in
+    player(0).hand)}" told P2 the total of P1's hidden hand)."""
     saved = dict(frame[2]) if opt[2] < 0 else None
     clause, scope = option_scope(ev, frame, opt, player)
     try:
-        v = ev.eval(clause.label, scope)
+        return render(parts(ev, clause.label, scope), player)
     finally:
         if saved is not None:
             frame[2].clear()
             frame[2].update(saved)
-    return v if type(v) is str else show(v, ev.rs)
 
 
 def resolve(ev: Evaluator) -> tuple | None:

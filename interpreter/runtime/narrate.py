@@ -66,7 +66,7 @@ def take(game: Game, i: int, seat: int) -> Move:
         if saved is not None:
             frame[2].clear()
             frame[2].update(saved)
-    label = "".join(p if type(p) is str else p[0] for p in raw)
+    label = render(settle(ev, raw), seat)  # as the mover read it in its menu (legal_actions' label)
     before = _snapshot(game)
     game.apply_index(i, seat)
     sealed = st.pending if st.pending is not None and seat in st.pending["chosen"] else None

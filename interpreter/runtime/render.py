@@ -86,6 +86,35 @@ def _comps_in(v: Any, out: set[int], depth: int = 0) -> None:
             _comps_in(x, out, depth + 1)
 
 
+def _comp_items(ev: Evaluator, comp: A.Comp, scope: dict, out: set[int], depth: int = 0) -> None:
+    """Every item a comprehension's variable takes is a mention: the sub-expressions that read it are
+    evaluated with each item (found by QA: `{sum(x.value for x in p.hand)}` showed the total of a hidden
+    hand, since the comprehension's value holds no component and its iterable is a zone). So are those of
+    comprehensions inside it, whose iterables may read that variable."""
+    try:
+        items = ev.iterate(ev.eval(comp.iter, scope), comp.iter)
+    except Exception:  # noqa: BLE001 - as in _mentions: it reads a variable bound further out
+        return
+    inner = [x for x in _inner_comps(comp)] if depth < 4 else []
+    for item in items:
+        _comps_in(item, out)
+        for c in inner:
+            _comp_items(ev, c, {**scope, comp.var: item}, out, depth + 1)
+
+
+def _inner_comps(comp: A.Comp) -> list[A.Comp]:
+    """The comprehensions in `comp`'s item and condition, outermost only."""
+    found: list[A.Comp] = []
+    todo = [comp.expr] + ([comp.cond] if comp.cond is not None else [])
+    while todo:
+        n = todo.pop()
+        if type(n) is A.Comp:
+            found.append(n)
+        else:
+            todo.extend(children(n))
+    return found
+
+
 def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[list[int]]]:
     """The components a hole's sub-expressions evaluate to, and the seat lists of non-public counters it reads.
     A sub-expression that cannot be evaluated on its own (a comprehension's variable) is covered by the
@@ -100,7 +129,9 @@ def _mentions(ev: Evaluator, expr: Any, scope: dict) -> tuple[set[int], list[lis
             continue
         _comps_in(v, comps)
         t = type(n)
-        if t is A.Attr:
+        if t is A.Comp:
+            _comp_items(ev, n, scope, comps)
+        elif t is A.Attr:
             decl = rs.player_counters.get(n.name)
             if decl is not None and decl.visibility != "public":
                 try:
