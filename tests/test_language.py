@@ -184,6 +184,31 @@ def test_choose_waits_and_the_chosen_body_runs_with_its_values(g):
     assert x.is_over and x.evaluate("round") == 3
 
 
+@pytest.mark.parametrize("evaluator", ["generated", "reference"])
+def test_simultaneous_over_nobody_goes_on_and_over_a_player_twice_is_a_located_error(g, evaluator, monkeypatch):
+    """Found by QA: over an empty list it opened a decision of nobody, and `simulate` waited for ever;
+    over a list naming a player twice, one decision of two was offered and the game stuck."""
+    if evaluator == "reference":
+        from meeple.runtime.evaluator import Evaluator
+
+        monkeypatch.setattr(Game, "evaluator_class", Evaluator)  # as MEEPLE_EVALUATOR=reference does
+    sealed = """
+    simultaneous q in PLAYERS:
+        choose q "Bid":
+            option "Bid {n}" for n in between(0, 1):
+                q.coins = n
+    round = 7
+    choose player(0) "Go on":
+        option "ok":
+            pass
+    """
+    x = g(sealed.replace("PLAYERS", "[p for p in players if p.coins > 5]"))
+    assert x.deciders == [0] and x.evaluate("round") == 7 and x.prompt_for(0) == "Go on"
+    with pytest.raises(RuntimeRuleError, match="`simultaneous` lists P2 twice") as e:
+        g(sealed.replace("PLAYERS", "[player(1), player(0), player(1)]"))
+    assert (e.value.problems[0].span.line, e.value.problems[0].span.col) == (24, 21)  # the list
+
+
 def test_sealed_choices_are_collected_before_any_body_runs(g):
     x = g("""
     bids = {}

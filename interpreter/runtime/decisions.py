@@ -136,9 +136,14 @@ def open_decision(ev: Evaluator, f: list) -> None:
         for p in players:
             if type(p) is not Player:
                 raise ev.fail(node.players, f"`simultaneous` needs players, not {type_name(p)}")
+            if int(p) in options:  # found by QA: one decision of two, and the game stuck waiting on it
+                raise ev.fail(node.players, f"`simultaneous` lists P{int(p) + 1} twice: each player decides once",
+                              hint="list each player once, e.g. with distinct(...)")
             scope[node.var] = p
             deciders.append(int(p))
             options[int(p)] = _menu(ev, node.choose, scope)
+        if not deciders:
+            return  # nobody decides: the machine goes on past the statement
     for p in deciders:
         if not options[p]:
             raise no_option(node, p)

@@ -105,6 +105,9 @@ def run(ev: Evaluator, direct: tuple | None = None) -> None:
             elif k == CHOOSE or k == SIMUL:
                 if st.pending is None:
                     open_decision(ev, f)
+                    if st.pending is None:  # `simultaneous` over no player: nothing to wait for (found by QA:
+                        stack.pop()  # a decision of nobody, and `simulate` waited for ever)
+                        continue
                 return
             elif k == WHILE:
                 if ev.eval(f[1].test, f[2]):
