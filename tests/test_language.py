@@ -90,6 +90,20 @@ def test_none_in_yaml_data_is_the_language_none(g):
     assert x.evaluate("ace.size == none") is True
 
 
+def test_a_counter_may_start_as_a_map_written_in_yaml(tmp_path):
+    """Found by QA: `tally: {initial: {red: 1}}` validated, then every game failed with a ValueError
+    traceback (the initial value was read as a save's encoded value). The schema and docs allow it."""
+    text = BASE.replace("round: 0,", "round: 0, tally: {initial: {red: 1, list: [1, {a: 2}]}},")
+    text = text.replace("player: {coins: 3}", "player: {coins: 3, seen: {initial: {}}}")
+    text = text.replace("counters: {heat: 0}", "counters: {heat: 0, marks: {x: 1}}")
+    path = tmp_path / "maps.yaml"
+    path.write_text(text.replace("FLOW", 'tally["blue"] = 2'))
+    x = load_ruleset(path).new_game(2, 0)
+    assert x.evaluate("tally") == {"red": 1, "list": [1, {"a": 2}], "blue": 2}
+    assert x.evaluate("player(1).seen") == {} and x.evaluate("ace.marks") == {"x": 1}
+    assert Game.from_json(x.rs, x.dumps()).evaluate("tally") == x.evaluate("tally")
+
+
 def test_lists_are_values_and_zones_are_references(g):
     x = g("""
     snapshot = list(deck)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, copy_values, decode, option_key
+from meeple.runtime.data import Comp, copy_value, copy_values, option_key
 from meeple.runtime.frames import BLOCK, copy_frames
 
 MASK64 = (1 << 64) - 1
@@ -223,10 +223,10 @@ def initial_state(rs: Ruleset, players: int, seed: int, coverage: bool = False) 
 def _template(rs: Ruleset, players: int) -> GameState:
     st = GameState(players, 0)
     for name, d in rs.game_counters.items():
-        st.counters[name] = decode(d.initial)
+        st.counters[name] = copy_value(d.initial)
     for p in range(players):
         for name, d in rs.player_counters.items():
-            st.counters[f"{p}.{name}"] = decode(d.initial)
+            st.counters[f"{p}.{name}"] = copy_value(d.initial)
         for name in rs.player_zones:
             st.zones[f"{p}.{name}"] = []
     for name in rs.game_zones:
@@ -234,7 +234,7 @@ def _template(rs: Ruleset, players: int) -> GameState:
     for c in rs.components:
         kind = rs.kinds[c.kind]
         for name, d in kind.counters.items():
-            st.counters[f"#{c.id}.{name}"] = decode(d.initial)
+            st.counters[f"#{c.id}.{name}"] = copy_value(d.initial)
         for name in kind.slots:
             st.zones[f"#{c.id}.{name}"] = []
         st.zones["box"].append(Comp(c.id))
