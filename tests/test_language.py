@@ -223,6 +223,44 @@ def test_simultaneous_over_nobody_goes_on_and_over_a_player_twice_is_a_located_e
     assert (e.value.problems[0].span.line, e.value.problems[0].span.col) == (24, 21)  # the list
 
 
+DEEP = """\
+meeple: 1
+name: Depth
+players: {min: 2, max: 2}
+procedures:
+  deep:
+    params: [n]
+    do: |
+      if n == 0:
+          return 0
+      return 1 + deep(n - 1)
+flow: |
+  log("{deep(N)}")
+scoring:
+  score: '0'
+"""
+
+
+@pytest.mark.parametrize("evaluator", ["generated", "reference"])
+def test_both_evaluators_nest_procedures_as_deep_as_the_language_allows(tmp_path, evaluator, monkeypatch):
+    """Found by QA: the tree walk ran out of Python's stack near 120 nested calls (R003, at another place),
+    where the generated code and the language allow 150 (R001 beyond)."""
+    if evaluator == "reference":
+        from meeple.runtime.evaluator import Evaluator
+
+        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
+    for n, outcome in ((149, "149"), (400, None)):
+        path = tmp_path / f"deep{n}.yaml"
+        path.write_text(DEEP.replace("deep(N)", f"deep({n})"))
+        if outcome is not None:
+            assert load_ruleset(path).new_game(2, 1).log_for(0) == [outcome]
+            continue
+        with pytest.raises(RuntimeRuleError, match="procedures nested more than 150 deep") as e:
+            load_ruleset(path).new_game(2, 1)
+        p = e.value.problems[0]
+        assert (p.code, p.span.line, p.span.col) == ("R001", 10, 18)
+
+
 def test_sealed_choices_are_collected_before_any_body_runs(g):
     x = g("""
     bids = {}

@@ -8,6 +8,7 @@ attributes do to values is defined once, in values.py, for this evaluator and th
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +59,10 @@ class EndGameSig(Exception):
     pass
 
 
+# Python frames enough for MAX_DEPTH procedure calls of the tree walk, each nesting a few expressions.
+RECURSION_FLOOR = 5000
+
+
 class Evaluator(Assignment, Budget):
     """Evaluates AST nodes against one ruleset and one state. Create one per game step; it is cheap."""
 
@@ -65,6 +70,11 @@ class Evaluator(Assignment, Budget):
 
     def __init__(self, rs: Ruleset, state: GameState) -> None:
         super().__init__(rs, state)
+        # The tree walk takes several Python frames per level of a script: with Python's default limit
+        # it failed near 120 nested procedure calls, where the generated code and the language allow 150
+        # (MAX_DEPTH), and said so with another code and place (found by QA).
+        if sys.getrecursionlimit() < RECURSION_FLOOR:
+            sys.setrecursionlimit(RECURSION_FLOOR)
         # Budgets (limits.py): the step count at which the rules have run too long since the last decision
         # (the game sets it whenever it calls into the rules), and the depth of procedure calls.
         self.limit = state.steps + MAX_STEPS
