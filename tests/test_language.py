@@ -60,6 +60,33 @@ def test_equality_and_membership_are_strict_about_players_and_numbers(g):
     assert x.evaluate("ace in deck and ace not in row") is True
 
 
+@pytest.mark.parametrize("evaluator", ["generated", "reference"])
+def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator, monkeypatch):
+    """Found by QA: `m[0]` read the entry of `player(0)`, writing `m[0]` replaced it (one key left of three),
+    `get(n, true, ...)` found the entry of 1, and `[player(0)] == [0]` was true."""
+    if evaluator == "reference":
+        from meeple.runtime.evaluator import Evaluator
+
+        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
+    x = g("""
+    bids = {}
+    bids[player(0)] = 5
+    n = {1: "one"}
+    a = {1: [player(0)]}
+    b = {1: [player(0)]}
+    c = {1: 2}
+    d = {true: 2}
+    log("{get(bids, 0, 'none')} {0 in bids} {player(0) in bids} {bids[player(0)]} {get(n, true, 'none')} {true in n}")
+    log("{[player(0)] == [0]} {[1] == [true]} {[1, [2]] == [1, [2]]} {a == b} {c != d}")
+    """)
+    assert x.log_for(0) == ["none false true 5 none false", "false false true true true"]
+    for flow, where in (("m = {player(0): 1}\nx = m[0]", "no entry for 0 in this map"),
+                        ("m = {}\nm[player(0)] = 1\nm[0] = 2", "cannot also have 0 (a number)"),
+                        ("m = {1: 2, true: 3}", "this map has the key 1 (a number), so it cannot also have true")):
+        with pytest.raises(RuntimeRuleError, match=re.escape(where)):
+            g(flow)
+
+
 def test_removing_from_a_list_and_finding_in_it_use_the_same_strict_equality(g):
     """`xs - x` removes the items `==` calls equal to x: a player is not the number of its seat, `true`
     is not 1 (Python says both are equal). Found when list subtraction became linear."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from meeple.runtime.builtins import _items, _num, _player, direct_primitive, primitive
 from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.limits import MAX_ITEMS, size_message
-from meeple.runtime.values import show, type_name
+from meeple.runtime.values import NO_KEY, show, stored_key, type_name
 
 
 # ------------------------------------------------------------------ queries
@@ -173,7 +173,7 @@ def _get(ev, a, n, s):
     if type(a[0]) is not dict:
         raise ev.fail(n, "`get` needs a map")
     ev.check_key(n, a[1])
-    return a[0].get(a[1], a[2])
+    return a[0][a[1]] if stored_key(a[0], a[1]) is not NO_KEY else a[2]  # strict, as `m[k]` and `in`
 
 
 @primitive("text")

@@ -25,8 +25,36 @@ _NUMERIC = (int, bool, Player, Comp)
 
 def same(a: Any, b: Any) -> bool:
     """The language's `==`: strict in type, since players, components, numbers and booleans are all
-    ints to Python (a player is not the number of its seat, `true` is not 1)."""
-    return a is b or (a == b and type(a) is type(b))
+    ints to Python (a player is not the number of its seat, `true` is not 1), and so inside lists and
+    maps too (found by QA: `[player(0)] == [0]` was true, as Python compares lists)."""
+    if a is b:
+        return True
+    t = type(a)
+    if t is not type(b) or a != b:
+        return False
+    if t is list:
+        return all(same(x, y) for x, y in zip(a, b))  # (as long as each other: `a != b` was false)
+    if t is dict:
+        return all(stored_key(b, k) is not NO_KEY and same(v, b[k]) for k, v in a.items())
+    return True
+
+
+NO_KEY = object()
+
+
+def stored_key(m: dict, k: Any) -> Any:
+    """The key of map `m` that is `k` by the language's `==`, else NO_KEY. Players, components, numbers
+    and booleans are all ints to Python, so a dict finds `player(0)`'s entry for `0` (found by QA: `m[0]`
+    read a player's entry, and writing it replaced that entry); a dict holds one key per int value, so
+    the one `==` finds is the only candidate, and its type decides. Strings never meet another type."""
+    if k not in m:
+        return NO_KEY
+    if type(k) is str:
+        return k
+    for x in m:
+        if x == k:
+            return x if type(x) is type(k) else NO_KEY
+    return NO_KEY  # pragma: no cover - `k in m` found one
 
 
 def without(a: list, drop: list) -> list:
@@ -156,6 +184,8 @@ class ValueOps:
     def index(self, n: A.Index, obj: Any, i: Any) -> Any:
         if type(obj) is Zone:
             obj = self.st.zones[obj.key]
+        if type(obj) is dict and stored_key(obj, i) is NO_KEY:
+            raise self.fail(n, f"no entry for {show(i, self.rs)} in this map")
         try:
             return obj[i]
         except (KeyError, IndexError, TypeError):
@@ -191,6 +221,7 @@ class ValueOps:
         """A copy of a list or map with one entry set (see Evaluator.set_entry: lists and maps are values)."""
         if type(obj) is dict:
             self.check_key(n, i)
+            self.check_apart(n, obj, i)
             new: Any = dict(obj)
         elif type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
             new = obj[:]
@@ -227,10 +258,23 @@ class ValueOps:
             raise self.fail(n, f"{type_name(k)} cannot be a map key", hint="use a string, a number, a player "
                                                                          "or a component as the key")
 
+    def check_apart(self, n: Any, m: dict, k: Any) -> None:
+        """A map cannot hold two keys that are different values but one int to Python (a player and the
+        number of its seat): said, rather than one entry silently taking the other's place."""
+        if k in m and stored_key(m, k) is NO_KEY:
+            other = next(x for x in m if x == k)
+            raise self.fail(n, f"this map has the key {show(other, self.rs)} ({type_name(other)}), so it cannot also "
+                               f"have {show(k, self.rs)} ({type_name(k)}): a map cannot tell apart keys that share "
+                               "a number (a seat, a component's number, a number, true and false as 1 and 0)",
+                            hint="keep keys of one kind in a map, such as players or numbers")
+
     def make_map(self, n: Any, pairs: list) -> dict:
-        for k, _ in pairs:
+        out: dict = {}
+        for k, v in pairs:
             self.check_key(n, k)
-        return self.nested(n, dict(pairs))
+            self.check_apart(n, out, k)
+            out[k] = v
+        return self.nested(n, out)
 
     def binop(self, n: A.BinOp, a: Any, b: Any) -> Any:
         op = n.op

@@ -192,8 +192,11 @@ class OperatorEmitter:
             elif _int_literal(a) and (ob := operand(b, f)) is not None:
                 code = f"(type({ob[0]}) is int and {a} == {ob[1]})"
             elif (oa := operand(a, f)) is not None and (ob := operand(b, f)) is not None:
-                # values.same inlined, each operand evaluated once, left to right
-                code = f"({oa[0]} is {ob[0]} or ({oa[1]} == {ob[1]} and type({oa[1]}) is type({ob[1]})))"
+                # values.same inlined, each operand evaluated once, left to right; lists and maps go to it
+                # (their items are compared strictly too), unless one side is never one (then neither is)
+                deep = "" if self.is_flat(n.left, f) or self.is_flat(n.right, f) else \
+                    f" and (type({oa[1]}) is not list and type({oa[1]}) is not dict or h_eq({oa[1]}, {ob[1]}))"
+                code = f"({oa[0]} is {ob[0]} or ({oa[1]} == {ob[1]} and type({oa[1]}) is type({ob[1]}){deep}))"
             else:
                 code = f"h_eq({a}, {b})"
             return code if op == "==" else f"(not {code})"

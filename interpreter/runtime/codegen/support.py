@@ -147,7 +147,13 @@ def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
         if type(i) is int and -len(o) <= i < len(o):
             return o[i]
     elif t is dict and i in o:
-        return o[i]
+        if type(i) is str:
+            return o[i]
+        for x in o:  # values.stored_key inlined: the key equal to `i` may be an int of another type
+            if x == i:
+                if type(x) is type(i):
+                    return o[i]
+                break
     return ev.index(n, o, i)
 
 
