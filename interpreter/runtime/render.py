@@ -105,7 +105,7 @@ def _comp_items(ev: Evaluator, comp: A.Comp, scope: dict, out: set[int], depth: 
 def _inner_comps(comp: A.Comp) -> list[A.Comp]:
     """The comprehensions in `comp`'s item and condition, outermost only."""
     found: list[A.Comp] = []
-    todo = [comp.expr] + ([comp.cond] if comp.cond is not None else [])
+    todo: list[Any] = [comp.expr] + ([comp.cond] if comp.cond is not None else [])
     while todo:
         n = todo.pop()
         if type(n) is A.Comp:

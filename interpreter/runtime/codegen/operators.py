@@ -51,6 +51,9 @@ class OperatorEmitter:
     def node(self, n: Any) -> str:
         return f"N[{self.idx(n)}]"
 
+    def is_flat(self, n: Any, f: Fn) -> bool:  # pragma: no cover - provided by lists.py
+        raise NotImplementedError
+
     def expr(self, n: Any, f: Fn) -> str:
         if not f.lead:
             return getattr(self, "_e_" + type(n).__name__)(n, f)
