@@ -12,6 +12,11 @@ omniscient one. `allowed` is what a page may be shown, `pickable` what it may as
 replay, the live page's point-of-view request and its drop-down): the same but for the hot-seat host of
 a running game, which is shown a person's seat only through the hand-over and may pick only the public
 view.
+
+A rules error stops a table's game as it stops `meeple play` (found by QA: a person's move half applied
+it and left the table stuck): a move the rules fail on is not kept, the game stays as it was before it,
+nobody moves any more, and, since the game will not go on, every page may see everything and download
+its save, as of a finished game.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from meeple.errors import IllegalAction, Problem, UsageError
+from meeple.errors import IllegalAction, MeepleError, Problem, UsageError
 from meeple.language.agentspec import AGENT_NAMES, parse_spec
 from meeple.language.model import Ruleset
 from meeple.runtime.chance import CHANCE
@@ -91,6 +96,7 @@ class Table:
     bot_seed: int = 0
     bots: dict[int, Agent] = field(default_factory=dict)
     paused: bool = False
+    failure: MeepleError | None = None  # the rules error that stopped the game (stop)
     start: Game | None = None  # the game at action 0, for replays
     _snapshots: dict[int, tuple[Game, list[dict]]] = field(default_factory=dict)
 
@@ -106,8 +112,9 @@ class Table:
         return [i for i, s in enumerate(self.seats) if s.kind == "person"]
 
     def open_book(self) -> bool:
-        """May the host see everything? Once the game is over, when no person plays, or in a replay."""
-        return self.replay_only or self.game.is_over or not self.people
+        """May the host see everything? Once the game is over (or stopped by a rules error: it will not go
+        on), when no person plays, or in a replay."""
+        return self.replay_only or self.game.is_over or self.failure is not None or not self.people
 
     def allowed(self, token: str) -> list[int]:
         """The audiences a page with this token may be shown: seats, PUBLIC, OMNISCIENT."""
@@ -142,7 +149,7 @@ class Table:
     # ------------------------------------------------------------ moves
     def bot_turn(self) -> list[int]:
         """The bots that must decide now."""
-        if self.game.is_over or self.replay_only:
+        if self.game.is_over or self.replay_only or self.failure is not None:
             return []
         return [s for s in self.game.deciders if s in self.bots]
 
@@ -155,38 +162,70 @@ class Table:
             return False
         if step != len(g.state.actions) and not self._same_menu(seat, step, seen):
             return False
-        g.apply_index(index, seat)
+        self._apply(index, seat)
         return True
 
     def act(self, seat: int, step: int, index: int) -> None:
         """A person's move: option `index` of their menu at `step` (the number of actions so far). A stale
         click is refused and nothing changes, unless the moves since then left this seat's menu as it was
         (others deciding at the same time, a sealed choice): then the click means the same option still.
-        An illegal index is refused too."""
+        An illegal index is refused too, and so is every move once a rules error stopped the game. A rules
+        error in the move itself stops the game (`_apply`) and is raised."""
         g = self.game
         if self.replay_only:
             raise IllegalAction(Problem("B011", "this game is open for replay only"))
+        if self.failure is not None:
+            raise IllegalAction(Problem("B016", "a rules error stopped this game: no move is played any more"))
         if self.seats[seat].kind != "person":
             raise IllegalAction(Problem("B012", f"P{seat + 1} is a bot"))
         if type(index) is not int or type(step) is not int:
             raise IllegalAction(Problem("B014", "an action is chosen by its number and the step it was offered at"))
         if step != len(g.state.actions) and not self._same_menu(seat, step):
             raise IllegalAction(Problem("B013", "the game has moved on since this page was drawn; try again"))
-        g.apply_index(index, seat)
+        self._apply(index, seat)
+
+    def _apply(self, index: int, seat: int) -> None:
+        """Play option `index` of `seat`. An illegal one is refused by the engine, which leaves the game as
+        it was. A rules error halfway through the move (found by QA: the move was half applied, the mover
+        alone was told, without the error's place, and the table was stuck) leaves the game as it was
+        before the move, as `meeple play` keeps the game up to the last move, and stops it (`stop`)."""
+        before, played = self.game.copy(), len(self.game.state.actions)
+        try:
+            self.game.apply_index(index, seat)
+        except MeepleError as e:
+            if isinstance(e, IllegalAction) and len(self.game.state.actions) == played:
+                raise  # refused before anything happened
+            self.game = before
+            self.stop(e)
+            raise
+
+    def stop(self, error: MeepleError) -> None:
+        """A rules error stopped the game (in a move, in a bot's thinking, or drawing a page): nobody moves
+        any more, and the game is an open book (`open_book`). The first error is the one told."""
+        if self.failure is None:
+            self.failure = error
 
     def _same_menu(self, seat: int, step: int, then: Game | None = None) -> bool:
-        """Whether `seat` is offered now what it was offered after `step` actions (in `then`, a copy of the
-        game at that step, else replayed to it): a choice made from that menu still means the same."""
-        if not 0 <= step < len(self.game.state.actions):
+        """Whether a choice `seat` made from its menu after `step` actions (in `then`, a copy of the game at
+        that step, else replayed to it) still means the same now: nothing the seat chose from has changed.
+        Found by QA: only the options' keys were compared, so a click sent again (a second tab, a retry)
+        was played as a new move once the seat decided again with the same keys, after its own move, even
+        where the same key read otherwise ("price now 3", not 1). Now the seat must not have moved since
+        `step`, so that only others' moves at the same decision (a sealed choice) came between, and its
+        options must be the same by key and by label."""
+        actions = self.game.state.actions
+        if not 0 <= step < len(actions) or any(a["player"] == seat for a in actions[step:]):
             return False
-        def keys(g: Game) -> list[str]:
-            return [a["key"] for a in g.legal_actions(seat)]
-        now = keys(self.game)
-        return bool(now) and keys(then if then is not None else self.at_step(step)) == now
+
+        def menu(g: Game) -> list[tuple[str, str]]:
+            return [(a["key"], a["label"]) for a in g.legal_actions(seat)]
+
+        now = menu(self.game)
+        return bool(now) and menu(then if then is not None else self.at_step(step)) == now
 
     def hotseat_next(self) -> int | None:
         """The person seat the hot-seat screen must hand over to, if a person decides now."""
-        if not self.hotseat or self.game.is_over or self.replay_only:
+        if not self.hotseat or self.game.is_over or self.replay_only or self.failure is not None:
             return None
         people = [s for s in self.game.deciders if s not in self.bots]
         return people[0] if people else None

@@ -122,7 +122,10 @@
     if (!msg) return;  // a hand-over came after this frame was asked for
     handover.hidden = true;
     if (pending && (msg.you !== pending.seat || msg.moves >= pending.moves)) pending = null;
-    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only && !pending;
+    // A game a rules error stopped offers no move, and says why (found by QA: the table was left stuck).
+    const mine = msg.you !== null && msg.decision && msg.decision.actions && !msg.table.replay_only && !pending
+      && !msg.table.stopped;
+    if (msg.table.stopped) showError(msg.table.stopped);
     Board.render(root, ruleset, msg, mine ? act : null);
     drawn = msg.step;
     drawnMsg = msg;
