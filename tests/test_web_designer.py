@@ -185,3 +185,79 @@ def test_an_inconclusive_figure_says_what_it_leaves_open_in_the_commands_words(w
     shown = page.locator("tr.inconclusive").all_inner_texts()
     assert shown and all("THE SERVER'S WORDS for " in x for x in shown), shown
     assert "THE SERVER'S WORDS for P1 win rate in " in page.inner_text("#report")
+
+
+def _compare_request(url, spec, timeout):
+    """POST /api/compare from another thread; what became of it lands in the returned list."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    got = []
+
+    def post():
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        req = urllib.request.Request(url + "/api/compare", json.dumps(spec).encode(), {"Content-Type": "application/json"})
+        try:
+            with opener.open(req, timeout=timeout) as r:
+                got.append(r.status)
+        except urllib.error.HTTPError as e:
+            got.append(e.code)
+        except OSError as e:  # timed out (the page gave up), or the server went away
+            got.append(type(e).__name__)
+
+    thread = threading.Thread(target=post, daemon=True)
+    thread.start()
+    return thread, got
+
+
+def test_a_comparison_ends_when_its_page_has_gone(web, monkeypatch):
+    """Bug (found by QA): a comparison went on playing its thousands of games after the page that asked
+    for it had gone. It now ends after the game in play, as Ctrl-C ends `meeple compare`."""
+    import time
+
+    from meeple.tools import compare
+
+    played = []
+    real = compare.play_one
+    monkeypatch.setattr(compare, "play_one", lambda *a, **k: played.append(1) or real(*a, **k))
+    spec = {"base": "speicherstadt", "variants": ["variants/cheap_port"], "games": 5000, "players": 3}
+    thread, got = _compare_request(web.url, spec, timeout=1.5)
+    thread.join(30)
+    assert got and got[0] != 200 and played, got  # the page gave up while games were being played
+    for _ in range(100):  # the game in play ends; then no other starts
+        count = len(played)
+        time.sleep(0.5)
+        if len(played) == count:
+            break
+    time.sleep(1)
+    assert len(played) == count < 2 * 5000, (count, len(played))
+    assert web.tracebacks() == []
+
+
+def test_ctrl_c_stops_the_server_while_a_comparison_plays():
+    """Bug (found by QA): `meeple serve` did not stop on Ctrl-C while a comparison of slow bots played
+    (the event loop's pool waited for it), nor while a page waited for one (the server waits for every
+    answer). The comparison plays in a daemon thread and its request ends when the server stops."""
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    from tests.test_web_bots import thinking
+
+    proc = subprocess.Popen([sys.executable, "-m", "meeple.cli.main", "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = re.search(r"http://\S+/", proc.stdout.readline())[0].rstrip("/")
+        spec = {"base": "merchants", "variants": ["variants/cheap_port"], "games": 200, "agents": "mcts:20000"}
+        thread, got = _compare_request(url, spec, timeout=120)  # a page that waits for the answer
+        assert thinking(proc.pid), "the comparison never started"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0  # it used to play on: hours
+        thread.join(10)
+        assert got in ([503], ["RemoteDisconnected"], ["ConnectionResetError"]), got
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

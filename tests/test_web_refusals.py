@@ -262,3 +262,56 @@ def test_a_file_a_named_file_extends_is_named_without_its_folders(tmp_path, monk
     [failed] = res["failed"]
     assert failed["error"].startswith("secret_base.yaml:6:"), failed
     assert "house/" not in json.dumps(res) and "private/" not in json.dumps(res)
+
+
+def test_a_comparisons_variants_and_bots_are_refused_if_not_a_list_and_a_text(web):
+    """Bug (found by QA): `variants` of `true`, 1 or 1.5 was a 500 (TypeError), an object was read as the
+    list of its keys, and a list of bots was taken for the text of one unknown bot."""
+    spec = {"base": "speicherstadt", "variants": ["variants/cheap_port"], "games": 2, "players": 3}
+    for bad in (True, 1, 1.5, "variants/cheap_port", {"variants/cheap_port": 1}, [["variants/cheap_port"]]):
+        status, body = web.post("/api/compare", {**spec, "variants": bad})
+        assert status == 400 and body["code"] == "B020", (bad, body)
+    for bad in (["random"], {"random": 1}, 5, True):
+        status, body = web.post("/api/compare", {**spec, "agents": bad})
+        assert status == 400 and body["code"] == "B020" and body["error"].startswith("agents must be a text"), body
+    assert web.tracebacks() == []
+
+
+def test_a_comparisons_bots_are_held_to_a_tables_budget(web):
+    """Bug (found by QA): `mcts:1000000` was taken, where a table's bot may think 20,000 iterations."""
+    from meeple.errors import UsageError
+    from meeple.web.designer import MAX_SECONDS, _agents
+    from meeple.web.lobby import MAX_BUDGET
+
+    spec = {"base": "speicherstadt", "variants": ["variants/cheap_port"], "games": 2, "players": 3}
+    for bad, why in ((f"mcts:{MAX_BUDGET + 1}", f"a budget is at most {MAX_BUDGET:,}"),
+                     ("random,mcts:1000000:cut=5", f"a budget is at most {MAX_BUDGET:,}"),
+                     ("mcts:2s", f"at most {MAX_SECONDS:g} s a move")):
+        with pytest.raises(UsageError):  # first here: taken, the request would play for hours
+            _agents(bad, 3)
+        status, body = web.post("/api/compare", {**spec, "agents": bad})
+        assert status == 400 and body["code"] == "B020" and why in body["error"], (bad, body)
+    assert _agents(f"random,mcts:{MAX_BUDGET}:cut=5,mcts:1s", 3) == f"random,mcts:{MAX_BUDGET}:cut=5,mcts:1s"
+    assert _agents(None, 3) == "random"
+    assert web.tracebacks() == []
+
+
+def test_a_save_of_no_table_is_not_found_as_the_replay_says(web):
+    """Bug (found by QA): `/api/save/UNKNOWN` said 403 "a save holds every secret", where the replay and
+    the ruleset of the same token say 404 "no such table"."""
+    for path in ("/api/save/nope", "/api/replay/nope", "/api/ruleset/nope"):
+        status, body = web.get(path)
+        assert (status, json.loads(body)["error"]) == (404, "no such table"), path
+    _, (p1, _) = _table(web)
+    assert web.get(f"/api/save/{p1}")[0] == 403  # a table's save, while its game runs
+
+
+def test_a_refused_names_unprintable_characters_are_quoted_not_cut(web):
+    """Bug (found by QA): `a\\tb.yaml` was refused as `'tb.yaml' is not a name...`: the backslash of
+    repr()'s escape was read as a Windows folder by Lobby.shown, which cut what came before it."""
+    for name, quoted in (("a\tb.yaml", "'a<U+0009>b.yaml'"), ("my\x85game.yaml", "'my<U+0085>game.yaml'"),
+                         ("ab\u200bcd.yaml", "'ab<U+200B>cd.yaml'"), ("sub\\mine.yaml", "'sub\\\\mine.yaml'")):
+        status, body = web.post("/api/upload", {"filename": name, "text": "meeple: 1\n"})
+        assert status == 400 and body["error"].startswith(quoted + " "), (name, body)
+    status, body = web.post("/api/tables", {"ruleset": "a\tb.yaml", "seats": [{"kind": "person"}] * 2})
+    assert status == 400 and body["error"] == "unknown ruleset 'a<U+0009>b.yaml'", body

@@ -11,18 +11,22 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, UsageError
-from meeple.tools.agents import seat_names
+from meeple.language.agentspec import parse_spec
+from meeple.tools.agents import parse_agents, seat_names
 from meeple.tools.compare import compare
 from meeple.tools.rulediff import same_rules
 from meeple.tools.simulate import default_players
 from meeple.tools.stats import inconclusive
-from meeple.web.lobby import MAX_SEED, Lobby, whole
+from meeple.web.lobby import MAX_BUDGET, MAX_SEED, Lobby, whole
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
+MAX_SECONDS = 1.0  # a bot's time a move, at most: the lobby's best bot thinks about a second
 
 
 def has_matplotlib() -> bool:
@@ -48,24 +52,57 @@ def _given(x: Any, default: int) -> Any:
     return default if x is None or x == "" else x  # an empty box: the default
 
 
-def run_compare(lobby: Lobby, spec: dict[str, Any]) -> dict[str, Any]:
+def _refused(message: str, hint: str | None = None) -> UsageError:
+    return UsageError(Problem("B020", message, hint=hint))
+
+
+def _agents(x: Any, players: int) -> str:
+    """The bots of the comparison, one per seat (cycled, as `meeple compare --agents` takes them), each
+    with at most the budget a lobby's bot may have (found by QA: `mcts:1000000` was taken, hours of
+    games for one request, where a table's bot is held to MAX_BUDGET)."""
+    agents = "random" if x in (None, "") else x
+    if not isinstance(agents, str):  # found by QA: a list was taken for the text of one unknown bot
+        raise _refused(f"agents must be a text, not {json.dumps(x)[:40]}", "bots by name, comma-separated: "
+                                                                          "random,mcts:400")
+    seat_names(agents, players)  # a bad bot list is refused before any game is played
+    for name in parse_agents(agents):
+        bot = parse_spec(name)
+        budget = bot.deals if bot.mcts is None else bot.mcts.iterations
+        if budget is not None and budget > MAX_BUDGET:
+            raise _refused(f"bot `{name}`: a budget is at most {MAX_BUDGET:,}, as at a table")
+        if bot.mcts is not None and bot.mcts.seconds is not None and bot.mcts.seconds > MAX_SECONDS:
+            raise _refused(f"bot `{name}`: a bot thinks at most {MAX_SECONDS:g} s a move, as the best bot does")
+    return agents
+
+
+def run_compare(lobby: Lobby, spec: dict[str, Any], stopped: Callable[[], bool] | None = None) -> dict[str, Any]:
     """The report for the page. A variant a rules error stopped is in `failed` with its error as every
     reply words an error (Lobby.reply); a headline figure that is not significant says what it leaves
-    open in the words of `meeple compare` (tools/stats.py), with the page's "Games each" box for -n."""
-    names = [spec.get("base"), *(spec.get("variants") or [])]
+    open in the words of `meeple compare` (tools/stats.py), with the page's "Games each" box for -n.
+    Once `stopped()` says so (the page has gone, the server stops), the comparison ends after the game
+    in play, as Ctrl-C ends `meeple compare`: tools/backends.Interrupted is raised."""
+    variants = [] if spec.get("variants") is None else spec["variants"]
+    if not isinstance(variants, list):  # found by QA: `true` was a 500 (TypeError), `{...}` its keys
+        raise _refused("variants must be a list of rulesets from the lobby's list")
+    names = [spec.get("base"), *variants]
     if len(names) < 2 or not all(isinstance(n, str) and n in lobby.names() for n in names):
-        raise UsageError(Problem("B020", "pick a base ruleset and at least one variant from the lists"))
+        raise _refused("pick a base ruleset and at least one variant from the lists")
     rulesets = [lobby.ruleset(n) for n in names]
     base = rulesets[0]
     players = whole(_given(spec.get("players"), default_players(base)),
                     "players", base.min_players, base.max_players)
     games = whole(_given(spec.get("games"), 100), "games", 2, MAX_GAMES)
     seed = whole(_given(spec.get("seed"), 0), "seed", 0, MAX_SEED)
-    agents = str(spec.get("agents") or "random")
-    seat_names(agents, players)  # a bad bot list is refused before any game is played
+    agents = _agents(spec.get("agents"), players)
     same = same_rules(rulesets, names)  # as `meeple compare`: their games would be the base's
     kept = [k for k in range(len(names)) if k not in same]
-    res = compare([rulesets[k] for k in kept], players, games, seed, agents, workers=1, keep_going=True)
+
+    def progress(_: int) -> None:  # after each game: where Ctrl-C ends `meeple compare` (tools/backends.py)
+        if stopped is not None and stopped():
+            raise KeyboardInterrupt
+
+    res = compare([rulesets[k] for k in kept], players, games, seed, agents, workers=1, keep_going=True,
+                  progress=progress)
     failed = {f["position"]: f for f in res["failed"]}  # positions among `kept`
     out = _unplaced({k: v for k, v in res.items() if k not in ("score_samples", "failed")}, lobby)
     out["names"] = [names[k] for i, k in enumerate(kept) if i not in failed]  # one per ruleset compared

@@ -22,7 +22,7 @@ from meeple.runtime.saves import check_game
 from meeple.runtime.saves import parse as parse_save
 from meeple.tools.report import problem_json
 from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
-from meeple.web.uploads import replace_file, upload_name
+from meeple.web.uploads import quoted, replace_file, upload_name
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
@@ -280,5 +280,5 @@ def _num(x: Any, what: str, lo: float, hi: float) -> float:
 
 def _shown(x: Any) -> str:
     """A value sent in a request, as a refusal quotes it: its start only."""
-    text = json.dumps(x) if isinstance(x, (bool, float)) or x is None else repr(x)
+    text = json.dumps(x) if isinstance(x, (bool, float)) or x is None else quoted(x) if isinstance(x, str) else repr(x)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -24,11 +24,18 @@ def _refused(message: str, hint: str | None = "send a ruleset file by its own na
     return UsageError(Problem("B001", message, hint=hint))
 
 
+def quoted(text: str) -> str:
+    """`text` as a refusal quotes what was sent: in quotes, a backslash doubled as repr() doubles it, and a
+    character that is not printable as its code point (`<U+0009>`), not as repr()'s escape: found by QA,
+    Lobby.shown took the backslash of `'a\\tb.yaml'` for a Windows folder and cut the name to `'tb.yaml'`."""
+    return "'" + "".join(c.replace("\\", "\\\\") if c.isprintable() else f"<U+{ord(c):04X}>" for c in text) + "'"
+
+
 def upload_name(filename: Any) -> str:
     """The name an uploaded file is kept under: the name it was sent with, if it is a file's own name."""
     if not isinstance(filename, str) or not filename.strip():
         raise _refused("the file has no name")
-    shown = repr(filename) if len(filename) <= 40 else repr(filename[:37]) + "..."
+    shown = quoted(filename) if len(filename) <= 40 else quoted(filename[:37]) + "..."
     if len(filename) > MAX_NAME:
         raise _refused(f"the file name is longer than {MAX_NAME} characters", "rename the file, shorter")
     if "/" in filename or "\\" in filename:
