@@ -87,6 +87,28 @@ def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator, m
             g(flow)
 
 
+@pytest.mark.parametrize("evaluator", ["generated", "reference"])
+def test_arithmetic_takes_numbers_and_booleans_but_never_a_player_or_a_component(g, evaluator, monkeypatch):
+    """Found by QA: a player (an int to Python) was added to a number as its seat's, where the checker
+    could not tell the operand's type (a procedure's result). Booleans count as 1 and 0, as the checker
+    allows, so that `sum(c.value > 1 for c in row)` counts."""
+    if evaluator == "reference":
+        from meeple.runtime.evaluator import Evaluator
+
+        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
+    x = g()
+    assert x.evaluate("[true + 1, true * 5, sum([true, true]), true < 2, 7 // 2, player(0) < player(1)]") == \
+        [2, 5, 2, True, 3, True]
+    for expr, error in (("first(players) + 1", "cannot apply `+` to a player and a number"),
+                        ("1 - first(players)", "cannot apply `-` to a number and a player"),
+                        ("first(players) * 2", "cannot apply `*` to a player and a number"),
+                        ("first(players) // 1", "cannot apply `//` to a player and a number"),
+                        ("first(list(deck)) % 2", "cannot apply `%` to a component and a number"),
+                        ("first(players) < 1", "cannot compare a player with a number")):
+        with pytest.raises(RuntimeRuleError, match=re.escape(error)):
+            x.evaluate(expr)
+
+
 def test_removing_from_a_list_and_finding_in_it_use_the_same_strict_equality(g):
     """`xs - x` removes the items `==` calls equal to x: a player is not the number of its seat, `true`
     is not 1 (Python says both are equal). Found when list subtraction became linear."""

@@ -23,6 +23,17 @@ MISSING = object()  # "not in the scope", distinct from a variable holding none
 _NUMERIC = (int, bool, Player, Comp)
 
 
+_ARITH = (int, bool)  # booleans count as 1 and 0 in arithmetic, as the checker's NUMLIKE says
+
+
+def _numbers(a: Any, b: Any) -> None:
+    """Arithmetic takes numbers (and booleans, as 1 and 0): found by QA, a player or a component, which
+    are ints to Python, was added, multiplied or divided as the number of its seat or its id, where the
+    checker could not tell the operand's type. TypeError: binop's located error."""
+    if type(a) not in _ARITH or type(b) not in _ARITH:
+        raise TypeError
+
+
 def same(a: Any, b: Any) -> bool:
     """The language's `==`: strict in type, since players, components, numbers and booleans are all
     ints to Python (a player is not the number of its seat, `true` is not 1), and so inside lists and
@@ -290,10 +301,12 @@ class ValueOps:
                     return self.concat(n, a, [b])
                 if type(a) is type(b) and (type(a) is list or type(a) is str):
                     return self.concat(n, a, b)
+                _numbers(a, b)
                 return a + b
             if op == "-":
                 if type(a) is list:
                     return without(a, b if type(b) is list else [b])
+                _numbers(a, b)
                 return a - b
             if op == "*":
                 if type(a) in (list, str) and type(b) is int or type(b) in (list, str) and type(a) is int:
@@ -302,7 +315,10 @@ class ValueOps:
                         raise self.fail(n, f"this makes {size_message('a list or string', len(seq) * k)}")
                     if type(seq) is list:
                         return self.nested(n, a * b)
+                    return a * b
+                _numbers(a, b)
                 return a * b
+            _numbers(a, b)  # (a string's `%` would be Python's formatting)
             if op == "//":
                 return a // b
             if op == "%":
@@ -333,6 +349,9 @@ class ValueOps:
                 r = any(x == a and type(x) is ta for x in b)
             return r if op == "in" else not r
         try:
+            if (type(a) in _NUMERIC or type(b) in _NUMERIC) and type(a) is not type(b) and not (
+                    type(a) in _ARITH and type(b) in _ARITH):
+                raise TypeError  # found by QA: a player is no number, though Python orders it as its seat's
             if op == "<":
                 return a < b
             if op == "<=":
