@@ -181,6 +181,15 @@ def test_strings_interpolate_values_readably(g):
     x = g()
     assert x.evaluate('"{first(deck).name} for {1 + 1} by {player(1)}"') == "Ace for 2 by P2"
     assert x.evaluate('"{{literal}}"') == "{literal}"
+    assert x.evaluate('"abc"[1] + "abc"[-1]') == "bc"
+    for expr, error in (('"abc"[5]', "index 5 is out of range (length 3)"),  # was "cannot index a string"
+                        ('[1]["a"]', "cannot index a list with a string")):
+        with pytest.raises(RuntimeRuleError, match=re.escape(error)):
+            x.evaluate(expr)
+    with pytest.raises(RuntimeRuleError, match=re.escape("index 5 is out of range (length 1): a list does not grow")):
+        g("xs = [1]\nxs[5] = 2")  # was "cannot set an entry of a list"
+    # zones by their owner (found by QA: a seat's hand read `0.hand`)
+    assert x.evaluate('"{player(1).hand}, {deck}, {ace.pile}"') == "P2 hand, deck, Ace pile"
 
 
 def test_players_counters_zones_and_component_slots(g):

@@ -23,7 +23,12 @@ def show(v: Any, rs: Ruleset) -> str:
         return "none"
     if t is list:
         return ", ".join(show(x, rs) for x in v)
-    if t is Zone:
+    if t is Zone:  # a seat's or a component's by its owner (found by QA: `{p.hand}` read `0.hand`)
+        head, dot, name = v.key.partition(".")
+        if dot and head.isdigit():
+            return f"P{int(head) + 1} {name}"
+        if dot and head.startswith("#"):  # (a hole naming it mentions the component: render._comps_in)
+            return f"{rs.components[int(head[1:])].name} {name}"
         return v.key
     return str(v)
 

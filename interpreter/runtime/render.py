@@ -20,7 +20,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import children
-from meeple.runtime.data import Comp, Player
+from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.values import show
 from meeple.runtime.visibility import seers
 
@@ -77,6 +77,8 @@ def _comps_in(v: Any, out: set[int], depth: int = 0) -> None:
     t = type(v)
     if t is Comp:
         out.add(int(v))
+    elif t is Zone and v.key.startswith("#"):  # a component's slot is shown by the component's name
+        out.add(int(v.key[1:].partition(".")[0]))
     elif depth < 4 and t is list:
         for x in v:
             _comps_in(x, out, depth + 1)

@@ -202,9 +202,10 @@ class ValueOps:
         except (KeyError, IndexError, TypeError):
             if type(obj) is dict:
                 raise self.fail(n, f"no entry for {show(i, self.rs)} in this map") from None
-            if type(obj) is list:
+            if (type(obj) is list or type(obj) is str) and type(i) is int:  # (a string's letters too)
                 raise self.fail(n, f"index {show(i, self.rs)} is out of range (length {len(obj)})") from None
-            raise self.fail(n, f"cannot index {type_name(obj)}") from None
+            raise self.fail(n, f"cannot index {type_name(obj)}" + (f" with {type_name(i)}" if type(obj) in (list, str)
+                                                                   else "")) from None
 
     def iterate(self, v: Any, node: Any) -> list:
         t = type(v)
@@ -236,6 +237,9 @@ class ValueOps:
             new: Any = dict(obj)
         elif type(obj) is list and type(i) is int and -len(obj) <= i < len(obj):
             new = obj[:]
+        elif type(obj) is list and type(i) is int:  # found by QA: "cannot set an entry of a list"
+            raise self.fail(n, f"index {i} is out of range (length {len(obj)}): a list does not grow by setting "
+                               "an entry", hint="add an item with `xs += [x]`")
         else:
             raise self.fail(n, f"cannot set an entry of {type_name(obj)}")
         new[i] = v
