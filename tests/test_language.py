@@ -50,6 +50,16 @@ def g(tmp_path):
     return lambda flow="pass", **kw: game(flow, tmp_path=tmp_path, **kw)
 
 
+@pytest.fixture(params=["generated", "reference"])
+def evaluator(request, monkeypatch):
+    """Run the test with each evaluator: the generated code, and the reference (MEEPLE_EVALUATOR=reference)."""
+    if request.param == "reference":
+        from meeple.runtime.evaluator import Evaluator
+
+        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
+    return request.param
+
+
 def test_equality_and_membership_are_strict_about_players_and_numbers(g):
     x = g()
     assert x.evaluate("player(0) == player(0)") is True
@@ -60,14 +70,9 @@ def test_equality_and_membership_are_strict_about_players_and_numbers(g):
     assert x.evaluate("ace in deck and ace not in row") is True
 
 
-@pytest.mark.parametrize("evaluator", ["generated", "reference"])
-def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator, monkeypatch):
+def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator):
     """Found by QA: `m[0]` read the entry of `player(0)`, writing `m[0]` replaced it (one key left of three),
     `get(n, true, ...)` found the entry of 1, and `[player(0)] == [0]` was true."""
-    if evaluator == "reference":
-        from meeple.runtime.evaluator import Evaluator
-
-        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
     x = g("""
     bids = {}
     bids[player(0)] = 5
@@ -87,15 +92,10 @@ def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator, m
             g(flow)
 
 
-@pytest.mark.parametrize("evaluator", ["generated", "reference"])
-def test_arithmetic_takes_numbers_and_booleans_but_never_a_player_or_a_component(g, evaluator, monkeypatch):
+def test_arithmetic_takes_numbers_and_booleans_but_never_a_player_or_a_component(g, evaluator):
     """Found by QA: a player (an int to Python) was added to a number as its seat's, where the checker
     could not tell the operand's type (a procedure's result). Booleans count as 1 and 0, as the checker
     allows, so that `sum(c.value > 1 for c in row)` counts."""
-    if evaluator == "reference":
-        from meeple.runtime.evaluator import Evaluator
-
-        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
     x = g()
     assert x.evaluate("[true + 1, true * 5, sum([true, true]), true < 2, 7 // 2, player(0) < player(1)]") == \
         [2, 5, 2, True, 3, True]
@@ -256,14 +256,9 @@ def test_choose_waits_and_the_chosen_body_runs_with_its_values(g):
     assert x.is_over and x.evaluate("round") == 3
 
 
-@pytest.mark.parametrize("evaluator", ["generated", "reference"])
-def test_simultaneous_over_nobody_goes_on_and_over_a_player_twice_is_a_located_error(g, evaluator, monkeypatch):
+def test_simultaneous_over_nobody_goes_on_and_over_a_player_twice_is_a_located_error(g, evaluator):
     """Found by QA: over an empty list it opened a decision of nobody, and `simulate` waited for ever;
     over a list naming a player twice, one decision of two was offered and the game stuck."""
-    if evaluator == "reference":
-        from meeple.runtime.evaluator import Evaluator
-
-        monkeypatch.setattr(Game, "evaluator_class", Evaluator)  # as MEEPLE_EVALUATOR=reference does
     sealed = """
     simultaneous q in PLAYERS:
         choose q "Bid":
@@ -299,14 +294,9 @@ scoring:
 """
 
 
-@pytest.mark.parametrize("evaluator", ["generated", "reference"])
-def test_both_evaluators_nest_procedures_as_deep_as_the_language_allows(tmp_path, evaluator, monkeypatch):
+def test_both_evaluators_nest_procedures_as_deep_as_the_language_allows(tmp_path, evaluator):
     """Found by QA: the tree walk ran out of Python's stack near 120 nested calls (R003, at another place),
     where the generated code and the language allow 150 (R001 beyond)."""
-    if evaluator == "reference":
-        from meeple.runtime.evaluator import Evaluator
-
-        monkeypatch.setattr(Game, "evaluator_class", Evaluator)
     for n, outcome in ((149, "149"), (400, None)):
         path = tmp_path / f"deep{n}.yaml"
         path.write_text(DEEP.replace("deep(N)", f"deep({n})"))
