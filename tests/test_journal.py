@@ -100,6 +100,12 @@ def test_a_last_line_cut_short_is_dropped_and_the_run_goes_on(tmp_path):
     (lambda lines: [lines[0], lines[2], lines[1], *lines[3:]], 2, "this line is game 1, where game 0 should be"),
     (lambda lines: [lines[0], '{"index": 0}', *lines[2:]], 2, "not a finished game"),
     (lambda lines: ["meeple: 1", *lines[1:]], 1, "not a ladder's journal"),
+    # found by QA: a line of the right keys but wrong values was a traceback (`"winners": 5`) or a table of
+    # made-up results (a winner who is no seat, scores that are not one a seat)
+    *[(lambda lines, k=k, v=v: [lines[0], json.dumps({**json.loads(lines[1]), k: v}), *lines[2:]], 2,
+       f"not a game this run could have played: its `{k}` is") for k, v in (
+        ("winners", 5), ("winners", [7]), ("winners", [0, 0]), ("scores", ["a"]), ("players", 3),
+        ("agents", ["nobody", "first"]), ("decisions", -1), ("length", "9"), ("seed", None))],
 ])
 def test_a_damaged_journal_is_an_error_at_its_line_and_is_left_as_it_is(tmp_path, damage, line, words):
     book = tmp_path / "run.jsonl"
@@ -173,3 +179,23 @@ def test_a_damaged_line_is_located_at_its_own_line_even_after_a_blank_one(tmp_pa
     book.write_text("\n".join([lines[0], "", lines[1], "not json", *lines[3:]]) + "\n")
     r = run(*LADDER, "-n", 8, "--journal", book)
     assert r.exit_code == 2 and f"{book}:4:1" in r.output and "not JSON" in r.output
+
+
+@pytest.mark.parametrize("text", [b'{"a": 1}', b"notes", b"\n\n{\"kind\""])
+def test_a_file_of_one_piece_without_a_newline_is_no_journal_and_is_left_as_it_is(tmp_path, text):
+    """Found by QA: its only piece was dropped as a line cut short, and the file emptied for the run."""
+    book = tmp_path / "data.json"
+    book.write_bytes(text)
+    r = run(*LADDER, "-n", 2, "--journal", book)
+    assert r.exit_code == 2 and "not a ladder's journal" in r.output and book.read_bytes() == text
+
+
+def test_a_file_of_blank_lines_becomes_a_journal_that_the_run_can_go_on_from(tmp_path):
+    """Found by QA: the games were written after the blank line without the run's first line, so the same
+    command with more games refused its own journal."""
+    book = tmp_path / "run.jsonl"
+    book.write_text("\n  \n")
+    assert run(*LADDER, "-n", 2, "--journal", book).exit_code == 0
+    assert json.loads(book.read_text().splitlines()[0])["kind"] == "meeple ladder journal"
+    more = run(*LADDER, "-n", 4, "--journal", book)
+    assert more.exit_code == 0 and "2 of 4 games already played" in more.stderr, more.output

@@ -56,13 +56,38 @@ def _bad(path: Path, line: int, message: str, hint: str | None = None) -> UsageE
     return UsageError(Problem("U050", message, Span(str(path), line, 1), hint=hint))
 
 
-def _record(path: Path, line: int, data: Any, index: int) -> GameRecord:
+def _record(path: Path, line: int, data: Any, index: int, head: dict[str, Any]) -> GameRecord:
     if not isinstance(data, dict) or any(k not in data for k in RECORD_FIELDS):
         raise _bad(path, line, "this line is not a finished game of a ladder")
     if data["index"] != index:
         raise _bad(path, line, f"this line is game {data['index']}, where game {index} should be",
                    "a journal holds the games in order from the first")
+    wrong = _wrong_field(data, head)
+    if wrong is not None:  # found by QA: `"winners": 5` was a traceback, `[7]` a table of made-up results
+        raise _bad(path, line, f"this line is not a game this run could have played: its `{wrong}` is "
+                               f"{json.dumps(data[wrong])[:40]}", "a journal is written by `meeple ladder` only")
     return GameRecord(**{k: data[k] for k in RECORD_FIELDS})
+
+
+def _wrong_field(data: dict[str, Any], head: dict[str, Any]) -> str | None:
+    """The first field of a game's line that no game of the run `head` describes would have."""
+    n = head["players"]
+
+    def whole(x: Any) -> bool:
+        return type(x) is int and x >= 0
+
+    checks = {
+        "seed": type(data["seed"]) is int,
+        "players": data["players"] == n,
+        "agents": isinstance(data["agents"], list) and len(data["agents"]) == n
+        and all(a in head["agents"] for a in data["agents"]),
+        "scores": isinstance(data["scores"], list) and len(data["scores"]) == n,
+        "winners": isinstance(data["winners"], list) and all(type(w) is int and 0 <= w < n for w in data["winners"])
+        and len(set(data["winners"])) == len(data["winners"]),
+        "decisions": whole(data["decisions"]),
+        "length": whole(data["length"]),
+    }
+    return next((k for k, ok in checks.items() if not ok), None)
 
 
 def _games(path: Path, data: bytes, expected: dict[str, Any]) -> list[GameRecord]:
@@ -72,8 +97,12 @@ def _games(path: Path, data: bytes, expected: dict[str, Any]) -> list[GameRecord
     except UnicodeDecodeError as e:
         raise UsageError(Problem("U050", f"cannot read the journal {path}: {e}")) from None
     # Numbered as in the file; the last piece has no newline: it was cut short, and is left out.
-    lines = [(k + 1, x) for k, x in enumerate(text.split("\n")[:-1]) if x.strip()]
+    pieces = text.split("\n")
+    lines = [(k + 1, x) for k, x in enumerate(pieces[:-1]) if x.strip()]
     if not lines:
+        if pieces[-1].strip():  # found by QA: a one-line file without a newline was taken for a journal
+            raise _bad(path, len(pieces), "this file is not a ladder's journal",  # cut short, and emptied
+                       "name a new file, or the journal of this run")
         return []
     try:
         first = json.loads(lines[0][1])
@@ -89,7 +118,7 @@ def _games(path: Path, data: bytes, expected: dict[str, Any]) -> list[GameRecord
             raise UsageError(Problem("U050", f"the journal is of another run: {what}",
                                      Span(str(path), lines[0][0], 1),
                                      hint="go on with the options that started it, or name a new journal file"))
-    return [_record(path, n, _parse(path, n, x), k) for k, (n, x) in enumerate(lines[1:])]
+    return [_record(path, n, _parse(path, n, x), k, first) for k, (n, x) in enumerate(lines[1:])]
 
 
 def _parse(path: Path, line: int, text: str) -> Any:
@@ -116,7 +145,9 @@ class Journal:
         try:
             data = self._out.read()
             self.games = _games(path, data, head)
-            kept = data.rfind(b"\n") + 1
+            # A file of blank lines only is a new journal: its first line is the run's (found by QA: the
+            # games followed the blank line without one, and the run could not go on from its journal).
+            kept = data.rfind(b"\n") + 1 if data.strip() else 0
             self._out.seek(kept)
             self._out.truncate()
             if kept == 0:
