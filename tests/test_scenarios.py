@@ -56,6 +56,12 @@ def run_steps(tmp_path, steps: str, extra: str = ARRANGED):
     ('      - {not_offered: "Bid*", player: 1}\n', "`Bid 1` is offered to P1, but must not be"),
     ('      - not_offered: "Pass"\n', "no option of the ruleset can be labelled `Pass`"),
     ('      - {menu_size: 2, player: 1}\n', "P1 has 3 options, expected 2"),
+    ('      - menu_size: 2\n', "the deciding players have 3 options, expected 2"),
+    # found by QA: "8 is not a seat: this game's seats are 0 to 1", 0-based, at the scenario's line
+    ('      - {offered: "Bid 1", player: 9}\n', "there is no P9 in a 2-player game"),
+    ('      - {not_offered: "Bid*", player: 3}\n', "there is no P3 in a 2-player game"),
+    ('      - {menu_size: 2, player: 4}\n', "there is no P4 in a 2-player game"),
+    ('      - {act: "Bid 1", player: 3}\n', "there is no P3 in a 2-player game"),
     ('      - {seen_by: 2, hides: ["King"]}\n', "P2 sees `King`, which must be hidden from them"),
     ('      - {seen_by: 2, shows: ["You drew Ace"]}\n', "P2 does not see `You drew Ace`"),
     (('      - remember: {before: "p1.coins"}\n      - {act: "Bid 1", player: 1}\n'
@@ -66,6 +72,7 @@ def run_steps(tmp_path, steps: str, extra: str = ARRANGED):
 def test_steps_that_look_without_acting_can_fail(tmp_path, step, message):
     result = run_steps(tmp_path, step)
     assert not result.ok and result.problems[0].message == message, [p.message for p in result.problems]
+    assert result.problems[0].span is not None and result.problems[0].span.line >= 9  # a step's line (they start at 9)
 
 
 def test_acting_for_a_seat_that_is_not_deciding_names_who_is(tmp_path):

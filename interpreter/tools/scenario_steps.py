@@ -33,9 +33,17 @@ def as_list(value: Any) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
-def seat_of(step: dict) -> int | None:
+def seat_of(runner: Any, step: dict, path: tuple) -> int | None:
+    """The seat a step's `player: N` names (counted from 1, as P1), or None for the deciding players. One
+    that is no seat of the game is the step's error, said as scenarios count (found by QA: `player: 9`
+    was "8 is not a seat: this game's seats are 0 to 1", at the scenario's line)."""
     player = step.get("player")
-    return int(player) - 1 if player is not None else None
+    if player is None:
+        return None
+    n = runner.game.state.nplayers
+    if not 1 <= int(player) <= n:
+        raise runner.fail(path + ("player",), f"there is no P{int(player)} in a {n}-player game")
+    return int(player) - 1
 
 
 def menu(game: Game, seat: int | None) -> list[dict]:
@@ -52,7 +60,7 @@ def who(seat: int | None) -> str:
 
 def offered(runner: Any, step: dict, path: tuple, could_be: Callable[[str], bool]) -> None:
     """`offered: LABEL(S)` must each match a legal action; `not_offered: LABEL(S)` none."""
-    g, seat = runner.game, seat_of(step)
+    g, seat = runner.game, seat_of(runner, step, path)
     legal = menu(g, seat)
     labels = [a["label"] for a in legal]
     if "offered" in step:
@@ -73,11 +81,12 @@ def offered(runner: Any, step: dict, path: tuple, could_be: Callable[[str], bool
 
 
 def menu_size(runner: Any, step: dict, path: tuple) -> None:
-    g, seat = runner.game, seat_of(step)
+    g, seat = runner.game, seat_of(runner, step, path)
     legal = menu(g, seat)
     want = int(step["menu_size"])
     if len(legal) != want:
-        raise runner.fail(path + ("menu_size",), f"{who(seat)} has {len(legal)} options, expected {want}",
+        has = "has" if seat is not None else "have"
+        raise runner.fail(path + ("menu_size",), f"{who(seat)} {has} {len(legal)} options, expected {want}",
                           hint=f"offered now: {shown(legal)}" + _not_deciding(g, seat))
 
 

@@ -229,8 +229,7 @@ class _Runner:
         g = self.game
         assert g is not None
         label = str(step["act"])
-        player = step.get("player")
-        seat = int(player) - 1 if player is not None else None
+        seat = S.seat_of(self, step, path)
         legal = g.legal_actions(seat)
         matches = [a for a in legal if a["label"] == label]
         if step.get("refused"):
