@@ -130,3 +130,14 @@ def test_one_percentage_point_is_singular():
     row = {"what": "P2 win rate", "detectable": 0.0311, "to_detect": {"diff": 0.01, "games": 970}}
     assert inconclusive(row, "rounds").endswith("no difference of 3.11 percentage points or more; "
                                                 "to detect one of 1 percentage point, try about -n 970")
+
+
+def test_a_rate_cannot_be_said_to_hide_a_difference_larger_than_it_can_move():
+    # Found by QA: "no difference of 87.5 percentage points or more" from a base rate of 25%, where the
+    # most it can move is 75 points (to 100%): the games can show no difference of any size.
+    from meeple.tools.stats import inconclusive
+
+    row = {"what": "P2 win rate", "base": 0.25, "detectable": 0.875, "to_detect": {"diff": 0.1, "games": 500}}
+    assert inconclusive(row, "rounds").startswith("inconclusive: too few games to show a difference of any size")
+    row = {**row, "detectable": 0.5}
+    assert "no difference of 50 percentage points or more" in inconclusive(row, "rounds")

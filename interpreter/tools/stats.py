@@ -251,6 +251,9 @@ def inconclusive(row: dict, unit: str, more: str = "-n {games}") -> str:
         return f"{x:.3g} {unit}" if row["what"] == "game length" else f"{x:.3g}"
 
     least, aim = row["detectable"], row["to_detect"]
+    # A rate can move from the base's at most to 0 or to 1 (found by QA: "no difference of 87.5
+    # percentage points" from a base of 25%, where 75 is the most there can be)
+    room = max(row["base"], 1 - row["base"]) if isinstance(row.get("base"), (int, float)) else 1
     told = ("too few games to show a difference of any size in a rate" if row["what"].endswith("rate")
-            and least >= 1 else f"no difference of {size(least)} or more")
+            and least >= room else f"no difference of {size(least)} or more")
     return f"inconclusive: {told}; to detect one of {size(aim['diff'])}, try about {more.format(games=aim['games'])}"
