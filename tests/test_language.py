@@ -87,7 +87,10 @@ def test_maps_and_lists_are_strict_about_players_and_numbers_too(g, evaluator):
     assert x.log_for(0) == ["none false true 5 none false", "false false true true true"]
     for flow, where in (("m = {player(0): 1}\nx = m[0]", "no entry for 0 in this map"),
                         ("m = {}\nm[player(0)] = 1\nm[0] = 2", "cannot also have 0 (a number)"),
-                        ("m = {1: 2, true: 3}", "this map has the key 1 (a number), so it cannot also have true")):
+                        ("m = {1: 2, true: 3}", "this map has the key 1 (a number), so it cannot also have true"),
+                        # found in review: R003 "unhashable type" from the generated code, "no entry" from the
+                        # reference; both say it now as writing such a key says it
+                        ('m = {"a": 1}\nx = m[[1] + []]', "a list cannot be a map key")):
         with pytest.raises(RuntimeRuleError, match=re.escape(where)):
             g(flow)
 

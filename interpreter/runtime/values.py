@@ -195,13 +195,14 @@ class ValueOps:
     def index(self, n: A.Index, obj: Any, i: Any) -> Any:
         if type(obj) is Zone:
             obj = self.st.zones[obj.key]
-        if type(obj) is dict and stored_key(obj, i) is NO_KEY:
-            raise self.fail(n, f"no entry for {show(i, self.rs)} in this map")
+        if type(obj) is dict:
+            self.check_key(n, i)  # (a list or a map is no key: said, where hashing it would raise)
+            if stored_key(obj, i) is NO_KEY:
+                raise self.fail(n, f"no entry for {show(i, self.rs)} in this map")
+            return obj[i]
         try:
             return obj[i]
-        except (KeyError, IndexError, TypeError):
-            if type(obj) is dict:
-                raise self.fail(n, f"no entry for {show(i, self.rs)} in this map") from None
+        except (IndexError, TypeError):
             if (type(obj) is list or type(obj) is str) and type(i) is int:  # (a string's letters too)
                 raise self.fail(n, f"index {show(i, self.rs)} is out of range (length {len(obj)})") from None
             raise self.fail(n, f"cannot index {type_name(obj)}" + (f" with {type_name(i)}" if type(obj) in (list, str)
@@ -276,8 +277,10 @@ class ValueOps:
     def check_apart(self, n: Any, m: dict, k: Any) -> None:
         """A map cannot hold two keys that are different values but one int to Python (a player and the
         number of its seat): said, rather than one entry silently taking the other's place."""
-        if k in m and stored_key(m, k) is NO_KEY:
-            other = next(x for x in m if x == k)
+        if type(k) is str or k not in m:
+            return
+        other = next(x for x in m if x == k)  # the key Python takes `k` for
+        if type(other) is not type(k):
             raise self.fail(n, f"this map has the key {show(other, self.rs)} ({type_name(other)}), so it cannot also "
                                f"have {show(k, self.rs)} ({type_name(k)}): a map cannot tell apart keys that share "
                                "a number (a seat, a component's number, a number, true and false as 1 and 0)",

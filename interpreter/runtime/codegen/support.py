@@ -15,7 +15,7 @@ from meeple.runtime.data import Comp, Player, Zone
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, ReturnSig
 from meeple.runtime.limits import MAX_DEPTH, MAX_INT, MAX_ITEMS, STEPS_MESSAGE
 from meeple.runtime.printing import repeat_problem
-from meeple.runtime.values import same, type_name
+from meeple.runtime.values import NO_KEY, same, stored_key, type_name
 
 MAX_SEATS = 64
 
@@ -146,14 +146,15 @@ def index(ev: Any, n: Any, o: Any, i: Any) -> Any:
     if t is list:
         if type(i) is int and -len(o) <= i < len(o):
             return o[i]
-    elif t is dict and i in o:
-        if type(i) is str:
+    elif t is dict:
+        # A key that is an int to Python may find an entry of another type's (values.stored_key); a list
+        # key is refused by the reference's located error.
+        ti = type(i)
+        if ti is str:
+            if i in o:
+                return o[i]
+        elif ti in _STRICT and stored_key(o, i) is not NO_KEY:
             return o[i]
-        for x in o:  # values.stored_key inlined: the key equal to `i` may be an int of another type
-            if x == i:
-                if type(x) is type(i):
-                    return o[i]
-                break
     return ev.index(n, o, i)
 
 
