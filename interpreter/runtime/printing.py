@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.language.model import Ruleset
-from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.data import Comp, Player, Zone, key_owner
 
 
 def show(v: Any, rs: Ruleset) -> str:
@@ -24,12 +24,8 @@ def show(v: Any, rs: Ruleset) -> str:
     if t is list:
         return ", ".join(show(x, rs) for x in v)
     if t is Zone:  # a seat's or a component's by its owner (found by QA: `{p.hand}` read `0.hand`)
-        head, dot, name = v.key.partition(".")
-        if dot and head.isdigit():
-            return f"P{int(head) + 1} {name}"
-        if dot and head.startswith("#"):  # (a hole naming it mentions the component: render._comps_in)
-            return f"{rs.components[int(head[1:])].name} {name}"
-        return v.key
+        owner = key_owner(v.key)  # (a hole naming a component's slot mentions it: render._comps_in)
+        return v.key if owner is None else f"{show(owner, rs)} {v.key.partition('.')[2]}"
     return str(v)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from meeple.language import ast as A
 from meeple.language.model import Ruleset
 from meeple.language.walk import children
-from meeple.runtime.data import Comp, Player, Zone
+from meeple.runtime.data import Comp, Player, Zone, key_owner
 from meeple.runtime.values import show
 from meeple.runtime.visibility import seers
 
@@ -77,8 +77,8 @@ def _comps_in(v: Any, out: set[int], depth: int = 0) -> None:
     t = type(v)
     if t is Comp:
         out.add(int(v))
-    elif t is Zone and v.key.startswith("#"):  # a component's slot is shown by the component's name
-        out.add(int(v.key[1:].partition(".")[0]))
+    elif t is Zone and type(owner := key_owner(v.key)) is Comp:  # a slot is shown by its component's name
+        out.add(int(owner))
     elif depth < 4 and t is list:
         for x in v:
             _comps_in(x, out, depth + 1)
@@ -97,7 +97,7 @@ def _comp_items(ev: Evaluator, comp: A.Comp, scope: dict, out: set[int], depth: 
         items = ev.iterate(ev.eval(comp.iter, scope), comp.iter)
     except Exception:  # noqa: BLE001 - as in _mentions: it reads a variable bound further out
         return
-    inner = [x for x in _inner_comps(comp)] if depth < 4 else []
+    inner = _inner_comps(comp) if depth < 4 else []
     for item in items:
         _comps_in(item, out)
         for c in inner:
