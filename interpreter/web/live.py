@@ -113,7 +113,7 @@ class Server:
     def message(self, table: Table, conn: Conn) -> dict[str, Any]:
         """What the page is sent now. A rules error drawing it (a label that fails) stops the game and
         is the page's message (found by QA: it was raised out of the handler, which dropped the socket
-        with a traceback in the server's log); the caller then tells every page (`tell`, `broadcast`)."""
+        with a traceback in the server's log); the caller then tells every page (`broadcast`)."""
         nxt = table.hotseat_next()
         if conn.token == table.host and table.hotseat and nxt is not None and conn.pov != nxt:
             conn.pov = None  # a new person decides: hide the table until they say they sit at the screen
@@ -141,20 +141,13 @@ class Server:
         assert table.failure is not None
         return {"type": "error", "message": self.lobby.problem(table.failure)["error"]}
 
-    async def tell(self, table: Table, conn: Conn) -> None:
-        """Send one page its message; if drawing it stopped the game, every page is told instead."""
+    async def broadcast(self, table: Table, conns: list[Conn] | None = None) -> None:
+        """Send pages (by default every page of the table) their message; if drawing one stopped the game,
+        every page is told instead (`announce`)."""
         running = table.failure is None
-        text = dumps(self.message(table, conn))
-        if running and table.failure is not None:
-            await self.announce(table)
-        else:
-            await conn.ws.send_text(text)
-
-    async def broadcast(self, table: Table) -> None:
-        running = table.failure is None
-        conns = list(self.conns.get(table.id, []))
+        conns = list(self.conns.get(table.id, [])) if conns is None else conns
         texts = [dumps(self.message(table, conn)) for conn in conns]
-        if running and table.failure is not None:  # drawing a page stopped the game: every page is told
+        if running and table.failure is not None:  # drawing a page stopped the game
             await self.announce(table)
             return
         for conn, text in zip(conns, texts):
@@ -224,7 +217,7 @@ class Server:
         self.conns[table.id].append(conn)
         try:
             await ws.send_text(dumps(ruleset_payload(table.rs)))
-            await self.tell(table, conn)
+            await self.broadcast(table, [conn])
             while True:
                 msg = await _receive(ws)
                 if not isinstance(msg, dict):
@@ -239,7 +232,7 @@ class Server:
                     self.wake[table.id].set()
                     await self.broadcast(table)
                 else:
-                    await self.tell(table, conn)
+                    await self.broadcast(table, [conn])
         except NotOurs:
             with contextlib.suppress(Exception):
                 await ws.close(code=1003)  # a binary frame, or text that is not JSON: this is no page of ours
