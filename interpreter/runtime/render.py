@@ -97,15 +97,21 @@ def _comp_items(ev: Evaluator, comp: A.Comp, scope: dict, out: set[int], depth: 
         items = ev.iterate(ev.eval(comp.iter, scope), comp.iter)
     except Exception:  # noqa: BLE001 - as in _mentions: it reads a variable bound further out
         return
-    inner = _inner_comps(comp) if depth < 4 else []
+    inner = _inner_comps(ev.rs, comp) if depth < 4 else []
     for item in items:
         _comps_in(item, out)
         for c in inner:
             _comp_items(ev, c, {**scope, comp.var: item}, out, depth + 1)
 
 
-def _inner_comps(comp: A.Comp) -> list[A.Comp]:
-    """The comprehensions in `comp`'s item and condition, outermost only."""
+def _inner_comps(rs: Ruleset, comp: A.Comp) -> list[A.Comp]:
+    """The comprehensions in `comp`'s item and condition, outermost only. Cached in the ruleset as
+    `subnodes` is (a narrated game renders the same holes at every decision)."""
+    cache = rs.derived()
+    key = ("inner comps", id(comp))
+    hit = cache.get(key)
+    if hit is not None and hit[0] is comp:
+        return hit[1]
     found: list[A.Comp] = []
     todo: list[Any] = [comp.expr] + ([comp.cond] if comp.cond is not None else [])
     while todo:
@@ -114,6 +120,7 @@ def _inner_comps(comp: A.Comp) -> list[A.Comp]:
             found.append(n)
         else:
             todo.extend(children(n))
+    cache[key] = (comp, found)
     return found
 
 
