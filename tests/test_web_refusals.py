@@ -3,6 +3,7 @@ numbers that are not whole, frames that are not text, rulesets the lobby does no
 is a reason for the page, never a traceback (Rule 5), and nothing hidden reaches a seat (Rule 4)."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -119,7 +120,7 @@ def test_an_upload_is_named_as_sent_and_no_reply_names_a_server_path(web):
 
 def test_a_bots_budget_is_a_whole_number_up_to_a_cap(web):
     """Bug: an mcts budget up to 1e9 was accepted, a bot that thinks practically forever."""
-    from meeple.web.lobby import MAX_BUDGET
+    from meeple.web.tables import MAX_BUDGET
 
     for bad, why in ((MAX_BUDGET + 1, f"between 1 and {MAX_BUDGET}"), ("1e9", "whole number"), (0, "between"),
                      (2.5, "whole number"), (True, "whole number")):
@@ -280,8 +281,8 @@ def test_a_comparisons_variants_and_bots_are_refused_if_not_a_list_and_a_text(we
 def test_a_comparisons_bots_are_held_to_a_tables_budget(web):
     """Bug (found by QA): `mcts:1000000` was taken, where a table's bot may think 20,000 iterations."""
     from meeple.errors import UsageError
-    from meeple.web.designer import MAX_SECONDS, _agents
-    from meeple.web.lobby import MAX_BUDGET
+    from meeple.web.designer import _agents
+    from meeple.web.tables import MAX_BUDGET, MAX_SECONDS
 
     spec = {"base": "speicherstadt", "variants": ["variants/cheap_port"], "games": 2, "players": 3}
     for bad, why in ((f"mcts:{MAX_BUDGET + 1}", f"a budget is at most {MAX_BUDGET:,}"),
@@ -315,3 +316,24 @@ def test_a_refused_names_unprintable_characters_are_quoted_not_cut(web):
         assert status == 400 and body["error"].startswith(quoted + " "), (name, body)
     status, body = web.post("/api/tables", {"ruleset": "a\tb.yaml", "seats": [{"kind": "person"}] * 2})
     assert status == 400 and body["error"] == "unknown ruleset 'a<U+0009>b.yaml'", body
+
+
+def test_the_rulesets_own_best_bot_is_held_to_a_tables_budget(web):
+    """Found in review: "best" played an uploaded ruleset's `agents.play` as it asked (`mcts:1000000`, or
+    an hour a move), where every other bot of a table is held to MAX_BUDGET and the designer's to
+    MAX_SECONDS."""
+    from meeple.web.tables import MAX_BUDGET, MAX_SECONDS
+
+    text = (Path(__file__).parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml").read_text(encoding="utf-8")
+    seats = [{"kind": "person"}, {"kind": "bot", "agent": "best"}]
+
+    def table(spec):
+        status, body = web.post("/api/upload", {"filename": "bot.yaml", "text": text + f"\nagents:\n  play: {spec}\n"})
+        assert status == 200, body
+        return web.post("/api/tables", {"ruleset": body["id"], "seats": seats})
+
+    for spec, why in ((f"mcts:{MAX_BUDGET + 1}", f"a budget is at most {MAX_BUDGET:,}, as at a table"),
+                      ("mcts:3600s", f"a bot thinks at most {MAX_SECONDS:g} s a move, as the best bot does")):
+        status, body = table(spec)
+        assert status == 400 and body["error"] == f"the ruleset's own bot (agents.play: {spec}) cannot play here: {why}", body
+    assert table(f"mcts:{MAX_BUDGET}")[0] == 200

@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from meeple.errors import Problem, UsageError
-from meeple.language.agentspec import parse_spec
 from meeple.tools.agents import parse_agents, seat_names
 from meeple.tools.compare import compare
 from meeple.tools.rulediff import same_rules
 from meeple.tools.simulate import default_players
 from meeple.tools.stats import inconclusive
-from meeple.web.lobby import MAX_BUDGET, MAX_SEED, Lobby, whole
+from meeple.web.lobby import MAX_SEED, Lobby, whole
+from meeple.web.tables import over_budget
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
-MAX_SECONDS = 1.0  # a bot's time a move, at most: the lobby's best bot thinks about a second
 
 
 def has_matplotlib() -> bool:
@@ -66,12 +65,8 @@ def _agents(x: Any, players: int) -> str:
                                                                           "random,mcts:400")
     seat_names(agents, players)  # a bad bot list is refused before any game is played
     for name in parse_agents(agents):
-        bot = parse_spec(name)
-        budget = bot.deals if bot.mcts is None else bot.mcts.iterations
-        if budget is not None and budget > MAX_BUDGET:
-            raise _refused(f"bot `{name}`: a budget is at most {MAX_BUDGET:,}, as at a table")
-        if bot.mcts is not None and bot.mcts.seconds is not None and bot.mcts.seconds > MAX_SECONDS:
-            raise _refused(f"bot `{name}`: a bot thinks at most {MAX_SECONDS:g} s a move, as the best bot does")
+        if (why := over_budget(name)) is not None:
+            raise _refused(f"bot `{name}`: {why}")
     return agents
 
 

@@ -21,13 +21,12 @@ from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.runtime.saves import check_game
 from meeple.runtime.saves import parse as parse_save
 from meeple.tools.report import problem_json
-from meeple.web.tables import BOTS, Registry, Seat, Table, bot_budgets
+from meeple.web.tables import BOTS, MAX_BUDGET, Registry, Seat, Table, bot_budgets
 from meeple.web.uploads import quoted, replace_file, upload_name
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
 MAX_UPLOAD = 2_000_000  # bytes of an uploaded ruleset or save
 MAX_SEED = 2**63 - 1
-MAX_BUDGET = 20_000  # a bot's search iterations or deals: mcts:20000 already thinks for a long while a move
 
 
 # A file's place on a disk, absolute (POSIX or Windows): what is left of one in a refusal becomes its name.
