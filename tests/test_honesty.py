@@ -81,3 +81,53 @@ def test_the_honesty_check_catches_a_bot_that_peeks():
         if game.num_actions(seat) > 1:
             caught += Peeker().choose(game, seat) != Peeker().choose(differs_unseen(game, seat, 99), seat)
     assert caught > 0
+
+
+BLIND_PICK = """\
+meeple: 1
+name: Blind pick
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game:
+    deck: {visibility: hidden}
+  player:
+    hand: {visibility: owner}
+    won: {}
+components:
+  card:
+    items:
+      - {id: low, name: Low, value: 1}
+      - {id: mid, name: Mid, value: 2}
+      - {id: high, name: High, value: 3}
+setup: |
+  move(components("card"), deck)
+  shuffle(deck)
+  draw(3, deck, player(1).hand)
+flow: |
+  choose player(0) "Take a card from P2's hand":
+      option "Take a card" for c in player(1).hand:
+          move(c, player(0).hand)
+  player(0).points = sum([c.value for c in player(0).hand])
+  player(1).points = 2
+scoring:
+  score: p.points
+"""
+
+
+@pytest.mark.parametrize("spec", ["mcts:30", "mcts:30:prior=3", "mcts:16:guide=1:halving", "greedy"])
+def test_a_blind_pick_from_a_hidden_hand_is_blind(tmp_path, spec):
+    """Found by QA: the tree search kept its statistics under the engine's keys of the options, which
+    name a card by its id: in every deal `#high` was the best option, and the real menu's keys then
+    showed where High lay. P1 took High in 30 deals of 30; a blind pick takes the same position in every
+    deal (P1's view is the same), so High only where it happens to lie."""
+    from meeple import load_ruleset
+
+    path = tmp_path / "blind.yaml"
+    path.write_text(BLIND_PICK, encoding="utf-8")
+    rs = load_ruleset(path)
+    games = [rs.new_game(2, seed) for seed in range(12)]
+    assert len({str(g.view(0)) for g in games}) == 1
+    (i,) = {make_agent(spec, seed=7).choose(g, 0) for g in games}  # one position in every deal
+    assert {g.state.zones["1.hand"][i] for g in games} == {0, 1, 2}  # so each card, by where it lies

@@ -179,7 +179,7 @@ class Game(Readouts):
 
     def menu(self, player: int) -> list:
         """The options of `player` at the open decision, as the engine keeps them (for bots, which key
-        them with `data.option_key`); worked out now if a lazy look-ahead left them for later. Empty
+        them with `menu_keys`); worked out now if a lazy look-ahead left them for later. Empty
         when `player` does not decide now."""
         if type(player) is not int or not 0 <= player < self.state.nplayers:  # (the bots' own seats: no call)
             player = self._seat(player)  # found by QA: "0" or None was [], a list a TypeError
@@ -189,6 +189,14 @@ class Game(Readouts):
         if pending["options"] is None:
             self._menus()
         return pending["options"].get(player, [])
+
+    def menu_keys(self, player: int) -> list[str]:
+        """The keys of `player`'s options as that seat reads them (the keys of `legal_actions(player)`,
+        without labels): what a bot that keeps statistics per option across deals must key them by. The
+        engine's own keys name components by id, which tell a hidden card apart from the others: a tree
+        search keyed so picked the best card of a hand it could not see (found by QA)."""
+        opts = self.menu(player)
+        return action_keys(opts, self._ev, player) if opts else []
 
     def apply_index(self, i: int, player: int | None = None) -> None:
         """Apply the i-th legal action of a deciding player without building labels (fast path)."""

@@ -35,6 +35,8 @@ _ID = re.compile(r"#(\d+)")
 def seat_key(key: str, ev: Evaluator, viewer: int) -> str:
     """An action key as a seat reads it: `0:#ace` for `0:#37` (see the module's docstring), and `0:#?`
     for a component the seat cannot see (its item would tell what it is)."""
+    if "#" not in key:  # no component: most keys of a search's menus
+        return key
     items = ev.rs.components
     return _ID.sub(lambda m: "#" + (items[int(m.group(1))].item if visible(ev, int(m.group(1)), viewer) else "?"),
                    key)

@@ -3,9 +3,10 @@
 Each iteration deals a fresh determinization of the game for the deciding seat (`game.determinize`):
 everything that seat cannot see is dealt again, and the random generator too. It then walks one tree
 shared by all determinizations (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012): a node is a
-sequence of actions (by their stable keys), and an action's statistics count only the visits in which it
-was legal ("availability"), so a card another player may or may not hold is judged fairly (plain UCT
-where nothing is hidden: a determinization then only reseeds future chance).
+sequence of actions, by their keys as the deciding seat reads them (`Game.menu_keys`: a card it cannot
+see is `#?`, never the id that would name the same card in every deal), and an action's statistics count
+only the visits in which it was legal ("availability"), so a card another player may or may not hold is
+judged fairly (plain UCT where nothing is hidden: a determinization then only reseeds future chance).
 
 Sealed decisions (`simultaneous`) are searched as such: at a node where several seats decide at once,
 each decider picks from its own statistics, never conditioned on the others' picks (decoupled UCT), and
@@ -48,7 +49,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from meeple.runtime.data import option_key
 from meeple.runtime.machine import FINAL_PHASE
 from meeple.tools.failures import MAX_DECISIONS, endless
 from meeple.tools.policy import (
@@ -117,8 +117,8 @@ class MctsAgent:
         root = self.search(game, player)
         stats = root.stats.get(player, {})
         best, best_rank = 0, (-1.0, -1.0)
-        for i, o in enumerate(game.menu(player)):
-            s = stats.get(option_key(o))
+        for i, k in enumerate(game.menu_keys(player)):
+            s = stats.get(k)
             rank = (s[0], s[1]) if s else (0.0, 0.0)
             if rank > best_rank:
                 best, best_rank = i, rank
@@ -127,7 +127,7 @@ class MctsAgent:
     def search(self, game: Game, player: int) -> Node:
         """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
-        keys = [option_key(o) for o in game.menu(player)]
+        keys = game.menu_keys(player)
         if self.prior > 0 and (game.rs.greedy is not None or game.rs.score is not None):
             # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
             judge = GreedyAgent(self.rng.getrandbits(62))
@@ -159,7 +159,7 @@ class MctsAgent:
             sealed = len(pending["players"]) > 1
             modelled = self.others != "search" or (self.sealed == "greedy" and sealed)
             for s in deciders:
-                keys = [option_key(o) for o in g.menu(s)]
+                keys = g.menu_keys(s)
                 stats = node.stats.setdefault(s, {})
                 prior = node.prior.setdefault(s, {})
                 dealt = modelled and s != player and self.others == "dealt"  # judged below, on this deal
