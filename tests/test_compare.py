@@ -188,9 +188,23 @@ def test_semantic_diff_of_items_by_id():
     found = {(c["section"], c["entity"], c["change"]) for c in semantic_diff(a, b)}
     assert found == {("events", "f", "added"), ("components", "card x", "changed"),
                      ("components", "card z", "added"), ("components", "card (all items)", "changed"),
-                     ("phases", "p", "changed")}
+                     ("components", "card", "changed"), ("phases", "p", "changed")}
     step = next(c for c in semantic_diff(a, b) if c["section"] == "phases")["fields"][0]
     assert step["field"] == "s2" and "-b" in step["diff"] and "+c" in step["diff"]
+    # y now comes first: it is component 0, which a seed's shuffles tell apart
+    kind = next(c for c in semantic_diff(a, b) if c["entity"] == "card")
+    assert kind["fields"] == [{"field": "item order", "old": ["x", "y"], "new": ["y", "x"]}]
+
+
+def test_the_order_of_a_phases_steps_is_a_change():
+    """Found by QA: a variant that removed a step and gave it back unchanged (so it ran last) showed no
+    change, and `meeple compare` refused it as the base's rules, though every game of it failed in setup."""
+    a = {"phases": {"p": {"s1": "a", "s2": "b", "s3": "c"}}}
+    b = {"phases": {"p": {"s2": "b", "s3": "c", "s1": "a"}}}
+    (change,) = semantic_diff(a, b)
+    assert (change["section"], change["entity"], change["change"]) == ("phases", "p", "changed")
+    assert change["fields"] == [{"field": "step order", "old": ["s1", "s2", "s3"], "new": ["s2", "s3", "s1"]}]
+    assert semantic_diff(a, {"phases": {"p": {"s1": "a", "s2": "b", "s3": "c"}}}) == []
 
 
 def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):
