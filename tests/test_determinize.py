@@ -20,6 +20,7 @@ import test_speicherstadt
 from meeple.errors import UsageError
 from meeple.runtime.machine import assert_state
 from meeple.runtime.rules import load_ruleset
+from meeple.tools.agents import make_agent
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every bundled ruleset and variant, and the reference games, with a player count to play them at.
@@ -257,3 +258,50 @@ def test_a_face_down_token_shows_its_back_and_stays_in_its_country():
         for k in stacks:
             countries = {rs.components[t].attrs["country"] for t in d.state.zones[f"#{k}.stack"]}
             assert len(countries) <= 1
+
+
+PEEK_MENU = """\
+meeple: 1
+name: Peek menu
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game:
+    deck: {visibility: hidden}
+  player:
+    won: {}
+components:
+  card:
+    items:
+      - {id: low, name: Low, value: 1}
+      - {id: mid, name: Mid, value: 2}
+      - {id: high, name: High, value: 3}
+      - {id: top, name: Top, value: 4}
+setup: |
+  move(components("card"), deck)
+  shuffle(deck)
+flow: |
+  choose player(0) "Take a card":
+      option "Take nothing":
+          pass
+      option "Take a card" for c in deck when c.value > 1 and index_of(deck, c) < 2:
+          move(c, player(0).won)
+  player(0).points = sum([c.value for c in player(0).won])
+scoring:
+  score: p.points
+"""
+
+
+def test_a_deal_agrees_with_a_menu_that_depends_on_hidden_cards(tmp_path):
+    """Found by QA: a menu of one option per hidden card worth more than 1 tells its seat how many there
+    are; half the deals had another number of options (the view differed), and greedy:8 and halving
+    then picked an option that was not there (G004)."""
+    path = tmp_path / "peek.yaml"
+    path.write_text(PEEK_MENU, encoding="utf-8")
+    rs = load_ruleset(path)
+    game = rs.new_game(2, 1)
+    assert game.num_actions(0) == 3  # Low is not among the top two
+    assert all(game.determinize(0, seed).view(0) == game.view(0) for seed in range(40))
+    for spec in ("greedy:8", "mcts:8:guide=1:halving", "mcts:20"):
+        assert 0 <= make_agent(spec, seed=3).choose(game, 0) < 3

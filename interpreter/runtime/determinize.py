@@ -12,8 +12,10 @@ using only the ruleset's visibility declarations, as `views.py` reads them:
 - Other seats' counters the player cannot see are dealt again: numbers keep their total over those seats
   (so conservation laws such as a bank plus everyone's coins still hold) and are split at random, one
   unit at a time; other values are shuffled among those seats. Counters no seat can see keep their value.
-- The open decision's menus are built again from the new state (if another seat's menu comes out empty
-  in every one of a few deals, its old menu is kept, renamed). Sealed choices already made by other seats
+- The open decision's menus are built again from the new state. A deal is tried again if another seat's
+  menu comes out empty, or the player's own has another number of options than the one it sees (a menu
+  that depends on hidden cards tells something of them); if every one of a few deals fails so, the old
+  menus are kept, renamed. Sealed choices already made by other seats
   are replaced by random ones; the player's own choice is kept.
 - The random generator is reseeded, so future shuffles and draws are unknown too. The action log and log
   lines meant for other seats are dropped: a determinization cannot be replayed.
@@ -92,6 +94,10 @@ def _known(rs: Any) -> list[tuple[tuple, tuple, tuple]]:
     return info
 
 
+class _Unlike(Exception):
+    """The viewer's own rebuilt menu has another number of options than the one it sees."""
+
+
 def determinize(game: Game, viewer: int, seed: int) -> Game:
     """A copy of `game` consistent with what `viewer` sees, with everything else resampled."""
     for attempt in range(RETRIES):
@@ -99,7 +105,10 @@ def determinize(game: Game, viewer: int, seed: int) -> Game:
             return _deal(game, viewer, seed * 0x9E3779B1 + attempt * 0x85EBCA77 + 1, rebuild=True)
         except RuntimeRuleError:  # another seat's rebuilt menu is empty in this deal: deal again
             pass
-    # The rules let that seat decide only with cards it rarely holds: keep its menu as it was, renamed.
+        except _Unlike:  # a deal the viewer's own menu rules out: deal again
+            pass
+    # The rules let that seat decide only with cards it rarely holds (or the viewer's menu tells what it
+    # cannot see, and few deals agree with it): keep every menu as it was, renamed.
     return _deal(game, viewer, seed * 0x9E3779B1 + 1, rebuild=False)
 
 
@@ -270,6 +279,11 @@ def _reopen(game: Game, old: dict, viewer: int, rng: Rng) -> None:
     pending = game.state.pending
     if pending is None or pending["players"] != old["players"]:  # pragma: no cover - the frames reopen it
         raise AssertionError("a determinized game must reopen the same decision")
+    # A menu that depends on what the viewer cannot see (options only for the hidden cards worth more)
+    # tells the viewer something: a deal whose menu has another length contradicts its view, and a bot
+    # would pick an option that is not there (found by QA: G004 from greedy and halving).
+    if viewer in old["options"] and len(pending["options"].get(viewer, ())) != len(old["options"][viewer]):
+        raise _Unlike
     for seat, i in old["chosen"].items():
         n = len(pending["options"][seat])
         pending["chosen"][seat] = i if seat == viewer else rng.below(n)
