@@ -71,8 +71,9 @@ def _counters(counters: dict[str, Any], rs: Ruleset | None, scope: str) -> str:
 
 def component(c: dict, rs: Ruleset | None = None) -> str:
     """One component: its name, then its non-empty counters and slots."""
-    if c.get("hidden"):
-        return "(face down)"
+    if c.get("hidden"):  # what its kind prints on the back, if anything (`back`), is all that shows
+        back = ", ".join(f"{k} {value(v, rs)}" for k, v in (c.get("back") or {}).items())
+        return f"(face down: {back})" if back else "(face down)"
     parts = [c["name"] + (" (face down)" if c.get("facedown") else "")]
     if c.get("status"):
         parts.append(f"({c['status']})")

@@ -600,3 +600,12 @@ def test_loading_a_folder_or_a_pipe_says_what_it_is(tmp_path):
     assert "is a folder" in (r := run("play", "--load", tmp_path / "f")).output and r.exit_code == 2
     assert "is not a regular file" in (r := run("play", "--load", tmp_path / "p")).output and r.exit_code == 2
     assert "no such save file" in run("play", "--load", tmp_path / "missing.json").output
+
+
+def test_a_face_down_component_shows_its_back():
+    """Found in review: the terminal and the web page drew every face-down component as "face down",
+    though the view gives what its kind prints on the back (Speicherstadt's seasons on its pile)."""
+    from meeple.cli.view import zone_inline
+
+    pile = [{"hidden": True, "back": {"season": "A"}}] * 2 + [{"hidden": True, "back": {"season": "B"}}, {"hidden": True}]
+    assert zone_inline(pile) == "(face down: season A) ×2, (face down: season B), (face down)"

@@ -111,12 +111,34 @@ def test_views_hide_deck_bag_and_other_players_options():
         for p in range(g.state.nplayers):
             v = g.view(p)
             text = json.dumps(v)
-            assert v["zones"]["deck"] == {"count": len(g.state.zones["deck"])}
+            # the pile is face down, each card showing its season on the back (`visibility: backs`)
+            assert v["zones"]["deck"] == [{"hidden": True, "back": {"season": RS.components[c].attrs["season"]}}
+                                          for c in g.state.zones["deck"]]
             assert v["zones"]["bag"] == {"count": len(g.state.zones["bag"])}
             if p not in g.deciders:
                 assert "actions" not in v.get("decision", {})
             assert "Rng" not in text
     random_game(4, 11, check)
+
+
+def seasons(game):
+    return "".join(RS.components[c].attrs["season"] for c in game.state.zones["deck"])
+
+
+def test_a_bots_deal_keeps_the_seasons_of_the_pile():
+    """Found by QA (the rulebook: "Ordena todas las cartas comerciales por el reverso: Invierno (A),
+    Primavera (B), Verano (C), Otoño (D), Cuarto fuego (E)": the season is on the back). The pile was a
+    `hidden` zone, so a bot's deal mixed the seasons: an Autumn card in round 1, the 4th Fire burning in
+    round 2 in a quarter of the deals. Each card is dealt again only among the cards of its season."""
+    g = RS.new_game(4, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        g.apply_index(rng.randrange(g.num_actions()))
+    real = seasons(g)
+    assert real == "".join(sorted(real)) and real.endswith("DE")
+    deals = [g.determinize(g.deciders[0], seed) for seed in range(20)]
+    assert all(seasons(d) == real for d in deals)
+    assert any(d.state.zones["deck"] != g.state.zones["deck"] for d in deals)  # the cards themselves are dealt
 
 
 def test_illegal_action_is_refused_and_state_unchanged():

@@ -80,6 +80,8 @@ def test_a_full_game_played_by_clicking(page, web, ruleset, players):
     page.wait_for_selector("section.seat.you[data-seat='0']")
     if ruleset == "merchants":
         shot(page, "table")
+    if ruleset == "speicherstadt":  # the pile is face down, its seasons on the backs (found in review: not drawn)
+        assert "face down (season A)" in page.inner_text("body")
     clicks = play_until(page, random.Random(ruleset))
     assert clicks > 5
     assert page.locator("table.scores tr.winner").count() >= 1

@@ -48,7 +48,7 @@ RETRIES = 8  # menus rebuilt from a resampled state can be empty; another deal i
 def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
     """(zone key, index, what the viewer knows of it) of every component `viewer` cannot see, in a fixed
     order (the view's). What is known: the kind, and for a face-down component in a zone the viewer
-    sees, the attributes its kind prints on the back."""
+    sees or in a `backs` zone, the attributes its kind prints on the back."""
     rs, st, ev = game.rs, game.state, game._ev
     out: list[tuple[str, int, tuple]] = []
     info = _known(rs)
@@ -56,11 +56,12 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
 
     def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
         hidden = inside_hidden or not can_see(vis, owner, viewer)
+        backs = hidden and not inside_hidden and vis == "backs"  # a face-down pile: each back in sight
         for i, c in enumerate(zones[key]):
             unseen = hidden or (c in facedown and owner != viewer)
             kind, back, slots = info[c]
             if unseen:
-                out.append((key, i, kind if hidden else back))
+                out.append((key, i, kind if hidden and not backs else back))
             if slots:
                 o_i: Any = False  # the owner, looked up only for a slot that holds something
                 for slot_key, vis_ in slots:

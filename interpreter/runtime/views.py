@@ -150,8 +150,7 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     def comp(c: int, zone_owner: int | None) -> Any:
         d = rs.components[c]
         if c in st.facedown and zone_owner != viewer and not everything:
-            back = rs.kinds[d.kind].back
-            return {"hidden": True, "back": {a: enc(d.attrs.get(a)) for a in back}} if back else {"hidden": True}
+            return back(c)
         out: dict[str, Any] = {"id": c} if everything else {"item": d.item}
         out |= {"name": d.name, "kind": d.kind}
         if c in st.facedown:
@@ -174,8 +173,13 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     def zone(key: str, vis: str, owner: int | None) -> Any:
         items = st.zones[key]
         if not can_see(vis, owner, viewer):
-            return {"count": len(items)}
+            return {"count": len(items)} if vis != "backs" else [back(c) for c in items]
         return [comp(c, owner) for c in items]
+
+    def back(c: int) -> dict[str, Any]:
+        d = rs.components[c]
+        attrs = rs.kinds[d.kind].back
+        return {"hidden": True, "back": {a: enc(d.attrs.get(a)) for a in attrs}} if attrs else {"hidden": True}
 
     view: dict[str, Any] = {
         "ruleset": rs.name,

@@ -68,7 +68,11 @@ const Board = (() => {
   const isEmpty = (v) => v === null || (Array.isArray(v) && !v.length) || (v && v.$m && !v.$m.length);
 
   function component(rs, c) {
-    if (c.hidden) return el("span", {class: "comp back", title: "face down: you cannot see what it is"}, "face down" + (c.times > 1 ? " ×" + c.times : ""));
+    if (c.hidden) {  // what its kind prints on the back, if anything (`back`), is all that shows
+      const back = Object.entries(c.back || {}).map(([k, v]) => k + " " + value(v, rs)).join(", ");
+      return el("span", {class: "comp back", title: "face down: you cannot see what it is"},
+                "face down" + (back ? " (" + back + ")" : "") + (c.times > 1 ? " ×" + c.times : ""));
+    }
     const colour = colourOf(rs, c);
     const node = el("span", {class: "comp" + (c.facedown ? " facedown" : ""), title: hover(rs, c),
                              "data-item": c.item, style: colour ? "--c:" + colour : null},
@@ -95,7 +99,7 @@ const Board = (() => {
     const seen = new Map();
     for (const c of items) {
       const last = out[out.length - 1];
-      const look = c.hidden ? "hidden" : JSON.stringify([c.item, !!c.facedown, c.counters || null, c.slots || null]);
+      const look = c.hidden ? JSON.stringify(["hidden", c.back || null]) : JSON.stringify([c.item, !!c.facedown, c.counters || null, c.slots || null]);
       const same = counts ? seen.get(look) : last && last.look === look ? last : null;
       if (same) { same.n += 1; continue; }
       const entry = {c, n: 1, look};
