@@ -37,7 +37,9 @@ def value(v: Any, rs: Ruleset | None = None, top: bool = True) -> str:
         if "$p" in v:
             return f"P{v['$p'] + 1}"
         if "$c" in v:
-            c = v["$c"]  # an item in a seat's view, an id in the view of everything
+            c = v["$c"]  # an item in a seat's view (`?` if it cannot see it), an id in the view of everything
+            if c == "?":
+                return "(hidden)"
             if isinstance(c, str):
                 return rs.components[rs.items[c][0]].name if rs is not None and c in rs.items else c
             return rs.components[c].name if rs is not None and 0 <= c < len(rs.components) else f"#{c}"

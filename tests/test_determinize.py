@@ -305,3 +305,69 @@ def test_a_deal_agrees_with_a_menu_that_depends_on_hidden_cards(tmp_path):
     assert all(game.determinize(0, seed).view(0) == game.view(0) for seed in range(40))
     for spec in ("greedy:8", "mcts:8:guide=1:halving", "mcts:20"):
         assert 0 <= make_agent(spec, seed=3).choose(game, 0) < 3
+
+
+PILE = """\
+meeple: 1
+name: Pile
+players: {min: 2, max: 2}
+counters:
+  game: {top: none}
+  player: {points: 0}
+zones:
+  game:
+    deck: {visibility: backs}
+    row: {}
+components:
+  card:
+    back: [marks]
+    items:
+      - {id: ace, name: Ace, marks: [a]}
+      - {id: king, name: King, marks: [a]}
+      - {id: queen, name: Queen, marks: [a]}
+      - {id: jack, name: Jack, marks: [b]}
+setup: |
+  move([ace, king, queen], deck)
+  move(jack, row)
+  shuffle(deck)
+flow: |
+  choose player(0) "Bury a card":
+      option "Bury {c.name}" for c in row:
+          move(c, deck, "top")
+  top = deck[1]
+  choose player(1) "Take a card":
+      option "Take {c.name}" for c in deck:
+          move(c, row)
+scoring:
+  score: p.points
+"""
+
+
+def test_a_deal_keeps_what_the_seat_saw_this_step_and_names_no_unseen_card(tmp_path):
+    """Found by QA, three bugs of deals and views over a pile of face-down cards:
+    - a back that is a list (`marks: [a]`) was an unhashable key: every deal failed (TypeError);
+    - the Jack, seen buried on the pile during this step, was dealt again: the game's label named it
+      ("Take Jack") where the deal's said "Take a hidden card" (a narrated game: labels name what the
+      seat saw when the step began);
+    - a public counter holding a hidden card (`top`) named it in the view and the observation vector,
+      and a deal left it naming a card dealt elsewhere."""
+    from meeple.tools.observe import Layout
+
+    path = tmp_path / "pile.yaml"
+    path.write_text(PILE, encoding="utf-8")
+    rs = load_ruleset(path)
+    layout = Layout(rs, 2)
+    tops = set()
+    for seed in range(6):
+        game = rs.new_game(2, seed)
+        game.apply("Bury Jack")
+        view = game.view(1)
+        assert [a["label"] for a in view["decision"]["actions"]] == ["Take Jack"] + ["Take a hidden card"] * 3
+        assert view["counters"]["top"] == {"$c": "?"}  # the card under the Jack: a face-down card
+        assert layout.observe(game, 1)[layout.game_counters["top"][0]] == 0.0
+        tops.add(game.view(None)["counters"]["top"]["$c"])
+        for s in range(10):
+            dealt = game.determinize(1, s)
+            assert dealt.view(1) == view
+            assert dealt.state.counters["top"] == dealt.state.zones["deck"][1]  # it follows the deal
+    assert len(tops) > 1  # the view's `?` stood for different cards

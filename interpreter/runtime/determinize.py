@@ -37,6 +37,7 @@ from meeple.runtime import machine as M
 from meeple.runtime.data import Comp, Zone, encode
 from meeple.runtime.state import GameState, Rng, component_keys
 from meeple.runtime.views import can_see
+from meeple.runtime.visibility import visible
 
 # `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
 Game = Any
@@ -90,7 +91,8 @@ def _known(rs: Any) -> list[tuple[tuple, tuple, tuple]]:
         cache["determinize"] = info
         for c, d in enumerate(rs.components):  # a component (Comp) is its index here
             kind = rs.kinds[d.kind]
-            info.append(((d.kind,), (d.kind, *(d.attrs.get(a) for a in kind.back)),
+            # A back attribute may be a list or a map (found by QA: `shapes: [square]` was unhashable)
+            info.append(((d.kind,), (d.kind, *(json.dumps(d.attrs.get(a), sort_keys=True) for a in kind.back)),
                          tuple((f"#{c}.{name}", decl.visibility) for name, decl in kind.slots.items())))
     return info
 
@@ -117,6 +119,12 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     rs, st = game.rs, game.state
     rng = Rng(seed)
     places = hidden_places(game, viewer)
+    then = st.before
+    if then is not None:
+        # What the viewer saw when this step began it still knows (a narrated game's labels name it,
+        # `render.seers`): it keeps its place (found by QA: a card seen buried on a pile was dealt again,
+        # so the deal's labels said "a hidden card" where the game's named it).
+        places = [x for x in places if not visible(game._ev, st.zones[x[0]][x[1]], viewer, then)]
 
     # Deal the hidden components again, kind by kind (and back by back), over the places that held them.
     by_kind: dict[tuple, list[tuple[str, int]]] = {}
@@ -158,7 +166,10 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     # for a search bot's look-ahead, whose playouts sample no chance nodes (the OpenSpiel adapter,
     # which shows them, swaps in the explicit generator itself: tools/spieltree.py).
     ns.rng = Rng(rng.next())
-    ns.quiet, ns.before = st.quiet, None  # narration as in the game; nothing seen "before" a new deal
+    # Narration as in the game, and what was where when this step began, renamed as the rest is.
+    ns.quiet = st.quiet
+    ns.before = None if then is None else ({sigma.get(c, c): _ren_key(k, sigma) for c, k in then[0].items()},
+                                           frozenset(sigma.get(c, c) for c in then[1]))
     ns.lazy = False  # the open decision is built again below, with its menus: they are read at once
     new_game = type(game)(rs, ns)
     if st.pending is not None:
@@ -215,6 +226,7 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
     # only the counters below are dealt or renamed.
     out = counters.copy()
     own = component_keys(rs)
+    done: set[str] = set()  # the keys dealt or renamed below (renaming twice would rename again)
     for c, a in inverse.items():
         # A hidden component's counters move with its place; the new one's are the old one's (of the same
         # kind: the same counters, in the same order).
@@ -222,11 +234,14 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
             if key in out:
                 v = counters[src]
                 out[key] = ren(v) if type(v) in NAMING else v
+                done.add(key)
     for key, d in rs.game_counters.items():
         if d.visibility != "public":
             out[key] = ren(counters[key])
+            done.add(key)
     for name, d in rs.player_counters.items():
         seats = [p for p in range(st.nplayers) if not can_see(d.visibility, p, viewer)]
+        done.update(f"{p}.{name}" for p in seats)
         if not seats:
             continue
         values = [counters[f"{p}.{name}"] for p in seats]
@@ -237,6 +252,13 @@ def _counters(game: Game, viewer: int, rng: Rng, ren: Any, inverse: dict[int, in
             rng.shuffle(dealt)
         for p, v in zip(seats, dealt):
             out[f"{p}.{name}"] = v
+    if any(a != b for a, b in inverse.items()):
+        # Any other value that names a component follows the deal, as the rules' own references do: a
+        # public counter holding the top card of a pile (found by QA: it kept naming a card dealt away;
+        # the view shows such a card as `?`).
+        for key, v in counters.items():
+            if type(v) in NAMING and key not in done:
+                out[key] = ren(v)
     return out
 
 

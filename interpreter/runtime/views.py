@@ -142,7 +142,9 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     everything = viewer is None
     ev = game._ev
     comps = rs.components
-    name = int if everything else (lambda c: comps[c].item)  # see the module's docstring
+    # See the module's docstring. A component the viewer cannot see is `?` wherever a value names it (a
+    # counter holding the top card of a pile, found by QA: the view named it), as in action keys.
+    name = int if everything else (lambda c: comps[c].item if visible(ev, c, viewer) else "?")
 
     def enc(v: Any) -> Any:
         return encode(v, name)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from meeple.language.model import Ruleset
 from meeple.runtime.data import encode
-from meeple.runtime.visibility import can_see
+from meeple.runtime.visibility import can_see, visible
 
 
 def scalar(v: Any, item_no: dict[str, int]) -> float:
@@ -159,9 +159,14 @@ class Layout:
                 vals.append(1.0)
         counters, zones, facedown = st.counters, st.zones, st.facedown
         put = self._put
+        items, ev = self._item, game._ev
+
+        def name(c: int) -> str:  # as the view names a component a value holds: `?` where it is unseen
+            return items[c] if visible(ev, c, viewer) else "?"
+
         for key, cells, vis, seat in self._counter_walk:
             if vis == "public" or can_see(vis, seat, viewer):
-                put(at, vals, cells, counters[key])
+                put(at, vals, cells, counters[key], name)
         # (item, place, position, component) of each component in sight: in the zones, and in their slots
         seen: list[tuple[int, int, int, int]] = []
         nested: list[tuple[int, int, int, int]] = []
@@ -181,7 +186,7 @@ class Layout:
             counts = Counter(keys)
             if len(counts) < len(keys):
                 shared = {k for k, m in counts.items() if m > 1}
-                seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3]) if x[:3] in shared else ""))
+                seen.sort(key=lambda x: (*x[:3], self._counters_text(game, x[3], name) if x[:3] in shared else ""))
             else:
                 seen.sort()
         else:  # no two copies at one place: the component's id never decides
@@ -196,7 +201,7 @@ class Layout:
             at += (base + where, base + nplaces, base + nplaces + 1, base + nplaces + 2)
             vals += (1.0, float(i), 1.0 if c in facedown else 0.0, 1.0)
             for key, n in counter_keys[c]:
-                put(at, vals, own[n], counters[key])
+                put(at, vals, own[n], counters[key], name)
         out = np.zeros(self.size, dtype=np.float32)
         out[at] = vals  # every cell is written once: the blocks do not overlap
         return out
@@ -222,18 +227,17 @@ class Layout:
                         if can_see(slot_vis, o_i, viewer):
                             self._seen(nested, nested, zones, facedown, owner, viewer, inner, slot_where, o_i)
 
-    def _counters_text(self, game: Any, c: int) -> str:
+    def _counters_text(self, game: Any, c: int, name: Any) -> str:
         """A component's counters as its view gives them (by item), as `_components` orders copies by them."""
         keys = self._counter_keys[c]
         if not keys:
             return "null"
-        items = self._item
         counters = game.state.counters
-        return json.dumps({n: encode(counters[key], lambda x: items[x]) for key, n in keys}, sort_keys=True)
+        return json.dumps({n: encode(counters[key], name) for key, n in keys}, sort_keys=True)
 
-    def _put(self, at: list[int], vals: list[float], cells: tuple[int, int], v: Any) -> None:
+    def _put(self, at: list[int], vals: list[float], cells: tuple[int, int], v: Any, name: Any) -> None:
         """`_write` for a state's value: the number `scalar` gives its encoding (a component is named by
-        its item, as in a seat's view)."""
+        `name`: its item, or `?` if unseen, as in a seat's view)."""
         first, width = cells
         at.append(first)
         t = type(v)
@@ -243,7 +247,6 @@ class Layout:
         if t is list and width == 1:  # a list in one cell: its length, whatever its items encode to
             vals.append(float(len(v)))
             return
-        name = self._item.__getitem__
         vals.append(scalar(encode(v, name), self.item_no))
         if width > 1 and t in (list, tuple):
             for i, x in enumerate(v[:width - 1]):

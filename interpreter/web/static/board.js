@@ -27,7 +27,7 @@ const Board = (() => {
     if (typeof v === "object") {
       if ("$p" in v) return "P" + (v.$p + 1);
       // A seat's view names a component by its item; the view of everything, by its id.
-      if ("$c" in v) return typeof v.$c === "string" ? ((rs && rs.items && rs.items[v.$c]) || {}).name || v.$c : "#" + v.$c;
+      if ("$c" in v) return v.$c === "?" ? "(hidden)" : typeof v.$c === "string" ? ((rs && rs.items && rs.items[v.$c]) || {}).name || v.$c : "#" + v.$c;
       if ("$z" in v) return String(v.$z);
       if ("$m" in v) return v.$m.map(([k, x]) => value(k, rs) + ": " + value(x, rs)).join(", ") || "–";
       return JSON.stringify(v);
