@@ -144,8 +144,8 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     comps = rs.components
     # See the module's docstring. A component the viewer cannot see is `?` wherever a value names it (a
     # counter holding the top card of a pile, found by QA: the view named it), as in action keys.
-    seat = -1 if viewer is None else viewer  # (everything names by id: `visible` is asked for a seat only)
-    name = int if everything else (lambda c: comps[c].item if visible(ev, c, seat) else "?")
+    me = -1 if viewer is None else viewer  # (everything names by id: `visible` is asked for a seat only)
+    name = int if everything else (lambda c: comps[c].item if visible(ev, c, me) else "?")
 
     def enc(v: Any) -> Any:
         return encode(v, name)
