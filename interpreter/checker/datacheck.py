@@ -148,8 +148,8 @@ def amount_problems(ex: Any, n: A.Call) -> None:
 
 
 def reveal_problems(ex: Any, n: A.Call) -> None:
-    """W012: `reveal` of a zone (or its contents) that only its owner, or nobody, may look into:
-    turning components face up there shows them to no one new."""
+    """W012: `reveal` of a zone (or its contents, or a slot) that only its owner, or nobody, may look
+    into (a `backs` pile included): turning components face up there shows them to no one new."""
     if n.func != "reveal" or len(n.args) != 1:
         return
     vis, name = _zone_visibility(ex.ck, n.args[0])
@@ -168,6 +168,10 @@ def _zone_visibility(ck: Any, a: Any) -> tuple[str | None, str]:
         return ck.rs.game_zones[a.name].visibility, a.name
     if t is A.Attr and a.name in ck.rs.player_zones and a.name not in ck.rs.player_counters:
         return ck.rs.player_zones[a.name].visibility, a.name
+    if t is A.Attr:  # a component's slot (`c.under`), if every kind with a slot of that name agrees (found by QA)
+        seen = {k.slots[a.name].visibility for k in ck.rs.kinds.values() if a.name in k.slots}
+        if len(seen) == 1:
+            return seen.pop(), a.name
     return None, ""
 
 
