@@ -507,3 +507,27 @@ def test_a_menu_wider_than_the_action_space_is_a_typed_error_placed_at_its_choos
     p = e.value.problems[0]
     assert isinstance(e.value, RuntimeError) and p.code == "U066" and p.span is not None
     assert p.span.file.endswith("tic_tac_toe.yaml") and "choose" in Path(TTT).read_text().splitlines()[p.span.line - 1]
+
+
+def test_an_observer_of_another_kind_than_a_seats_own_is_refused():
+    """Found by QA: a public-only observer (`private_info=NONE`) was given the seat's own view, its card
+    included: three Kuhn poker deals that differ only in player 0's card gave three observations, where
+    OpenSpiel's own kuhn_poker gives one."""
+    from open_spiel.python.observation import make_observation
+
+    game = mos.load("kuhn_poker", players=2)
+    kinds = pyspiel.PrivateInfoType
+    for private, public in ((kinds.NONE, True), (kinds.ALL_PLAYERS, True), (kinds.SINGLE_PLAYER, False)):
+        with pytest.raises(meeple.UsageError) as e:
+            make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
+                                                              private_info=private))
+        assert e.value.problems[0].code == "U067"
+    # the seat's own, with or without recall, as the default
+    for recall in (False, True):
+        seat = make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall, public_info=True,
+                                                                 private_info=kinds.SINGLE_PLAYER))
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+        assert seat.string_from(state, 0) == (state.information_state_string(0) if recall
+                                              else state.observation_string(0))

@@ -112,6 +112,15 @@ class MeepleGame(pyspiel.Game):
         return _of_its_history(super().deserialize_state(data))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """A seat's own observation (its view), with or without perfect recall. Other kinds are refused:
+        a public-only observer was given the seat's view, its private cards included (found by QA)."""
+        if iig_obs_type is not None and (not iig_obs_type.public_info or
+                                         iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise UsageError(Problem(
+                "U067", "this game observes what one seat sees (public information and that seat's own private "
+                        f"information), not {_observation_kind(iig_obs_type)}",
+                hint="ask for IIGObservationType(perfect_recall=..., public_info=True, "
+                     "private_info=PrivateInfoType.SINGLE_PLAYER), the default"))
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.config, recall)
 
@@ -119,6 +128,14 @@ class MeepleGame(pyspiel.Game):
         """Pickled by its registered name, as its states are (found by QA: its class is made at run
         time, so pickle could not find it, and a game could not go to a worker process)."""
         return _registered, (self._spec[2],)
+
+
+def _observation_kind(t: Any) -> str:
+    """What an observation type asks for, in words (for its refusal)."""
+    private = {pyspiel.PrivateInfoType.NONE: "no private information",
+               pyspiel.PrivateInfoType.ALL_PLAYERS: "every player's private information"}.get(
+        t.private_info, "one player's private information")
+    return f"{private}{'' if t.public_info else ' without the public information'}"
 
 
 def _registered(name: str) -> MeepleGame:
