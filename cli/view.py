@@ -106,8 +106,8 @@ def _grouped(names: list[str], counts: bool = False) -> list[str]:
 
 
 def zone_inline(z: Any, rs: Ruleset | None = None, counts: bool = False) -> str:
-    if isinstance(z, dict):  # hidden: only the count is visible
-        return f"{z.get('count', 0)} hidden"
+    if isinstance(z, dict):  # hidden: only the count is visible, and on a `top` pile the top one's back
+        return f"{z.get('count', 0)} hidden" + (f", the top one {component(z['top'], rs)}" if z.get("top") else "")
     if not z:
         return "empty"
     names = _grouped([component(c, rs) for c in z], counts)

@@ -88,8 +88,9 @@ def visible_ids(game, viewer):
     out = set()
 
     def zone(shown, key):
-        if isinstance(shown, dict):  # a zone the seat sees only the size of
-            assert shown == {"count": len(st.zones[key])}
+        if isinstance(shown, dict):  # a zone the seat sees only the size of (and a `top` pile its top's back)
+            assert shown["count"] == len(st.zones[key]) and set(shown) <= {"count", "top"}
+            assert "top" not in shown or set(shown["top"]) <= {"hidden", "back"}
             return
         assert len(shown) == len(st.zones[key])
         for entry, c in zip(shown, st.zones[key]):

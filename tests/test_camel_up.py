@@ -245,6 +245,10 @@ def _swap_hidden(g, a, b):
         st.facedown.add(a)
 
 
+def back(c):
+    return RS.components[c].attrs["back"]
+
+
 def _check_views(rng):
     def check(g):
         st = g.state
@@ -255,10 +259,13 @@ def _check_views(rng):
             text = json.dumps(v)
             # No deck card and no face-down card is ever named, by anyone.
             assert not (visible_ids(g, p) & hidden)
-            assert v["zones"]["deck"] == {"count": len(st.zones["deck"])}
+            # The deck shows its size and its top card's back: the auction symbol, which is public
+            deck = st.zones["deck"]
+            assert v["zones"]["deck"] == ({"count": len(deck), "top": {"hidden": True, "back": {"back": back(deck[0])}}}
+                                          if deck else {"count": 0})
             assert "bank" not in v["counters"]
-            for t in v["zones"]["market"]:
-                assert all(c == {"hidden": True} for c in t["slots"]["down"])
+            for t in v["zones"]["market"]:  # a face-down card shows its back, its symbol, and nothing else
+                assert all(set(c) == {"hidden", "back"} for c in t["slots"]["down"])
             # Nobody sees another player's coins (until the end, when they are the scores).
             for seat in v["seats"]:
                 assert ("coins" in seat["counters"]) == (seat["seat"] == p)
@@ -266,8 +273,10 @@ def _check_views(rng):
                 assert "scores" not in text
         # Indistinguishability: exchanging two hidden cards, or changing another player's coins, changes no
         # other player's view.
-        if len(hidden) >= 2:
-            a, b = rng.sample(sorted(hidden), 2)
+        pick = rng.choice(sorted(hidden)) if hidden else None
+        alike = [c for c in sorted(hidden) if back(c) == back(pick)] if hidden else []
+        if len(alike) >= 2:  # two hidden cards of one back (the top's may only change for one of its back)
+            a, b = rng.sample(alike, 2)
             h = g.copy()
             _swap_hidden(h, a, b)
             for p in range(n):

@@ -371,3 +371,58 @@ def test_a_deal_keeps_what_the_seat_saw_this_step_and_names_no_unseen_card(tmp_p
             assert dealt.view(1) == view
             assert dealt.state.counters["top"] == dealt.state.zones["deck"][1]  # it follows the deal
     assert len(tops) > 1  # the view's `?` stood for different cards
+
+
+TOP_DECK = """\
+meeple: 1
+name: Top deck
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game:
+    deck: {visibility: top}
+    row: {}
+  player:
+    hand: {visibility: owner}
+components:
+  card:
+    back: [colour]
+    items:
+      - {id: r1, name: Red One, colour: red}
+      - {id: r2, name: Red Two, colour: red}
+      - {id: b1, name: Blue One, colour: blue}
+      - {id: b2, name: Blue Two, colour: blue}
+setup: |
+  move([r1, b1], deck)
+  move([r2, b2], player(1).hand)
+flow: |
+  choose player(0) "Take the top card?":
+      option "Take it":
+          move(first(deck), row)
+      option "Leave it":
+          pass
+scoring:
+  score: p.points
+"""
+
+
+def test_a_deal_puts_any_card_of_the_seen_back_on_top():
+    """A `top` deck shows its top card's back (red); the rest of the deck and the other hand are hidden.
+    Either red card may be on top, the other in the hand (found in review: places whose back is seen were
+    dealt apart from the others, so the top kept the very card of the true state)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "top.yaml"
+        path.write_text(TOP_DECK, encoding="utf-8")
+        rs = load_ruleset(path)
+    game = rs.new_game(2, 1)
+    view = game.view(0)
+    assert view["zones"]["deck"] == {"count": 2, "top": {"hidden": True, "back": {"colour": "red"}}}
+    tops = set()
+    for seed in range(30):
+        dealt = game.determinize(0, seed)
+        assert dealt.view(0) == view
+        tops.add(rs.components[dealt.state.zones["deck"][0]].item)
+    assert tops == {"r1", "r2"}

@@ -609,3 +609,5 @@ def test_a_face_down_component_shows_its_back():
 
     pile = [{"hidden": True, "back": {"season": "A"}}] * 2 + [{"hidden": True, "back": {"season": "B"}}, {"hidden": True}]
     assert zone_inline(pile) == "(face down: season A) ×2, (face down: season B), (face down)"
+    deck = {"count": 40, "top": {"hidden": True, "back": {"symbol": "research"}}}  # `visibility: top`
+    assert zone_inline(deck) == "40 hidden, the top one (face down: symbol research)"

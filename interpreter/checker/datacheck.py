@@ -153,7 +153,7 @@ def reveal_problems(ex: Any, n: A.Call) -> None:
     if n.func != "reveal" or len(n.args) != 1:
         return
     vis, name = _zone_visibility(ex.ck, n.args[0])
-    if vis in ("owner", "hidden", "backs"):
+    if vis in ("owner", "hidden", "backs", "top"):
         who = "its owner only" if vis == "owner" else "nobody"
         ex.add("W012", f"`reveal` changes nothing here: `{name}` is a zone that {who} may look into, "
                "face up or not", n.span, severity="warning",

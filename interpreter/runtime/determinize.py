@@ -49,7 +49,7 @@ RETRIES = 8  # menus rebuilt from a resampled state can be empty; another deal i
 def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
     """(zone key, index, what the viewer knows of it) of every component `viewer` cannot see, in a fixed
     order (the view's). What is known: the kind, and for a face-down component in a zone the viewer
-    sees or in a `backs` zone, the attributes its kind prints on the back."""
+    sees, in a `backs` zone or on top of a `top` zone, the attributes its kind prints on the back."""
     rs, st, ev = game.rs, game.state, game._ev
     out: list[tuple[str, int, tuple]] = []
     info = _known(rs)
@@ -57,12 +57,12 @@ def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
 
     def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
         hidden = inside_hidden or not can_see(vis, owner, viewer)
-        backs = hidden and not inside_hidden and vis == "backs"  # a face-down pile: each back in sight
+        backs = hidden and not inside_hidden and vis in ("backs", "top")  # a face-down pile: backs in sight
         for i, c in enumerate(zones[key]):
             unseen = hidden or (c in facedown and owner != viewer)
             kind, back, slots = info[c]
             if unseen:
-                out.append((key, i, kind if hidden and not backs else back))
+                out.append((key, i, kind if hidden and not (backs and (i == 0 or vis == "backs")) else back))
             if slots:
                 o_i: Any = False  # the owner, looked up only for a slot that holds something
                 for slot_key, vis_ in slots:
@@ -130,13 +130,22 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     by_kind: dict[tuple, list[tuple[str, int]]] = {}
     for key, i, known in places:
         by_kind.setdefault(known, []).append((key, i))
+    # A kind with places whose back is seen and places where it is not (the top of a pile, and the rest
+    # of it) is dealt as one: a card of that back may lie in either (found in review: dealt apart, the
+    # backs' places kept their very cards, as a set, from the true state).
+    free = {known[0] for known in by_kind if len(known) == 1}
+    mixed = [kind for kind in dict.fromkeys(known[0] for known in by_kind if len(known) > 1) if kind in free]
     sigma: dict[int, int] = {}
-    for kind_places in by_kind.values():
+    for known, kind_places in by_kind.items():
+        if known[0] in mixed:
+            continue
         old = [st.zones[k][i] for k, i in kind_places]
         new = sorted(old)  # from a canonical order, so the deal does not depend on the old one
         rng.shuffle(new)
         for a, b in zip(old, new):
             sigma[a] = b
+    for kind in mixed:
+        _deal_backs(st.zones, {known: ps for known, ps in by_kind.items() if known[0] == kind}, _known(rs), rng, sigma)
     inverse = {b: a for a, b in sigma.items()}
 
     def ren(v: Any) -> Any:
@@ -186,6 +195,29 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
                     ns.pending["chosen"][seat] = rng.below(len(ns.pending["options"][seat]))
     ns.lazy = st.lazy
     return new_game
+
+
+def _deal_backs(zones: dict[str, list], groups: dict[tuple, list[tuple[str, int]]], info: list, rng: Rng,
+                sigma: dict[int, int]) -> None:
+    """Deal one kind's hidden components over its places: first each place whose back is seen, with
+    the components of that back, then the others with the rest. Every deal that agrees with the backs
+    is as likely as any other, and it depends only on what is seen (the pool is sorted)."""
+    pool = sorted(zones[k][i] for places in groups.values() for k, i in places)
+    left = set(pool)
+    dealt: dict[tuple[str, int], int] = {}
+    for known, places in groups.items():
+        if len(known) > 1:
+            fits = [c for c in pool if c in left and info[c][1] == known]
+            rng.shuffle(fits)
+            for place, c in zip(places, fits):
+                dealt[place] = c
+                left.discard(c)
+    rest = [c for c in pool if c in left]
+    rng.shuffle(rest)
+    free = [place for known, places in groups.items() if len(known) == 1 for place in places]
+    dealt.update(zip(free, rest))
+    for (k, i), b in dealt.items():
+        sigma[zones[k][i]] = b
 
 
 def _zones(st: GameState, moved: dict[int, Comp], sigma: dict[int, int], inverse: dict[int, int],

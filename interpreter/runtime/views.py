@@ -176,7 +176,9 @@ def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     def zone(key: str, vis: str, owner: int | None) -> Any:
         items = st.zones[key]
         if not can_see(vis, owner, viewer):
-            return {"count": len(items)} if vis != "backs" else [back(c) for c in items]
+            if vis == "backs":
+                return [back(c) for c in items]
+            return {"count": len(items), "top": back(items[0])} if vis == "top" and items else {"count": len(items)}
         return [comp(c, owner) for c in items]
 
     def back(c: int) -> dict[str, Any]:

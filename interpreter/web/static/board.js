@@ -111,7 +111,10 @@ const Board = (() => {
 
   function zoneItems(rs, z, counts) {
     if (!Array.isArray(z) && !z.count) return el("span", {class: "empty", text: "empty"});
-    if (!Array.isArray(z)) return el("span", {class: "comp back", title: "hidden: only the number is known"}, z.count + " hidden");
+    if (!Array.isArray(z)) {  // hidden: only the number, and on a `top` pile the top one's back
+      const top = z.top ? Object.entries(z.top.back || {}).map(([k, v]) => k + " " + value(v, rs)).join(", ") : "";
+      return el("span", {class: "comp back", title: "hidden: only the number is known"}, z.count + " hidden" + (top ? ", the top one face down (" + top + ")" : ""));
+    }
     if (!z.length) return el("span", {class: "empty", text: "empty"});
     return el("span", {class: "items"}, grouped(z, counts).map((c) => component(rs, c)));
   }
