@@ -343,12 +343,12 @@ scoring:
 """
 
 
-def test_a_deal_keeps_what_the_seat_saw_this_step_and_names_no_unseen_card(tmp_path):
+def test_a_deal_agrees_with_the_menu_and_names_no_unseen_card(tmp_path):
     """Found by QA, three bugs of deals and views over a pile of face-down cards:
     - a back that is a list (`marks: [a]`) was an unhashable key: every deal failed (TypeError);
-    - the Jack, seen buried on the pile during this step, was dealt again: the game's label named it
-      ("Take Jack") where the deal's said "Take a hidden card" (a narrated game: labels name what the
-      seat saw when the step began);
+    - the Jack, seen buried on the pile during this step, was named by the game's label ("Take Jack")
+      and not by a deal's. A menu now names only what its seat sees now, as a deal does (found in review:
+      naming what the seat saw when the step began told where a card shuffled into a pile lay);
     - a public counter holding a hidden card (`top`) named it in the view and the observation vector,
       and a deal left it naming a card dealt elsewhere."""
     from meeple.tools.observe import Layout
@@ -362,7 +362,7 @@ def test_a_deal_keeps_what_the_seat_saw_this_step_and_names_no_unseen_card(tmp_p
         game = rs.new_game(2, seed)
         game.apply("Bury Jack")
         view = game.view(1)
-        assert [a["label"] for a in view["decision"]["actions"]] == ["Take Jack"] + ["Take a hidden card"] * 3
+        assert [a["label"] for a in view["decision"]["actions"]] == ["Take a hidden card"] * 4
         assert view["counters"]["top"] == {"$c": "?"}  # the card under the Jack: a face-down card
         assert layout.observe(game, 1)[layout.game_counters["top"][0]] == 0.0
         tops.add(game.view(None)["counters"]["top"]["$c"])
@@ -426,3 +426,56 @@ def test_a_deal_puts_any_card_of_the_seen_back_on_top():
         assert dealt.view(0) == view
         tops.add(rs.components[dealt.state.zones["deck"][0]].item)
     assert tops == {"r1", "r2"}
+
+
+SHUFFLED = """\
+meeple: 1
+name: Shuffled
+players: {min: 2, max: 2}
+counters:
+  player: {points: 0}
+zones:
+  game:
+    pile: {visibility: hidden}
+    row: {}
+components:
+  card:
+    items:
+      - {id: gold, name: Gold, value: 5}
+      - {id: lead, name: Lead, value: 0, count: 4}
+setup: |
+  move([c for c in components("card") if c.value == 0], pile)
+  move(gold, row)
+flow: |
+  choose player(0) "Shuffle the Gold into the pile?":
+      option "Shuffle it in":
+          move(gold, pile)
+          shuffle(pile)
+  choose player(1) "Take a card":
+      option "Take {c.name}" for c in pile:
+          move(c, row)
+          player(1).points = c.value
+scoring:
+  score: p.points
+"""
+
+
+def test_a_card_shuffled_into_a_pile_this_step_is_not_named_where_it_lies(tmp_path):
+    """Found in review: a card everyone saw, shuffled into a face-down pile in the step that opened a
+    menu, was named by that menu ("Take Gold" at its position; the step-start rule of `seers`), and
+    deals kept it where it truly lay (20 deals of 20): a narrated game's bots took it every time."""
+    path = tmp_path / "shuffled.yaml"
+    path.write_text(SHUFFLED, encoding="utf-8")
+    rs = load_ruleset(path)
+    where = set()
+    for seed in range(8):
+        game = rs.new_game(2, seed)  # narrated, as `meeple play` and the web app play
+        game.apply("Shuffle it in")
+        assert [a["label"] for a in game.legal_actions(1)] == ["Take a hidden card"] * 5
+        gold = game.state.zones["pile"].index(next(c for c in game.state.zones["pile"]
+                                                   if rs.components[c].item == "gold"))
+        where.add(gold)
+        dealt = {d.state.zones["pile"].index(next(c for c in d.state.zones["pile"] if rs.components[c].item == "gold"))
+                 for d in (game.determinize(1, s) for s in range(20))}
+        assert len(dealt) > 1  # the deals put it anywhere
+    assert len(where) > 1

@@ -509,25 +509,39 @@ def test_a_menu_wider_than_the_action_space_is_a_typed_error_placed_at_its_choos
     assert p.span.file.endswith("tic_tac_toe.yaml") and "choose" in Path(TTT).read_text().splitlines()[p.span.line - 1]
 
 
-def test_an_observer_of_another_kind_than_a_seats_own_is_refused():
-    """Found by QA: a public-only observer (`private_info=NONE`) was given the seat's own view, its card
-    included: three Kuhn poker deals that differ only in player 0's card gave three observations, where
-    OpenSpiel's own kuhn_poker gives one."""
+def test_observers_of_each_kind_see_what_their_kind_sees():
+    """Found by QA: every kind of observer was given the seat's own view, so a public-only observer
+    (`private_info=NONE`) read player 0's card: three Kuhn poker deals that differ only in that card gave
+    three observations, where OpenSpiel's own kuhn_poker gives one. OpenSpiel's playthroughs, which ask
+    for public and private observers, must run too."""
+    from open_spiel.python.algorithms.generate_playthrough import playthrough
     from open_spiel.python.observation import make_observation
 
     game = mos.load("kuhn_poker", players=2)
     kinds = pyspiel.PrivateInfoType
-    for private, public in ((kinds.NONE, True), (kinds.ALL_PLAYERS, True), (kinds.SINGLE_PLAYER, False)):
-        with pytest.raises(meeple.UsageError) as e:
-            make_observation(game, pyspiel.IIGObservationType(perfect_recall=False, public_info=public,
-                                                              private_info=private))
-        assert e.value.problems[0].code == "U067"
-    # the seat's own, with or without recall, as the default
-    for recall in (False, True):
-        seat = make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall, public_info=True,
-                                                                 private_info=kinds.SINGLE_PLAYER))
+
+    def kind(private, public=True, recall=False):
+        return make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall, public_info=public,
+                                                                 private_info=private))
+
+    public, everything, private, own = kind(kinds.NONE), kind(kinds.ALL_PLAYERS), kind(kinds.SINGLE_PLAYER, False), \
+        kind(kinds.SINGLE_PLAYER)
+    seen = {"public": set(), "own": set(), "all": set()}
+    for first in range(3):  # player 0's card
         state = game.new_initial_state()
+        state.apply_action(state.legal_actions()[first])
         while state.is_chance_node():
             state.apply_action(state.legal_actions()[0])
-        assert seat.string_from(state, 0) == (state.information_state_string(0) if recall
-                                              else state.observation_string(0))
+        seen["public"].add(public.string_from(state, 0))
+        seen["own"].add(own.string_from(state, 0))
+        seen["all"].add(everything.string_from(state, 0))
+        assert private.string_from(state, 0) is None  # not given: a view is not split into parts
+        assert own.string_from(state, 0) == state.observation_string(0)
+        assert public.tensor is None and everything.tensor is None
+    assert (len(seen["public"]), len(seen["own"]), len(seen["all"])) == (1, 3, 3)
+    for bad in ((kinds.NONE, False), (kinds.NONE, True, True)):
+        with pytest.raises(meeple.UsageError) as e:
+            kind(*bad)
+        assert e.value.problems[0].code == "U067"
+    text = playthrough(f"{game.get_type().short_name}", action_sequence=None, alsologtostdout=False)
+    assert "PublicObservationString()" in text

@@ -16,6 +16,7 @@ from meeple.runtime.data import Comp, Player
 from meeple.runtime.evaluator import BreakSig, ContinueSig, EndGameSig, Evaluator, ReturnSig, type_name
 from meeple.runtime.frames import BLOCK, CALL, CHOOSE, SIMUL
 from meeple.runtime.render import parts, render
+from meeple.runtime.visibility import as_seen_now
 
 
 def _menu(ev: Evaluator, choose: A.Choose, scope: dict) -> list[list]:
@@ -199,7 +200,8 @@ def label(ev: Evaluator, frame: list, opt: list, player: int) -> str:
     saved = dict(frame[2]) if opt[2] < 0 else None
     clause, scope = option_scope(ev, frame, opt, player)
     try:
-        return render(parts(ev, clause.label, scope), player)
+        with as_seen_now(ev):
+            return render(parts(ev, clause.label, scope), player)
     finally:
         if saved is not None:
             frame[2].clear()

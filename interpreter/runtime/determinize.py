@@ -4,11 +4,12 @@ Search bots must not play with information their seat does not have. `determiniz
 returns a copy that agrees with everything `player` sees (its view is the same) and resamples the rest,
 using only the ruleset's visibility declarations, as `views.py` reads them:
 
-- Components the player cannot see (in `hidden` zones, in other players' `owner` zones, face down in
-  zones the player does not own, and anything in the slots of those) are dealt again at random among
-  the places that hold hidden components of the same kind (and, face down in sight, the same `back`). The new component takes over the old one's
-  place, face-down state, counters, slot contents and every reference the running rules hold to it
-  (locals, loop lists, counters the player cannot see), so the rules carry on consistently.
+- Components the player cannot see (in `hidden`, `backs` and `top` zones, in other players' `owner`
+  zones, face down in zones the player does not own, and anything in the slots of those) are dealt again
+  at random among the places that hold hidden components of the same kind; where a back is seen (face
+  down in sight, a `backs` pile, a `top` deck's top) only components of that back go (`_deal_backs`).
+  The new component takes over the old one's place, face-down state, counters, slot contents and every
+  reference the rules hold to it (locals, loop lists, counters), so the rules carry on consistently.
 - Other seats' counters the player cannot see are dealt again: numbers keep their total over those seats
   (so conservation laws such as a bank plus everyone's coins still hold) and are split at random, one
   unit at a time; other values are shuffled among those seats. Counters no seat can see keep their value.
@@ -35,66 +36,15 @@ from typing import Any
 from meeple.errors import RuntimeRuleError
 from meeple.runtime import machine as M
 from meeple.runtime.data import Comp, Zone, encode
+from meeple.runtime.deals import deal_places, known_of
 from meeple.runtime.state import GameState, Rng, component_keys
 from meeple.runtime.views import can_see
-from meeple.runtime.visibility import visible
 
 # `game` is a runtime.game.Game, which imports this module: named in words to keep imports one way.
 Game = Any
 
 NAMING = {Comp, Zone, list, dict}  # the types of value that can name a component (renamed by a deal)
 RETRIES = 8  # menus rebuilt from a resampled state can be empty; another deal is tried then
-
-
-def hidden_places(game: Game, viewer: int) -> list[tuple[str, int, tuple]]:
-    """(zone key, index, what the viewer knows of it) of every component `viewer` cannot see, in a fixed
-    order (the view's). What is known: the kind, and for a face-down component in a zone the viewer
-    sees, in a `backs` zone or on top of a `top` zone, the attributes its kind prints on the back."""
-    rs, st, ev = game.rs, game.state, game._ev
-    out: list[tuple[str, int, tuple]] = []
-    info = _known(rs)
-    facedown, zones = st.facedown, st.zones
-
-    def zone(key: str, vis: str, owner: int | None, inside_hidden: bool) -> None:
-        hidden = inside_hidden or not can_see(vis, owner, viewer)
-        backs = hidden and not inside_hidden and vis in ("backs", "top")  # a face-down pile: backs in sight
-        for i, c in enumerate(zones[key]):
-            unseen = hidden or (c in facedown and owner != viewer)
-            kind, back, slots = info[c]
-            if unseen:
-                out.append((key, i, kind if hidden and not (backs and (i == 0 or vis == "backs")) else back))
-            if slots:
-                o_i: Any = False  # the owner, looked up only for a slot that holds something
-                for slot_key, vis_ in slots:
-                    if zones[slot_key]:  # most slots are empty: nothing in them to deal
-                        if o_i is False:
-                            o = ev.owner(c)
-                            o_i = None if o is None else int(o)
-                        zone(slot_key, vis_, o_i, unseen)
-
-    for name, d in rs.game_zones.items():
-        zone(name, d.visibility, None, False)
-    for p in range(st.nplayers):
-        for name, d in rs.player_zones.items():
-            zone(f"{p}.{name}", d.visibility, p, False)
-    return out
-
-
-def _known(rs: Any) -> list[tuple[tuple, tuple, tuple]]:
-    """Per component (by id), worked out once per ruleset: what a viewer knows of it unseen in a hidden
-    place (its kind), face down in sight (its kind and the attributes its kind prints on the back), and
-    its slots (zone key, visibility)."""
-    cache = rs.derived()
-    info: list[tuple[tuple, tuple, tuple]] | None = cache.get("determinize")
-    if info is None:
-        info = []
-        cache["determinize"] = info
-        for c, d in enumerate(rs.components):  # a component (Comp) is its index here
-            kind = rs.kinds[d.kind]
-            # A back attribute may be a list or a map (found by QA: `shapes: [square]` was unhashable)
-            info.append(((d.kind,), (d.kind, *(json.dumps(d.attrs.get(a), sort_keys=True) for a in kind.back)),
-                         tuple((f"#{c}.{name}", decl.visibility) for name, decl in kind.slots.items())))
-    return info
 
 
 class _Unlike(Exception):
@@ -118,34 +68,7 @@ def determinize(game: Game, viewer: int, seed: int) -> Game:
 def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     rs, st = game.rs, game.state
     rng = Rng(seed)
-    places = hidden_places(game, viewer)
-    then = st.before
-    if then is not None:
-        # What the viewer saw when this step began it still knows (a narrated game's labels name it,
-        # `render.seers`): it keeps its place (found by QA: a card seen buried on a pile was dealt again,
-        # so the deal's labels said "a hidden card" where the game's named it).
-        places = [x for x in places if not visible(game._ev, st.zones[x[0]][x[1]], viewer, then)]
-
-    # Deal the hidden components again, kind by kind (and back by back), over the places that held them.
-    by_kind: dict[tuple, list[tuple[str, int]]] = {}
-    for key, i, known in places:
-        by_kind.setdefault(known, []).append((key, i))
-    # A kind with places whose back is seen and places where it is not (the top of a pile, and the rest
-    # of it) is dealt as one: a card of that back may lie in either (found in review: dealt apart, the
-    # backs' places kept their very cards, as a set, from the true state).
-    free = {known[0] for known in by_kind if len(known) == 1}
-    mixed = [kind for kind in dict.fromkeys(known[0] for known in by_kind if len(known) > 1) if kind in free]
-    sigma: dict[int, int] = {}
-    for known, kind_places in by_kind.items():
-        if known[0] in mixed:
-            continue
-        old = [st.zones[k][i] for k, i in kind_places]
-        new = sorted(old)  # from a canonical order, so the deal does not depend on the old one
-        rng.shuffle(new)
-        for a, b in zip(old, new):
-            sigma[a] = b
-    for kind in mixed:
-        _deal_backs(st.zones, {known: ps for known, ps in by_kind.items() if known[0] == kind}, _known(rs), rng, sigma)
+    sigma = deal_places(game, viewer, rng)
     inverse = {b: a for a, b in sigma.items()}
 
     def ren(v: Any) -> Any:
@@ -166,7 +89,7 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     ns.log = [x for x in st.log if x[0] in (-1, viewer)]
     # Slot zones and component counters follow the place: `#new.x` takes what `#old.x` held.
     moved = {a: Comp(b) for a, b in sigma.items() if a != b}  # the others keep their place
-    ns.zones, ns.loc, ns.owned = _zones(st, moved, sigma, inverse, _known(rs))
+    ns.zones, ns.loc, ns.owned = _zones(st, moved, sigma, inverse, known_of(rs))
     ns.facedown = {sigma.get(c, c) for c in st.facedown}
     ns.counters = _counters(game, viewer, rng, ren, inverse)
     ns.stack = _frames(st.stack, ren)
@@ -175,10 +98,9 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
     # for a search bot's look-ahead, whose playouts sample no chance nodes (the OpenSpiel adapter,
     # which shows them, swaps in the explicit generator itself: tools/spieltree.py).
     ns.rng = Rng(rng.next())
-    # Narration as in the game, and what was where when this step began, renamed as the rest is.
-    ns.quiet = st.quiet
-    ns.before = None if then is None else ({sigma.get(c, c): _ren_key(k, sigma) for c, k in then[0].items()},
-                                           frozenset(sigma.get(c, c) for c in then[1]))
+    # Narration as in the game; nothing seen "before" a new deal (a menu's labels and prompt read what
+    # is seen now: visibility.as_seen_now; log lines were settled when written).
+    ns.quiet, ns.before = st.quiet, None
     ns.lazy = False  # the open decision is built again below, with its menus: they are read at once
     new_game = type(game)(rs, ns)
     if st.pending is not None:
@@ -195,29 +117,6 @@ def _deal(game: Game, viewer: int, seed: int, rebuild: bool) -> Game:
                     ns.pending["chosen"][seat] = rng.below(len(ns.pending["options"][seat]))
     ns.lazy = st.lazy
     return new_game
-
-
-def _deal_backs(zones: dict[str, list], groups: dict[tuple, list[tuple[str, int]]], info: list, rng: Rng,
-                sigma: dict[int, int]) -> None:
-    """Deal one kind's hidden components over its places: first each place whose back is seen, with
-    the components of that back, then the others with the rest. Every deal that agrees with the backs
-    is as likely as any other, and it depends only on what is seen (the pool is sorted)."""
-    pool = sorted(zones[k][i] for places in groups.values() for k, i in places)
-    left = set(pool)
-    dealt: dict[tuple[str, int], int] = {}
-    for known, places in groups.items():
-        if len(known) > 1:
-            fits = [c for c in pool if c in left and info[c][1] == known]
-            rng.shuffle(fits)
-            for place, c in zip(places, fits):
-                dealt[place] = c
-                left.discard(c)
-    rest = [c for c in pool if c in left]
-    rng.shuffle(rest)
-    free = [place for known, places in groups.items() if len(known) == 1 for place in places]
-    dealt.update(zip(free, rest))
-    for (k, i), b in dealt.items():
-        sigma[zones[k][i]] = b
 
 
 def _zones(st: GameState, moved: dict[int, Comp], sigma: dict[int, int], inverse: dict[int, int],

@@ -17,7 +17,7 @@ from meeple.runtime.data import copy_value
 from meeple.runtime.decisions import option_scope
 from meeple.runtime.render import Parts, placeholder, raw_parts, render, settle
 from meeple.runtime.values import show
-from meeple.runtime.visibility import can_see, hidden_from, visible
+from meeple.runtime.visibility import as_seen_now, can_see, hidden_from, visible
 
 Game = Any  # runtime.game.Game, which imports this module
 
@@ -66,7 +66,8 @@ def take(game: Game, i: int, seat: int) -> Move:
         if saved is not None:
             frame[2].clear()
             frame[2].update(saved)
-    label = render(settle(ev, raw), seat)  # as the mover read it in its menu (legal_actions' label)
+    with as_seen_now(ev):
+        label = render(settle(ev, raw), seat)  # as the mover read it in its menu (legal_actions' label)
     before = _snapshot(game)
     game.apply_index(i, seat)
     sealed = st.pending if st.pending is not None and seat in st.pending["chosen"] else None

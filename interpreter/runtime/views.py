@@ -1,13 +1,14 @@
 """A player's view of a game: everything that player may see, and nothing else.
 
 Zones and counters declare a visibility: `public` (everyone), `owner` (the owning player; others see
-only a count) or `hidden` (nobody sees identities, only a count: decks, bags). Face-down components
+only a count) or `hidden` (nobody sees identities, only a count: decks, bags); zones also `backs` (a
+face-down pile: each component's back, in order) and `top` (a count and the top component's back). Face-down components
 are hidden from everyone but the owner of the zone that holds them, who see only the attributes their kind
 prints on the `back`. Pending sealed choices show who
 has chosen, never what.
 
 A seat names a component by its item (`"item": "ace"`), never by its id, also in counter values and
-in the keys of its legal actions: copies of an item look alike at the table, and an id would tell them
+in the keys of its legal actions (`?` for one it cannot see): copies of an item look alike at the table, and an id would tell them
 apart (the ace a seat saw go into a hand is not the ace played later, so the first is still there).
 Only the view of everything (`viewer=None`) gives ids.
 """
@@ -22,7 +23,7 @@ from meeple.runtime.chance import CHANCE
 from meeple.runtime.data import Player, as_int, encode, option_key
 from meeple.runtime.frames import CHOOSE
 from meeple.runtime.render import parts, render
-from meeple.runtime.visibility import Evaluator, can_see, visible
+from meeple.runtime.visibility import Evaluator, as_seen_now, can_see, visible
 
 # `game` below is a runtime.game.Game; views are built for it, and game.py imports this module,
 # so the annotation names it only in words to keep imports flowing one way.
@@ -239,4 +240,5 @@ def decision_prompt(game: Game, viewer: int | None) -> str | None:
             return None
         scope = dict(scope)
         scope[node.var] = Player(viewer)
-    return render(parts(game._ev, choose.prompt, scope), viewer)
+    with as_seen_now(game._ev):
+        return render(parts(game._ev, choose.prompt, scope), viewer)

@@ -4,6 +4,8 @@ where it was when this step began. `Game.view`, labels, log lines and prompts (r
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from meeple.language.model import Ruleset
@@ -86,3 +88,17 @@ def seers(ev: Evaluator, c: int) -> list[int]:
     """The seats that see `c` now or saw it when this step began (they know it: naming it tells nothing)."""
     then = ev.st.before
     return [p for p in range(ev.st.nplayers) if visible(ev, c, p) or (then is not None and visible(ev, c, p, then))]
+
+
+@contextmanager
+def as_seen_now(ev: Evaluator) -> Iterator[None]:
+    """Text read now (a menu's labels, its prompt) names only what the reader sees now: `seers`' rule
+    for what a seat saw when this step began holds for what happened in the step (log lines, a move's
+    text), not for a menu whose options list the places of a pile the seen card was shuffled into
+    (found in review: "Take Gold" named the position of a card shuffled into a face-down pile)."""
+    st = ev.st
+    then, st.before = st.before, None
+    try:
+        yield
+    finally:
+        st.before = then

@@ -28,7 +28,6 @@ import re
 from os import PathLike
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyspiel
 from meeple.errors import Problem, UsageError
 from meeple.language.model import Ruleset
@@ -36,6 +35,7 @@ from meeple.runtime.explicit import probabilities
 from meeple.runtime.game import Game, ruleset_digest
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.probe import BadArgument, outgrown, profile, settings
+from meeple.tools.spielobs import Observer, observer
 
 # `_config` and `_node` are not used here: states pickled before the game tree moved to spieltree.py name
 # them in this module, and must still load.
@@ -112,30 +112,12 @@ class MeepleGame(pyspiel.Game):
         return _of_its_history(super().deserialize_state(data))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        """A seat's own observation (its view), with or without perfect recall. Other kinds are refused:
-        a public-only observer was given the seat's view, its private cards included (found by QA)."""
-        if iig_obs_type is not None and (not iig_obs_type.public_info or
-                                         iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            raise UsageError(Problem(
-                "U067", "this game observes what one seat sees (public information and that seat's own private "
-                        f"information), not {_observation_kind(iig_obs_type)}",
-                hint="ask for IIGObservationType(perfect_recall=..., public_info=True, "
-                     "private_info=PrivateInfoType.SINGLE_PLAYER), the default"))
-        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(self.config, recall)
+        return observer(self.config, iig_obs_type)
 
     def __reduce__(self) -> tuple:
         """Pickled by its registered name, as its states are (found by QA: its class is made at run
         time, so pickle could not find it, and a game could not go to a worker process)."""
         return _registered, (self._spec[2],)
-
-
-def _observation_kind(t: Any) -> str:
-    """What an observation type asks for, in words (for its refusal)."""
-    private = {pyspiel.PrivateInfoType.NONE: "no private information",
-               pyspiel.PrivateInfoType.ALL_PLAYERS: "every player's private information"}.get(
-        t.private_info, "one player's private information")
-    return f"{private}{'' if t.public_info else ' without the public information'}"
 
 
 def _registered(name: str) -> MeepleGame:
@@ -296,22 +278,3 @@ class MeepleState(pyspiel.State):
                            "zones": st.zones, "facedown": sorted(st.facedown), "over": st.over,
                            "deciders": g.deciders, "chance": node.outcomes if node else None},
                           sort_keys=True, separators=(",", ":"))
-
-
-class Observer:
-    """pyspiel's Python observer: `tensor` and `dict` from the view, strings from views or trails."""
-
-    def __init__(self, config: _Config, perfect_recall: bool) -> None:
-        self.config, self.perfect_recall = config, perfect_recall
-        # Information states are strings only: a trail of views has no fixed size.
-        self.tensor = None if perfect_recall else np.zeros(config.layout.size, np.float32)
-        self.dict = {} if self.tensor is None else {"observation": self.tensor}
-
-    def set_from(self, state: MeepleState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.node.tensor(player, self.config.layout)
-
-    def string_from(self, state: MeepleState, player: int) -> str:
-        if self.perfect_recall:  # the past as digests of views, the present in full
-            return "\n".join([*state.node.trail(player), state.node.view_text(player)])
-        return state.node.view_text(player)
