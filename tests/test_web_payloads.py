@@ -26,18 +26,27 @@ CHECKPOINTS = 5  # decision points checked per game
 
 
 def _hidden_positions(game, seat):
-    """(zone key, index) of every component whose identity `seat` cannot see."""
+    """(zone, index, back seen there or None) of every component `seat` cannot see: in `hidden`, `top`
+    and `backs` zones, others' `owner` zones, face down. Where a back is seen only a card of that back
+    may take the place (Camel Up's top card, a face-down card under a tile)."""
     rs, st = game.rs, game.state
     out = []
+
+    def back(c):
+        d = rs.components[c]
+        return tuple(str(d.attrs.get(a)) for a in rs.kinds[d.kind].back)
+
+    def zone(key, vis, mine):
+        for i, c in enumerate(st.zones[key]):
+            if vis in ("hidden", "top") or (vis == "owner" and not mine):
+                out.append((key, i, back(c) if vis == "top" and i == 0 else None))
+            elif vis == "backs" or (c in st.facedown and not mine):
+                out.append((key, i, back(c)))
     for name, d in rs.game_zones.items():
-        for i, c in enumerate(st.zones[name]):
-            if d.visibility == "hidden" or c in st.facedown:
-                out.append((name, i))
+        zone(name, d.visibility, False)
     for p in range(st.nplayers):
         for name, d in rs.player_zones.items():
-            for i, c in enumerate(st.zones[f"{p}.{name}"]):
-                if d.visibility == "hidden" or (p != seat and (d.visibility == "owner" or c in st.facedown)):
-                    out.append((f"{p}.{name}", i))
+            zone(f"{p}.{name}", d.visibility, p == seat)
     return out
 
 
@@ -47,10 +56,11 @@ def secret_twin(game, seat, rng):
     rs = game.rs
     places = _hidden_positions(game, seat)
     pairs = [(a, b) for i, a in enumerate(places) for b in places[i + 1:]
-             if rs.components[game.state.zones[a[0]][a[1]]].item != rs.components[game.state.zones[b[0]][b[1]]].item]
+             if rs.components[game.state.zones[a[0]][a[1]]].item != rs.components[game.state.zones[b[0]][b[1]]].item
+             and a[2] == b[2]]
     if not pairs:
         return None
-    (za, ia), (zb, ib) = rng.choice(pairs)
+    (za, ia, _), (zb, ib, _) = rng.choice(pairs)
     twin = game.copy()
     st = twin.state
     a, b = st.zones[za][ia], st.zones[zb][ib]
@@ -367,7 +377,7 @@ def test_the_lobby_offers_the_rulesets_best_bot_first(web):
     from meeple.runtime.rules import load_ruleset
     from meeple.tools.halving import HalvingAgent
     from meeple.tools.mcts import MctsAgent
-    from meeple.web.tables import make_bot
+    from meeple.web.bots import make_bot
 
     status, info = web.get("/api/lobby")
     info = json.loads(info)
@@ -376,3 +386,21 @@ def test_the_lobby_offers_the_rulesets_best_bot_first(web):
     assert isinstance(demoludy, MctsAgent) and demoludy.to_phase and demoludy.seconds == 1.0
     assert isinstance(make_bot("best", 1, 400, load_ruleset("camel_up_off_season")), HalvingAgent)
     assert make_bot("best", 1, None, load_ruleset("merchants")).cutoff == 5
+
+
+def test_a_tables_search_bot_thinks_at_most_its_cap_whatever_its_budget():
+    """Found in review: the cap of iterations let `mcts:20000:guide=1:follow` think for most of an hour a
+    move in Speicherstadt (options that multiply the cost of an iteration)."""
+    import time
+
+    from meeple.runtime.rules import load_ruleset
+    from meeple.web import bots
+
+    rs = load_ruleset("speicherstadt")
+    game = rs.new_game(4, 1)
+    bot = bots.make_bot("mcts", 1, 20_000, rs)
+    assert bot.cap == bots.MAX_THINK
+    bot.cap = 0.3  # the same cap, shorter, for the test
+    start = time.process_time()
+    bot.choose(game, game.deciders[0])
+    assert time.process_time() - start < 5  # 20,000 iterations take minutes

@@ -120,7 +120,7 @@ def test_an_upload_is_named_as_sent_and_no_reply_names_a_server_path(web):
 
 def test_a_bots_budget_is_a_whole_number_up_to_a_cap(web):
     """Bug: an mcts budget up to 1e9 was accepted, a bot that thinks practically forever."""
-    from meeple.web.tables import MAX_BUDGET
+    from meeple.web.bots import MAX_BUDGET
 
     for bad, why in ((MAX_BUDGET + 1, f"between 1 and {MAX_BUDGET}"), ("1e9", "whole number"), (0, "between"),
                      (2.5, "whole number"), (True, "whole number")):
@@ -281,8 +281,8 @@ def test_a_comparisons_variants_and_bots_are_refused_if_not_a_list_and_a_text(we
 def test_a_comparisons_bots_are_held_to_a_tables_budget(web):
     """Bug (found by QA): `mcts:1000000` was taken, where a table's bot may think 20,000 iterations."""
     from meeple.errors import UsageError
+    from meeple.web.bots import MAX_BUDGET, MAX_SECONDS
     from meeple.web.designer import _agents
-    from meeple.web.tables import MAX_BUDGET, MAX_SECONDS
 
     spec = {"base": "speicherstadt", "variants": ["variants/cheap_port"], "games": 2, "players": 3}
     for bad, why in ((f"mcts:{MAX_BUDGET + 1}", f"a budget is at most {MAX_BUDGET:,}"),
@@ -322,7 +322,7 @@ def test_the_rulesets_own_best_bot_is_held_to_a_tables_budget(web):
     """Found in review: "best" played an uploaded ruleset's `agents.play` as it asked (`mcts:1000000`, or
     an hour a move), where every other bot of a table is held to MAX_BUDGET and the designer's to
     MAX_SECONDS."""
-    from meeple.web.tables import MAX_BUDGET, MAX_SECONDS
+    from meeple.web.bots import MAX_BUDGET, MAX_SECONDS
 
     text = (Path(__file__).parent.parent / "rulesets" / "reference" / "tic_tac_toe.yaml").read_text(encoding="utf-8")
     seats = [{"kind": "person"}, {"kind": "bot", "agent": "best"}]

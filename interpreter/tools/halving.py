@@ -62,13 +62,17 @@ class HalvingAgent(MctsAgent):
                 break
             if self.seconds is not None:
                 # The time left shared by the rounds left; at least one deal per round.
-                deadline = start + self.seconds * (r + 1) / rounds
+                seconds = self.seconds if self.cap is None else min(self.seconds, self.cap)
+                deadline = start + seconds * (r + 1) / rounds
                 deals = 0
                 while deals == 0 or time.perf_counter() < deadline:
                     self._deal(game, player, alive, results)
                     deals += 1
             else:
-                for _ in range(max(1, (self.iterations or 0) // (rounds * len(alive)))):
+                cap = None if self.cap is None else start + self.cap * (r + 1) / rounds  # (MctsAgent.cap)
+                for k in range(max(1, (self.iterations or 0) // (rounds * len(alive)))):
+                    if k and cap is not None and time.perf_counter() >= cap:
+                        break
                     self._deal(game, player, alive, results)
             # The better half goes on (every option alive has played the same deals, so sums compare);
             # greedy's order breaks ties (a stable sort of greedy's ranking).

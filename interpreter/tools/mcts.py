@@ -104,6 +104,9 @@ class MctsAgent:
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None else 200
         self.seconds = seconds
+        # A hard limit on the time of a decision, whatever the budget (None: none): the web app's, where a
+        # budget of iterations times options that multiply their cost could think for most of an hour.
+        self.cap: float | None = None
         self.cutoff, self.exploration, self.guide, self.prior = cutoff, exploration, guide, prior
         self.sealed = sealed  # "search" (decoupled UCT for every decider) or "greedy" (others as greedy)
         self.others = others  # "search" (every seat searches), or other seats modelled: "greedy" or "follow"
@@ -132,7 +135,8 @@ class MctsAgent:
             # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
             judge = GreedyAgent(self.rng.getrandbits(62))
             root.prior[player] = dict(zip(keys, scaled(judge.values(game, player)), strict=True))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.seconds if self.cap is None else min(self.cap, self.seconds or self.cap)
+        deadline = None if limit is None else time.perf_counter() + limit
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:

@@ -22,8 +22,8 @@ from meeple.tools.compare import compare
 from meeple.tools.rulediff import same_rules
 from meeple.tools.simulate import default_players
 from meeple.tools.stats import inconclusive
+from meeple.web.bots import over_budget
 from meeple.web.lobby import MAX_SEED, Lobby, whole
-from meeple.web.tables import over_budget
 
 MAX_GAMES = 5000  # per ruleset: the page waits for the answer
 

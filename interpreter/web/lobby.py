@@ -21,7 +21,8 @@ from meeple.runtime.rules import Ruleset, load_ruleset
 from meeple.runtime.saves import check_game
 from meeple.runtime.saves import parse as parse_save
 from meeple.tools.report import problem_json
-from meeple.web.tables import BOTS, MAX_BUDGET, Registry, Seat, Table, bot_budgets
+from meeple.web.bots import BOTS, MAX_BUDGET, bot_budgets
+from meeple.web.tables import Registry, Seat, Table
 from meeple.web.uploads import quoted, replace_file, upload_name
 
 MAX_SPEED = 60.0  # seconds between bot moves, at the slowest
