@@ -205,6 +205,11 @@ def test_the_order_of_a_phases_steps_is_a_change():
     assert (change["section"], change["entity"], change["change"]) == ("phases", "p", "changed")
     assert change["fields"] == [{"field": "step order", "old": ["s1", "s2", "s3"], "new": ["s2", "s3", "s1"]}]
     assert semantic_diff(a, {"phases": {"p": {"s1": "a", "s2": "b", "s3": "c"}}}) == []
+    # found in review: a kind removed and given back (so last) numbers every component anew
+    kinds = {"components": {"card": {"items": []}, "cube": {"items": []}}}
+    (change,) = semantic_diff(kinds, {"components": {"cube": {"items": []}, "card": {"items": []}}})
+    assert (change["entity"], change["fields"]) == ("kind order", [{"field": None, "old": ["card", "cube"],
+                                                                    "new": ["cube", "card"]}])
 
 
 def test_the_changes_say_how_often_each_changed_effect_ran(tmp_path):

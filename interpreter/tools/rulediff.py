@@ -42,10 +42,10 @@ def _entity_depth(path: tuple) -> int:
 
 
 def _ordered(path: tuple) -> bool:
-    """Whether the order of a mapping's keys is part of the rules: a phase's steps run in order, and a
-    kind's items are numbered in order (a component's id, so a seed's shuffles)."""
-    return (len(path) == 2 and path[0] == "phases") or (len(path) == 3 and path[0] == "components"
-                                                        and path[2] == "items")
+    """Whether the order of a mapping's keys is part of the rules: a phase's steps run in order, and
+    kinds and their items are numbered in order (a component's id, so a seed's shuffles)."""
+    return (len(path) == 2 and path[0] == "phases") or path == ("components",) or \
+        (len(path) == 3 and path[0] == "components" and path[2] == "items")
 
 
 def _walk(a: Any, b: Any, path: tuple, out: list[tuple[tuple, Any, Any]]) -> None:
@@ -56,7 +56,8 @@ def _walk(a: Any, b: Any, path: tuple, out: list[tuple[tuple, Any, Any]]) -> Non
         # Found by QA: a variant that removed a step and gave it back unchanged (so last) showed no
         # change, and `compare` refused it as the base's rules, though its every game failed in setup.
         if _ordered(path) and (old := [k for k in a if k in b]) != (new := [k for k in b if k in a]):
-            out.append(((*path[:2], "item order") if path[0] == "components" else (*path, "step order"), old, new))
+            what = "step order" if path[0] == "phases" else "kind order" if len(path) == 1 else "item order"
+            out.append(((*path[:2], what), old, new))
     elif a != b:
         out.append((path, a, b))
 
