@@ -2,8 +2,9 @@
 
 The adapters for learning libraries (PettingZoo, OpenSpiel) need observations of one fixed size. The
 layout depends only on the ruleset and the player count, never on a game in progress, and the numbers
-are defined by `game.view(seat)` (`Layout.encode`), so an observation holds exactly what the seat may
-see. The adapters call `Layout.observe`, which writes the same numbers straight from the state, deciding
+are defined by `game.view(seat)` (`Layout.encode`), so an observation holds nothing the seat may not
+see; of what it sees, the backs of face-down components are left out (a `backs` pile's, a `top` deck's,
+a face-down card's: the view and the observation strings give them). The adapters call `Layout.observe`, which writes the same numbers straight from the state, deciding
 what is visible by the same rules, without building the view at every step.
 
 Layout, in order (docs/interop.md gives the same table):
