@@ -21,6 +21,7 @@ from meeple.errors import UsageError
 from meeple.runtime.machine import assert_state
 from meeple.runtime.rules import load_ruleset
 from meeple.tools.agents import make_agent
+from support import load_text
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every bundled ruleset and variant, and the reference games, with a player count to play them at.
@@ -297,9 +298,7 @@ def test_a_deal_agrees_with_a_menu_that_depends_on_hidden_cards(tmp_path):
     """Found by QA: a menu of one option per hidden card worth more than 1 tells its seat how many there
     are; half the deals had another number of options (the view differed), and greedy:8 and halving
     then picked an option that was not there (G004)."""
-    path = tmp_path / "peek.yaml"
-    path.write_text(PEEK_MENU, encoding="utf-8")
-    rs = load_ruleset(path)
+    rs = load_text(tmp_path, "peek", PEEK_MENU)
     game = rs.new_game(2, 1)
     assert game.num_actions(0) == 3  # Low is not among the top two
     assert all(game.determinize(0, seed).view(0) == game.view(0) for seed in range(40))
@@ -351,9 +350,7 @@ def test_a_deal_agrees_with_the_menu_and_names_no_unseen_card(tmp_path):
       naming what the seat saw when the step began told where a card shuffled into a pile lay);
     - a public counter holding a hidden card (`top`) named it in the view and the observation vector,
       and a deal left it naming a card dealt elsewhere."""
-    path = tmp_path / "pile.yaml"
-    path.write_text(PILE, encoding="utf-8")
-    rs = load_ruleset(path)
+    rs = load_text(tmp_path, "pile", PILE)
     try:
         from meeple.tools.observe import Layout
     except ImportError:  # numpy comes with the adapters' extras (README's second command installs none)
@@ -410,16 +407,11 @@ scoring:
 """
 
 
-def test_a_deal_puts_any_card_of_the_seen_back_on_top():
+def test_a_deal_puts_any_card_of_the_seen_back_on_top(tmp_path):
     """A `top` deck shows its top card's back (red); the rest of the deck and the other hand are hidden.
     Either red card may be on top, the other in the hand (found in review: places whose back is seen were
     dealt apart from the others, so the top kept the very card of the true state)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "top.yaml"
-        path.write_text(TOP_DECK, encoding="utf-8")
-        rs = load_ruleset(path)
+    rs = load_text(tmp_path, "top", TOP_DECK)
     game = rs.new_game(2, 1)
     view = game.view(0)
     assert view["zones"]["deck"] == {"count": 2, "top": {"hidden": True, "back": {"colour": "red"}}}
@@ -467,9 +459,7 @@ def test_a_card_shuffled_into_a_pile_this_step_is_not_named_where_it_lies(tmp_pa
     """Found in review: a card everyone saw, shuffled into a face-down pile in the step that opened a
     menu, was named by that menu ("Take Gold" at its position; the step-start rule of `seers`), and
     deals kept it where it truly lay (20 deals of 20): a narrated game's bots took it every time."""
-    path = tmp_path / "shuffled.yaml"
-    path.write_text(SHUFFLED, encoding="utf-8")
-    rs = load_ruleset(path)
+    rs = load_text(tmp_path, "shuffled", SHUFFLED)
     where = set()
     for seed in range(8):
         game = rs.new_game(2, seed)  # narrated, as `meeple play` and the web app play

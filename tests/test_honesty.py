@@ -11,6 +11,7 @@ import random
 
 import pytest
 from meeple.tools.agents import make_agent
+from support import load_text
 from test_determinize import ALL_RULESETS, RS, players_for
 
 AGENTS = ["random", "first", "greedy", "mcts:6:cut=4", "mcts:4", "mcts:6:cut=4:guide=0.5:prior=3",
@@ -122,11 +123,7 @@ def test_a_blind_pick_from_a_hidden_hand_is_blind(tmp_path, spec):
     name a card by its id: in every deal `#high` was the best option, and the real menu's keys then
     showed where High lay. P1 took High in 30 deals of 30; a blind pick takes the same position in every
     deal (P1's view is the same), so High only where it happens to lie."""
-    from meeple import load_ruleset
-
-    path = tmp_path / "blind.yaml"
-    path.write_text(BLIND_PICK, encoding="utf-8")
-    rs = load_ruleset(path)
+    rs = load_text(tmp_path, "blind", BLIND_PICK)
     games = [rs.new_game(2, seed) for seed in range(12)]
     assert len({str(g.view(0)) for g in games}) == 1
     (i,) = {make_agent(spec, seed=7).choose(g, 0) for g in games}  # one position in every deal
