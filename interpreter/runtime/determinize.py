@@ -56,10 +56,8 @@ def determinize(game: Game, viewer: int, seed: int) -> Game:
     for attempt in range(RETRIES):
         try:
             return _deal(game, viewer, seed * 0x9E3779B1 + attempt * 0x85EBCA77 + 1, rebuild=True)
-        except RuntimeRuleError:  # another seat's rebuilt menu is empty in this deal: deal again
-            pass
-        except _Unlike:  # a deal the viewer's own menu rules out: deal again
-            pass
+        except (RuntimeRuleError, _Unlike):  # another seat's rebuilt menu is empty, or the viewer's has
+            pass  # another number of options than the one it sees: deal again
     # The rules let that seat decide only with cards it rarely holds (or the viewer's menu tells what it
     # cannot see, and few deals agree with it): keep every menu as it was, renamed.
     return _deal(game, viewer, seed * 0x9E3779B1 + 1, rebuild=False)

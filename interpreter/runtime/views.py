@@ -134,6 +134,9 @@ def chosen_outcome(game: Game, action: Any) -> int:
     return int(key)
 
 
+PUBLIC = -1  # a viewer that is no seat: make_view shows it only public things (a spectator)
+
+
 def make_view(game: Game, viewer: int | None, texts: bool = True) -> dict:
     """What `viewer` may see, as plain data. `viewer=None` is everything, for audiences allowed to see it
     all (a finished game's replay, a bots-only table): face-down components marked as such, every counter,

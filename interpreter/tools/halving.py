@@ -60,18 +60,17 @@ class HalvingAgent(MctsAgent):
         for r in range(rounds):
             if len(alive) == 1:
                 break
+            # The time left shared by the rounds left (a budget of time, or the cap); at least one deal.
+            limit = self.time_limit()
+            deadline = None if limit is None else start + limit * (r + 1) / rounds
             if self.seconds is not None:
-                # The time left shared by the rounds left; at least one deal per round.
-                seconds = self.seconds if self.cap is None else min(self.seconds, self.cap)
-                deadline = start + seconds * (r + 1) / rounds
                 deals = 0
-                while deals == 0 or time.perf_counter() < deadline:
+                while deals == 0 or (deadline is not None and time.perf_counter() < deadline):
                     self._deal(game, player, alive, results)
                     deals += 1
             else:
-                cap = None if self.cap is None else start + self.cap * (r + 1) / rounds  # (MctsAgent.cap)
                 for k in range(max(1, (self.iterations or 0) // (rounds * len(alive)))):
-                    if k and cap is not None and time.perf_counter() >= cap:
+                    if k and deadline is not None and time.perf_counter() >= deadline:
                         break
                     self._deal(game, player, alive, results)
             # The better half goes on (every option alive has played the same deals, so sums compare);

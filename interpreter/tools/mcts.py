@@ -127,6 +127,10 @@ class MctsAgent:
                 best, best_rank = i, rank
         return best
 
+    def time_limit(self) -> float | None:
+        """The seconds a decision may take: the budget's, if it is one of time, within the cap."""
+        return self.seconds if self.cap is None else min(self.cap, self.seconds or self.cap)
+
     def search(self, game: Game, player: int) -> Node:
         """The tree grown within the budget for `player`'s decision (its root)."""
         root = Node()
@@ -135,7 +139,7 @@ class MctsAgent:
             # The greedy bot's judgement, on its own determinizations of the game (never the game itself).
             judge = GreedyAgent(self.rng.getrandbits(62))
             root.prior[player] = dict(zip(keys, scaled(judge.values(game, player)), strict=True))
-        limit = self.seconds if self.cap is None else min(self.cap, self.seconds or self.cap)
+        limit = self.time_limit()
         deadline = None if limit is None else time.perf_counter() + limit
         done = 0
         while True:

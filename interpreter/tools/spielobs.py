@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 from meeple.errors import Problem, UsageError
+from meeple.runtime.views import PUBLIC as SPECTATOR
 from meeple.runtime.views import make_view
 
 # The game's config (spieltree._Config) and state (spiel.MeepleState), named in words: spiel.py imports
@@ -32,7 +33,6 @@ _Config = Any
 MeepleState = Any
 
 SEAT, PUBLIC, ALL, PRIVATE = "seat", "public", "all", "private"
-_NO_SEAT = -1  # make_view's viewer that is no seat: it sees only public things
 
 
 def observer(config: _Config, kind: Any = None) -> Observer:
@@ -70,7 +70,7 @@ class Observer:
 
     def string_from(self, state: MeepleState, player: int) -> str | None:
         if self.kind == PUBLIC:
-            return _text(make_view(state.meeple, _NO_SEAT))
+            return _text(make_view(state.meeple, SPECTATOR))
         if self.kind == ALL:
             return _text(make_view(state.meeple, None))
         if self.kind == PRIVATE:

@@ -19,9 +19,8 @@ from meeple.language.model import Ruleset
 from meeple.runtime import results
 from meeple.runtime.data import encode
 from meeple.runtime.game import Game
-from meeple.runtime.views import make_view
+from meeple.runtime.views import PUBLIC, make_view
 
-PUBLIC = -1  # make_view treats a viewer that is no seat as someone who sees only public things
 OMNISCIENT = -2
 MIN_RANGE = 4  # a run of at least this many consecutive numbers becomes one number input
 
